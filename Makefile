@@ -1,0 +1,200 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# perfev: one GNU Makefile, no configure step.
+#
+#   make              library (shared + static), perfev, examples
+#   make check        everything, an ASan+UBSan build, all tests
+#   make demo         run perfev on the bundled workload
+#   make install      PREFIX=/usr/local DESTDIR=
+#   make fuzz         libFuzzer harnesses (clang), FUZZ_TIME=60 seconds each
+#
+# Missing Debian build dependencies are installed by scripts/deps.sh
+# (apt-get, only when something is missing).  NO_DEPS=1 skips that step.
+
+VERSION    := 0.1.0
+SOVERSION  := 0
+PREFIX     ?= /usr/local
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+BINDIR     ?= $(PREFIX)/bin
+MANDIR     ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+
+CC      ?= cc
+AR      ?= ar
+CLANG   ?= clang
+O       := build
+
+WARNINGS := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wmissing-declarations -Wold-style-definition -Wpointer-arith -Wcast-align \
+	-Wwrite-strings -Wformat=2 -Wformat-security -Wundef -Wvla -Wimplicit-fallthrough \
+	-Wno-unused-parameter -Wno-missing-field-initializers
+CFLAGS   ?= -O2 -g
+BASE_CFLAGS := -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -Iinclude $(CFLAGS)
+TEP_CFLAGS := $(shell pkg-config --cflags libtraceevent 2>/dev/null || echo -I/usr/include/traceevent)
+TEP_LIBS   := $(shell pkg-config --libs libtraceevent 2>/dev/null || echo -ltraceevent)
+LIB_CFLAGS := $(BASE_CFLAGS) $(TEP_CFLAGS) -fPIC -fvisibility=hidden
+LIB_LIBS   := $(TEP_LIBS) -lpthread
+SAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+LIB_SRCS   := $(wildcard src/lib/*.c)
+CLI_SRCS   := $(wildcard src/cli/*.c)
+UNIT_SRCS  := $(wildcard tests/unit/test-*.c)
+KERN_SRCS  := $(wildcard tests/kernel/test-*.c)
+EX_SRCS    := $(wildcard examples/*.c)
+FUZZ_SRCS  := $(wildcard fuzz/fuzz-*.c)
+HEADERS    := $(wildcard include/perfev/*.h)
+
+LIB_OBJS   := $(LIB_SRCS:%.c=$(O)/%.o)
+SAN_OBJS   := $(LIB_SRCS:%.c=$(O)/san/%.o)
+CLI_OBJS   := $(CLI_SRCS:%.c=$(O)/%.o)
+UNIT_BINS  := $(UNIT_SRCS:%.c=$(O)/%)
+SAN_UNIT_BINS := $(UNIT_SRCS:%.c=$(O)/san/%)
+KERN_BINS  := $(KERN_SRCS:%.c=$(O)/%)
+EX_BINS    := $(EX_SRCS:%.c=$(O)/%)
+REPLAY_BINS := $(FUZZ_SRCS:fuzz/fuzz-%.c=$(O)/san/fuzz/replay-%)
+FUZZ_BINS  := $(FUZZ_SRCS:fuzz/%.c=$(O)/fuzz/%)
+
+SONAME     := libperfev.so.$(SOVERSION)
+SHLIB      := $(O)/$(SONAME)
+STLIB      := $(O)/libperfev.a
+PERFEV     := $(O)/perfev
+TEST_HARNESS := tests/harness.c
+
+DEPS_STAMP := $(O)/.deps-ok
+
+# V=1 shows full command lines.
+ifeq ($(V),1)
+Q :=
+msg = @true
+else
+Q := @
+msg = @printf '  %-6s %s\n' $(1) $(2)
+endif
+
+.PHONY: all check demo install uninstall clean fuzz deps unit-san bench-build
+.DELETE_ON_ERROR:
+
+all: $(SHLIB) $(STLIB) $(PERFEV) $(EX_BINS) $(O)/libperfev.pc
+
+# Dependencies are checked once per build tree, and again if the list changes.
+$(DEPS_STAMP): scripts/deps.sh
+	@mkdir -p $(O)
+	@if [ -z "$(NO_DEPS)" ]; then sh scripts/deps.sh; fi
+	@touch $@
+
+deps:
+	@sh scripts/deps.sh
+
+$(O)/src/lib/%.o: src/lib/%.c $(HEADERS) src/lib/internal.h src/lib/parse.h | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(LIB_CFLAGS) -c $< -o $@
+
+$(O)/san/src/lib/%.o: src/lib/%.c $(HEADERS) src/lib/internal.h src/lib/parse.h | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(LIB_CFLAGS) $(SAN_FLAGS) -O1 -c $< -o $@
+
+$(SHLIB): $(LIB_OBJS) libperfev.map
+	$(call msg,CC,$@)
+	$(Q)$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=libperfev.map \
+		-Wl,--no-undefined -o $@ $(LIB_OBJS) $(LIB_LIBS)
+	$(Q)ln -sf $(SONAME) $(O)/libperfev.so
+
+$(STLIB): $(LIB_OBJS)
+	@rm -f $@
+	$(call msg,AR,$@)
+	$(Q)$(AR) rcs $@ $^
+
+$(O)/san/libperfev.a: $(SAN_OBJS)
+	@rm -f $@
+	$(call msg,AR,$@)
+	$(Q)$(AR) rcs $@ $^
+
+$(O)/src/cli/%.o: src/cli/%.c $(HEADERS) $(wildcard src/cli/*.h) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(BASE_CFLAGS) -Isrc/cli -c $< -o $@
+
+# The tool links the library statically: one binary, fast start-up.
+$(PERFEV): $(CLI_OBJS) $(STLIB)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(BASE_CFLAGS) -o $@ $(CLI_OBJS) $(STLIB) $(LIB_LIBS) -lm
+
+$(O)/examples/%: examples/%.c $(SHLIB)
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(BASE_CFLAGS) -o $@ $< -L$(O) -lperfev -Wl,-rpath,'$$ORIGIN/..'
+
+$(O)/tests/unit/%: tests/unit/%.c $(TEST_HARNESS) tests/harness.h $(STLIB)
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(BASE_CFLAGS) $(TEP_CFLAGS) -Isrc/lib -Itests -o $@ $< $(TEST_HARNESS) $(STLIB) $(LIB_LIBS)
+
+$(O)/san/tests/unit/%: tests/unit/%.c $(TEST_HARNESS) tests/harness.h $(O)/san/libperfev.a
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(BASE_CFLAGS) $(TEP_CFLAGS) $(SAN_FLAGS) -O1 -Isrc/lib -Itests -o $@ $< \
+		$(TEST_HARNESS) $(O)/san/libperfev.a $(LIB_LIBS)
+
+$(O)/tests/kernel/%: tests/kernel/%.c $(TEST_HARNESS) tests/harness.h $(STLIB)
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(BASE_CFLAGS) $(TEP_CFLAGS) -Isrc/lib -Itests -o $@ $< $(TEST_HARNESS) $(STLIB) $(LIB_LIBS)
+
+# Fuzz corpus replay: the harness with a main() that feeds it every seed file.
+$(O)/san/fuzz/replay-%: fuzz/fuzz-%.c fuzz/replay.c $(O)/san/libperfev.a
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(BASE_CFLAGS) $(TEP_CFLAGS) $(SAN_FLAGS) -O1 -Isrc/lib -o $@ $< fuzz/replay.c \
+		$(O)/san/libperfev.a $(LIB_LIBS)
+
+$(O)/fuzz/fuzz-%: fuzz/fuzz-%.c $(LIB_SRCS) $(HEADERS)
+	@mkdir -p $(@D)
+	$(call msg,CLANG,$@)
+	$(Q)$(CLANG) -std=gnu11 -D_GNU_SOURCE -Iinclude -Isrc/lib $(TEP_CFLAGS) -g -O1 \
+		-fsanitize=fuzzer,address,undefined -o $@ $< $(LIB_SRCS) $(LIB_LIBS)
+
+$(O)/libperfev.pc: libperfev.pc.in Makefile
+	@mkdir -p $(@D)
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+
+unit-san: $(SAN_UNIT_BINS) $(REPLAY_BINS)
+
+check: all $(UNIT_BINS) $(KERN_BINS) unit-san
+	@O=$(O) sh tests/run.sh
+
+demo: all
+	@sh scripts/demo.sh $(PERFEV)
+
+fuzz: $(FUZZ_BINS)
+	@for f in $(FUZZ_BINS); do \
+		name=$${f##*/fuzz-}; mkdir -p $(O)/fuzz/corpus-$$name; \
+		echo "fuzzing $$name for $${FUZZ_TIME:-60}s"; \
+		$$f -max_total_time=$${FUZZ_TIME:-60} $(O)/fuzz/corpus-$$name fuzz/corpus/$$name || exit 1; \
+	done
+
+install: all
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/perfev $(DESTDIR)$(BINDIR) \
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
+	install -m 755 $(SHLIB) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libperfev.so
+	install -m 644 $(STLIB) $(DESTDIR)$(LIBDIR)/libperfev.a
+	install -m 644 $(HEADERS) $(DESTDIR)$(INCLUDEDIR)/perfev/
+	install -m 755 $(PERFEV) $(DESTDIR)$(BINDIR)/perfev
+	install -m 644 $(O)/libperfev.pc $(DESTDIR)$(PKGCONFIGDIR)/libperfev.pc
+	install -m 644 docs/man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 docs/man/*.3 $(DESTDIR)$(MANDIR)/man3/
+
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libperfev.so \
+		$(DESTDIR)$(LIBDIR)/libperfev.a $(DESTDIR)$(BINDIR)/perfev \
+		$(DESTDIR)$(PKGCONFIGDIR)/libperfev.pc
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/perfev
+	cd docs/man && for f in *.1; do rm -f $(DESTDIR)$(MANDIR)/man1/$$f; done
+	cd docs/man && for f in *.3; do rm -f $(DESTDIR)$(MANDIR)/man3/$$f; done
+
+clean:
+	rm -rf $(O)

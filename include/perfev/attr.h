@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * perf_event_attr introspection: every field under the name Linux perf
+ * prints it with, and names for the bits of sample_type, read_format and
+ * branch_sample_type.
+ */
+#ifndef PERFEV_ATTR_H
+#define PERFEV_ATTR_H
+
+#include <stdint.h>
+#include <perfev/abi.h>
+#include <perfev/core.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum perfev_attr_fmt {
+	PERFEV_ATTR_FMT_DEC = 0,   /* decimal */
+	PERFEV_ATTR_FMT_HEX = 1,   /* 0x... */
+	PERFEV_ATTR_FMT_FLAGS = 2, /* bit names (sample_type, read_format, branch_sample_type) */
+	PERFEV_ATTR_FMT_SIGNED = 3,
+};
+
+struct perfev_attr_field {
+	const char *name;     /* perf's name: "config", "exclude_kernel", "{ bp_addr, config1 }" */
+	const char *key;      /* identifier form: "config", "bp_addr", "config1" (for JSON) */
+	uint64_t value;
+	enum perfev_attr_fmt fmt;
+	unsigned int min_size; /* attr size that introduced the field */
+};
+
+/*
+ * Walk every field of @attr that fits in @attr->size (all bit-fields
+ * individually, in struct order), calling @fn for each.  Fields whose
+ * meaning depends on the type (bp_addr vs config1) are reported under the
+ * name that fits attr->type.  Unknown reserved bits are reported as
+ * "__reserved_1".  A non-zero return from @fn stops the walk and is
+ * returned; otherwise 0.
+ */
+typedef int (*perfev_attr_field_fn)(const struct perfev_attr_field *field, void *ctx);
+PERFEV_API int perfev_attr_foreach(const struct perf_event_attr *attr, perfev_attr_field_fn fn,
+				   void *ctx);
+
+/*
+ * Format flag bits as perf does ("IP|TID|TIME"), unknown bits as hex.
+ * Returns the length of the full string (as snprintf).
+ */
+PERFEV_API int perfev_sample_type_str(uint64_t sample_type, char *buf, size_t len);
+PERFEV_API int perfev_read_format_str(uint64_t read_format, char *buf, size_t len);
+PERFEV_API int perfev_branch_type_str(uint64_t branch_sample_type, char *buf, size_t len);
+
+/*
+ * Parse a branch filter list as perf's -j / branch_type= accept
+ * ("any,u", "call,cond,k", "any_call,save_type").  Pure.
+ * Returns 0 and ORs the bits into *@out, or -EINVAL naming nothing: the
+ * caller reports the bad string.
+ */
+PERFEV_API int perfev_branch_type_parse(const char *str, uint64_t *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PERFEV_ATTR_H */

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libperfev: Linux performance monitoring on perf_event_open(2).
+ * This umbrella header includes the whole public API.
+ */
+#ifndef PERFEV_PERFEV_H
+#define PERFEV_PERFEV_H
+
+#include <perfev/core.h>
+#include <perfev/abi.h>
+#include <perfev/knobs.h>
+#include <perfev/pmu.h>
+#include <perfev/tracefs.h>
+#include <perfev/event.h>
+#include <perfev/attr.h>
+#include <perfev/sys.h>
+#include <perfev/diag.h>
+
+#endif /* PERFEV_PERFEV_H */

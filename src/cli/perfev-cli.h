@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Shared pieces of the perfev command-line tool. */
+#ifndef PERFEV_CLI_H
+#define PERFEV_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <perfev/perfev.h>
+
+#define PERFEV_CLI_VERSION "0.1.0"
+
+/* "perfev attr" while a command runs; used as the prefix of messages. */
+extern const char *cli_prog;
+
+/* Print "<prog>: <message>" to stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* cli_error() then exit(1). */
+void cli_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/*
+ * Flush stdout and turn a write error into exit status 1 with a message
+ * (a closed pipe is not reported).  Returns the status to exit with.
+ */
+int cli_finish(int status);
+
+/* Environment shared by commands: roots for fixture trees (tests). */
+struct cli_env {
+	const char *sysfs_root;  /* PERFEV_SYSFS_ROOT, default "/sys" */
+	const char *procfs_root; /* PERFEV_PROCFS_ROOT, default "/proc" */
+	const char *tracefs;     /* PERFEV_TRACEFS, default: found below sysfs_root */
+};
+void cli_env_init(struct cli_env *env);
+
+/* Print a parse error with a caret under the bad token. */
+void cli_parse_error(const char *str, const struct perfev_parse_error *err);
+
+int cmd_list(int argc, const char **argv);
+int cmd_attr(int argc, const char **argv);
+int cmd_help(int argc, const char **argv);
+int cmd_version(int argc, const char **argv);
+
+#endif /* PERFEV_CLI_H */

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * perfev: the command table and what every command shares (messages,
+ * exit status, output flushing).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "perfev-cli.h"
+
+const char *cli_prog = "perfev";
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, const char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "list", cmd_list, "list the events this machine offers" },
+	{ "attr", cmd_attr, "show the perf_event_attr of events (and try to open them)" },
+	{ "help", cmd_help, "show help for a command" },
+	{ "version", cmd_version, "show the version" },
+};
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: ", cli_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void cli_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: ", cli_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+int cli_finish(int status)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		/* A reader that went away (perfev list | head) is not an error. */
+		if (errno == EPIPE)
+			return status;
+		fprintf(stderr, "%s: cannot write output: %s\n", cli_prog, strerror(errno));
+		return 1;
+	}
+	return status;
+}
+
+void cli_env_init(struct cli_env *env)
+{
+	env->sysfs_root = getenv("PERFEV_SYSFS_ROOT");
+	env->procfs_root = getenv("PERFEV_PROCFS_ROOT");
+	env->tracefs = getenv("PERFEV_TRACEFS");
+}
+
+void cli_parse_error(const char *str, const struct perfev_parse_error *err)
+{
+	size_t off = err->offset, len = err->length, i, start = 0, shown;
+	const size_t width = 70;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: invalid event '%s': %s", cli_prog, str, err->message);
+	if (err->hint[0])
+		fprintf(stderr, "; %s", err->hint);
+	fputc('\n', stderr);
+	/* Show the string with a caret under the bad token; long strings are cut. */
+	shown = strlen(str);
+	if (off > width - 10 && shown > width)
+		start = off - (width - 10) / 2;
+	if (shown - start > width)
+		shown = start + width;
+	fprintf(stderr, "    %s%.*s%s\n", start ? "..." : "", (int)(shown - start), str + start,
+		shown < strlen(str) ? "..." : "");
+	fprintf(stderr, "    %s", start ? "   " : "");
+	for (i = start; i < off; i++)
+		fputc(str[i] == '\t' ? '\t' : ' ', stderr);
+	fputc('^', stderr);
+	for (i = 1; i < len && off + i < shown; i++)
+		fputc('~', stderr);
+	fputc('\n', stderr);
+}
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: perfev [--version] [-h | --help] <command> [<args>]\n\n"
+		   "commands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "   %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'perfev <command> -h' describes a command; 'man perfev-<command>' too.\n");
+}
+
+int cmd_version(int argc, const char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("perfev %s (libperfev %s)\n", PERFEV_CLI_VERSION, perfev_version());
+	return 0;
+}
+
+static const struct command *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+int cmd_help(int argc, const char **argv)
+{
+	const struct command *c;
+	const char *args[3];
+
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		return 0;
+	}
+	c = find_command(argv[1]);
+	if (!c) {
+		fprintf(stderr, "perfev help: unknown command '%s'\n\n", argv[1]);
+		usage(stderr);
+		return 2;
+	}
+	args[0] = c->name;
+	args[1] = "-h";
+	args[2] = NULL;
+	return c->fn(2, args);
+}
+
+static char prog_buf[64];
+
+int main(int argc, const char **argv)
+{
+	const struct command *c;
+
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		return cli_finish(0);
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-v"))
+		return cli_finish(cmd_version(1, argv + 1));
+	c = find_command(argv[1]);
+	if (!c) {
+		fprintf(stderr, "perfev: unknown command '%s'\n\n", argv[1]);
+		usage(stderr);
+		return 2;
+	}
+	snprintf(prog_buf, sizeof(prog_buf), "perfev %s", c->name);
+	cli_prog = prog_buf;
+	return cli_finish(c->fn(argc - 1, argv + 1));
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Helpers shared by the library's objects.  Everything here is hidden
+ * (perfev__ prefix, no PERFEV_API) and never part of the ABI.
+ */
+#ifndef PERFEV_INTERNAL_H
+#define PERFEV_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/types.h>
+#include <perfev/core.h>
+
+#define PERFEV__ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#if defined(__GNUC__)
+#define PERFEV__PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define PERFEV__PRINTF(a, b)
+#endif
+
+/* log.c */
+void perfev__log(enum perfev_log_level level, const char *fmt, ...) PERFEV__PRINTF(2, 3);
+#define pr_warn(...) perfev__log(PERFEV_LOG_WARN, __VA_ARGS__)
+#define pr_info(...) perfev__log(PERFEV_LOG_INFO, __VA_ARGS__)
+#define pr_debug(...) perfev__log(PERFEV_LOG_DEBUG, __VA_ARGS__)
+
+/*
+ * Validate a caller's sized options struct: NULL is fine (defaults);
+ * otherwise sz must cover the first member, and every byte the caller has
+ * beyond what this library knows (@known) must be zero.
+ */
+bool perfev__opts_ok(const void *opts, size_t sz, size_t known);
+
+/* Sized output struct: sz must at least cover @min bytes. */
+static inline bool perfev__out_ok(const void *out, size_t sz, size_t min)
+{
+	return out && sz >= min;
+}
+
+/* util.c: growable arrays.  Ensures room for @need elements. */
+int perfev__grow(void *arrp, size_t *cap, size_t need, size_t elsize);
+
+/* Overflow-checked size arithmetic; returns false on overflow. */
+static inline bool perfev__mul_ok(size_t a, size_t b, size_t *out)
+{
+	return !__builtin_mul_overflow(a, b, out);
+}
+
+char *perfev__strndup(const char *s, size_t n);
+/* Trim ASCII whitespace at both ends in place; returns new length. */
+size_t perfev__trim(char *s);
+
+/* Join root and path ("/sys" + "/bus/...").  NULL root means "". */
+int perfev__path(char *buf, size_t len, const char *root, const char *fmt, ...)
+	PERFEV__PRINTF(4, 5);
+
+/*
+ * Read a whole (small) file into a fresh NUL-terminated buffer.
+ * Returns the length or -errno.  @max bounds the size read.
+ */
+ssize_t perfev__read_file(const char *path, char **out, size_t max);
+/* Read a file holding one integer. */
+int perfev__read_int(const char *path, long long *out);
+
+/* Parse an unsigned number: decimal, 0x hex or 0 octal as strtoull(base 0). */
+int perfev__parse_u64(const char *s, size_t len, uint64_t *out);
+
+/* Bounded snprintf append: keeps *pos <= len-1 and NUL-terminates. */
+void perfev__bprintf(char *buf, size_t len, size_t *pos, const char *fmt, ...)
+	PERFEV__PRINTF(4, 5);
+
+/* suggest.c: Damerau-Levenshtein distance, case-insensitive. */
+unsigned int perfev__edit_distance(const char *a, size_t alen, const char *b, size_t blen);
+
+
+
+struct perfev_pmus;
+const char *perfev__pmus_root(const struct perfev_pmus *db);
+/* attr.c: key of the attr field covering byte @offset, or NULL. */
+const char *perfev__attr_field_at(unsigned int offset);
+
+/* sys.c: attr size the kernel asked for in this thread's last E2BIG, or 0. */
+unsigned int perfev__last_e2big_size(void);
+
+#endif /* PERFEV_INTERNAL_H */

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* Small helpers: arrays, strings, bounded file reads. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "internal.h"
+
+bool perfev__opts_ok(const void *opts, size_t sz, size_t known)
+{
+	const unsigned char *p = opts;
+	size_t i;
+
+	if (!opts)
+		return true;
+	if (sz < sizeof(size_t))
+		return false;
+	/* A newer caller may pass a bigger struct: its extra fields must be unset. */
+	for (i = known; i < sz; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+int perfev__grow(void *arrp, size_t *cap, size_t need, size_t elsize)
+{
+	void **arr = arrp;
+	size_t ncap = *cap ? *cap : 8, bytes;
+	void *n;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2)
+			return -ENOMEM;
+		ncap *= 2;
+	}
+	if (!perfev__mul_ok(ncap, elsize, &bytes))
+		return -ENOMEM;
+	n = realloc(*arr, bytes);
+	if (!n)
+		return -ENOMEM;
+	*arr = n;
+	*cap = ncap;
+	return 0;
+}
+
+char *perfev__strndup(const char *s, size_t n)
+{
+	char *d = malloc(n + 1);
+
+	if (!d)
+		return NULL;
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+size_t perfev__trim(char *s)
+{
+	size_t len = strlen(s), start = 0;
+
+	while (len && is_space(s[len - 1]))
+		len--;
+	while (start < len && is_space(s[start]))
+		start++;
+	memmove(s, s + start, len - start);
+	s[len - start] = '\0';
+	return len - start;
+}
+
+int perfev__path(char *buf, size_t len, const char *root, const char *fmt, ...)
+{
+	va_list ap;
+	int n, m;
+
+	n = snprintf(buf, len, "%s", root ? root : "");
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	va_start(ap, fmt);
+	m = vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+	if (m < 0 || (size_t)m >= len - n)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+ssize_t perfev__read_file(const char *path, char **out, size_t max)
+{
+	size_t cap = 256, len = 0;
+	char *buf, *n;
+	ssize_t r;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	buf = malloc(cap + 1);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	for (;;) {
+		if (len == cap) {
+			if (cap >= max)
+				break;
+			cap = cap * 2 > max ? max : cap * 2;
+			n = realloc(buf, cap + 1);
+			if (!n) {
+				free(buf);
+				close(fd);
+				return -ENOMEM;
+			}
+			buf = n;
+		}
+		r = read(fd, buf + len, cap - len);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			r = -errno;
+			free(buf);
+			close(fd);
+			return r;
+		}
+		if (r == 0)
+			break;
+		len += r;
+	}
+	close(fd);
+	buf[len] = '\0';
+	*out = buf;
+	return len;
+}
+
+int perfev__parse_u64(const char *s, size_t len, uint64_t *out)
+{
+	char tmp[64], *end;
+	unsigned long long v;
+
+	if (!len || len >= sizeof(tmp) || s[0] == '-' || s[0] == '+' || is_space(s[0]))
+		return -EINVAL;
+	memcpy(tmp, s, len);
+	tmp[len] = '\0';
+	errno = 0;
+	v = strtoull(tmp, &end, 0);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (end != tmp + len)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int perfev__read_int(const char *path, long long *out)
+{
+	char *buf, *end;
+	long long v;
+	ssize_t n;
+
+	n = perfev__read_file(path, &buf, 64);
+	if (n < 0)
+		return n;
+	perfev__trim(buf);
+	errno = 0;
+	v = strtoll(buf, &end, 0);
+	if (end == buf || *end || errno) {
+		free(buf);
+		return -EBADMSG;
+	}
+	free(buf);
+	*out = v;
+	return 0;
+}
+
+void perfev__bprintf(char *buf, size_t len, size_t *pos, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!len || *pos >= len - 1)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *pos, len - *pos, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	*pos += (size_t)n;
+	if (*pos > len - 1)
+		*pos = len - 1;
+}

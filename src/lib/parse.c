@@ -390,7 +390,7 @@ static const struct {
 	const char *name;
 	enum cterm id;
 	bool string;   /* value is a string */
-	bool flag;     /* may be given without a value */
+	bool pmu_only; /* meaningless on generic events */
 } cterms[] = {
 	{ "config", CT_CONFIG, false, false },
 	{ "config1", CT_CONFIG1, false, false },
@@ -405,13 +405,13 @@ static const struct {
 	{ "stack-size", CT_STACK_SIZE, false, false },
 	{ "max-stack", CT_MAX_STACK, false, false },
 	{ "nr", CT_NR, false, false },
-	{ "inherit", CT_INHERIT, false, true },
-	{ "no-inherit", CT_NO_INHERIT, false, true },
-	{ "overwrite", CT_OVERWRITE, false, true },
-	{ "no-overwrite", CT_NO_OVERWRITE, false, true },
-	{ "driver-config", CT_DRIVER_CONFIG, true, false },
-	{ "percore", CT_PERCORE, false, true },
-	{ "aux-output", CT_AUX_OUTPUT, false, true },
+	{ "inherit", CT_INHERIT, false, false },
+	{ "no-inherit", CT_NO_INHERIT, false, false },
+	{ "overwrite", CT_OVERWRITE, false, false },
+	{ "no-overwrite", CT_NO_OVERWRITE, false, false },
+	{ "driver-config", CT_DRIVER_CONFIG, true, true },
+	{ "percore", CT_PERCORE, false, false },
+	{ "aux-output", CT_AUX_OUTPUT, false, false },
 	{ "aux-sample-size", CT_AUX_SAMPLE_SIZE, false, false },
 	{ "metric-id", CT_METRIC_ID, true, false },
 };
@@ -579,19 +579,22 @@ void perfev__apply_callgraph(struct perf_event_attr *a, enum perfev_callgraph mo
 	}
 }
 
-static int apply_cterm(struct parser *p, struct perfev__event *ev, const struct term *t, int idx)
+static int apply_cterm(struct parser *p, struct perfev__event *ev, const struct term *t, int idx,
+		       bool pmu_event)
 {
 	struct perf_event_attr *a = &ev->a.attr;
 	uint64_t v = 0;
+
+	if (cterms[idx].pmu_only && !pmu_event)
+		return fail(p, -ENOENT, t->off, t->klen, "it is passed to a PMU driver: pmu/...,"
+			    "driver-config=.../", "'%s' only applies to PMU events", cterms[idx].name);
 
 	if (cterms[idx].string) {
 		if (!t->val)
 			return fail(p, -EINVAL, t->off, t->span, NULL, "'%s' needs a value (%s=...)",
 				    cterms[idx].name, cterms[idx].name);
-	} else if (!t->val && !cterms[idx].flag) {
-		return fail(p, -EINVAL, t->off, t->span, NULL, "'%s' needs a value (%s=N)",
-			    cterms[idx].name, cterms[idx].name);
 	} else if (term_number(p, t, &v)) {
+		/* Like perf, a numeric term without a value means 1. */
 		return p->errcode;
 	}
 
@@ -857,7 +860,7 @@ static int apply_terms(struct parser *p, struct perfev__event *ev, const struct 
 		int ci = cterm_find(t->key, t->klen);
 
 		if (ci >= 0) {
-			if (apply_cterm(p, ev, t, ci))
+			if (apply_cterm(p, ev, t, ci, pmu != NULL))
 				return p->errcode;
 			continue;
 		}
@@ -1210,9 +1213,10 @@ static int event_mods(struct parser *p, bool after_slash, struct mods *m, bool *
 	if (peek(p) == ':') {
 		p->pos++;
 		skip_space(p);
-		*have = true;
 		if (scan_mods(p, m))
 			return p->errcode;
+		/* perf accepts "cs:" and treats it as plain "cs". */
+		*have = m->len > 0;
 	} else if (after_slash && is_alpha(peek(p))) {
 		*have = true;
 		if (scan_mods(p, m))
@@ -1331,6 +1335,14 @@ static bool all_mod_letters(const char *s, size_t n)
 	return n > 0;
 }
 
+static int cmp_tp_id(const void *a, const void *b)
+{
+	uint64_t x = ((const struct perfev__event *)a)->a.attr.config;
+	uint64_t y = ((const struct perfev__event *)b)->a.attr.config;
+
+	return x < y ? -1 : x > y;
+}
+
 static int parse_tracepoint(struct parser *p, const char *w, size_t wlen, size_t start)
 {
 	char sys[256], name[256], hint[192];
@@ -1379,6 +1391,13 @@ static int parse_tracepoint(struct parser *p, const char *w, size_t wlen, size_t
 			return fail(p, -ENOENT, start, p->pos - start,
 				    "'perfev list tracepoint' shows them",
 				    "no tracepoint matches '%s:%s'", sys, name);
+		/*
+		 * Expand in id order, which is the order the kernel registered
+		 * them and the order perf (reading tracefs unsorted) uses.
+		 */
+		qsort(p->st.ev + before, p->st.n - before, sizeof(*p->st.ev), cmp_tp_id);
+		for (size_t i = before; i < p->st.n; i++)
+			p->st.ev[i].leader = (int)i;
 		return 0;
 	}
 
@@ -1529,8 +1548,24 @@ static int parse_event(struct parser *p)
 		if (!np) {
 			char what[256];
 			struct required req = { 0 };
+			size_t before = p->st.n, e;
 
 			r = make_generic(p, w, wlen, start);
+			if (!r) {
+				/* A sysfs alias with terms: "tsc/name=t/" is msr/tsc,name=t/. */
+				r = make_alias_events(p, w, wlen, start);
+				for (e = before; r > 0 && e < p->st.n; e++) {
+					const struct perfev_pmu *pmu =
+						perfev_pmus_find(p->pmus, p->st.ev[e].pmu);
+					struct required areq = { .alias = "" };
+
+					if (apply_terms(p, &p->st.ev[e], pmu, terms, nterms,
+							p->st.ev[e].pmu, &areq, 0))
+						return p->errcode;
+				}
+				if (r > 0)
+					goto mods;
+			}
 			if (r < 0)
 				return r;
 			if (!r) {
@@ -1584,6 +1619,7 @@ static int parse_event(struct parser *p)
 			}
 		}
 	}
+mods:
 	suffix = p->pos;
 	skip_space(p);
 	if (event_mods(p, after_slash, &m, &have_mods))

@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Helpers for CLI tests: each case prints PASS/FAIL/SKIP like the C harness.
+# Sourced by tests/cli/test-*.sh; $PERFEV is the binary under test.
+
+PERFEV=${PERFEV:-build/perfev}
+DATA=${PERFEV_TEST_DATA:-tests/data}
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/perfev-test.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+status=0
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; status=1; }
+
+# skip FEATURE NAME REASON: a FAIL instead when PERFEV_TEST_REQUIRE lists FEATURE.
+skip() {
+	case ",${PERFEV_TEST_REQUIRE:-}," in
+	*",$1,"*|*",all,"*) fail "$2" "feature '$1' is required but missing: $3" ;;
+	*) echo "SKIP $2: $3" ;;
+	esac
+}
+
+# run CMD...: stdout in $TMP/out, stderr in $TMP/err, exit status in $rc.
+run() {
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+}
+
+# expect_rc NAME WANT: check $rc, report stderr on mismatch.
+expect_rc() {
+	if [ "$rc" -eq "$2" ]; then
+		return 0
+	fi
+	fail "$1" "exit status $rc, expected $2; stderr: $(head -c 300 "$TMP/err")"
+	return 1
+}
+
+# json_ok FILE: a real JSON parser accepts it.
+json_ok() {
+	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$1" 2>"$TMP/json-err"
+}
+
+finish() {
+	exit $status
+}

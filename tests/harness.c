@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* The test harness: registration, running, reporting, skip policy. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "harness.h"
+
+#define MAX_TESTS 512
+
+static struct {
+	const char *name;
+	test_fn fn;
+} tests[MAX_TESTS];
+static int ntests;
+
+enum state { RUNNING, FAILED, SKIPPED };
+static enum state state;
+static const char *current;
+static int failed, skipped, passed;
+
+void harness_register(const char *name, test_fn fn)
+{
+	if (ntests < MAX_TESTS) {
+		tests[ntests].name = name;
+		tests[ntests].fn = fn;
+		ntests++;
+	}
+}
+
+void harness_fail(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (state == RUNNING)
+		failed++;
+	if (state == SKIPPED)
+		skipped--, failed++;
+	state = FAILED;
+	printf("FAIL %s: %s:%d: ", current, file, line);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+static bool required(const char *feature)
+{
+	const char *req = getenv("PERFEV_TEST_REQUIRE");
+	size_t n = strlen(feature);
+
+	while (req && *req) {
+		const char *end = strchr(req, ',');
+		size_t len = end ? (size_t)(end - req) : strlen(req);
+
+		if ((len == n && !strncmp(req, feature, n)) || (len == 3 && !strncmp(req, "all", 3)))
+			return true;
+		req = end ? end + 1 : NULL;
+	}
+	return false;
+}
+
+void harness_skip(const char *feature, const char *fmt, ...)
+{
+	va_list ap;
+	char buf[512];
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (state != RUNNING)
+		return;
+	if (required(feature)) {
+		harness_fail("harness", 0, "feature '%s' is required but missing: %s", feature, buf);
+		return;
+	}
+	state = SKIPPED;
+	skipped++;
+	printf("SKIP %s: %s\n", current, buf);
+	fflush(stdout);
+}
+
+bool harness_done(void)
+{
+	return state != RUNNING;
+}
+
+bool harness_skip_errno(const char *feature, int err, const char *what, const char *file,
+			int line)
+{
+	if (err >= 0)
+		return false;
+	switch (-err) {
+	case EACCES:
+	case EPERM:
+		harness_skip(feature, "%s: %s (not permitted here)", what, strerrorname_np(-err));
+		return true;
+	case ENOENT:
+	case ENODEV:
+	case EOPNOTSUPP:
+	case ENOSYS:
+		harness_skip(feature, "%s: %s (not supported here)", what, strerrorname_np(-err));
+		return true;
+	}
+	harness_fail(file, line, "%s: %s (%s)", what, strerrorname_np(-err), strerror(-err));
+	return true;
+}
+
+const char *test_data_dir(void)
+{
+	const char *d = getenv("PERFEV_TEST_DATA");
+
+	return d ? d : "tests/data";
+}
+
+const char *test_data(const char *rel)
+{
+	static char buf[4096];
+
+	snprintf(buf, sizeof(buf), "%s/%s", test_data_dir(), rel);
+	return buf;
+}
+
+int main(int argc, char **argv)
+{
+	int i;
+
+	for (i = 0; i < ntests; i++) {
+		if (argc > 1 && strcmp(argv[1], tests[i].name))
+			continue;
+		current = tests[i].name;
+		state = RUNNING;
+		tests[i].fn();
+		if (state == RUNNING) {
+			passed++;
+			printf("PASS %s\n", current);
+		}
+		fflush(stdout);
+	}
+	if (failed)
+		return 1;
+	return passed == 0 && skipped > 0 ? 77 : 0;
+}

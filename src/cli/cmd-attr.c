@@ -159,10 +159,14 @@ static void text_event(const struct perfev_evspec *spec, size_t i, const struct 
 		printf(", pmu: %s", info.pmu);
 	if (info.tp_system)
 		printf(", tracepoint: %s:%s", info.tp_system, info.tp_name);
-	if (info.group_size > 1 || (info.leader == (int)i && info.group_size == 1))
-		printf(", group leader of %d", info.group_size);
-	else if (info.leader != (int)i)
-		printf(", member of group %d", info.leader);
+	if (info.group_size > 1 || (info.leader == (int)i && info.group_size == 1)) {
+		printf(", leads a group of %d", info.group_size);
+	} else if (info.leader != (int)i) {
+		struct perfev_event_info li = { .sz = sizeof(li) };
+
+		perfev_evspec_info(spec, (size_t)info.leader, &li);
+		printf(", in the group led by '%s'", li.name);
+	}
 	if (info.group_name)
 		printf(" '%s'", info.group_name);
 	putchar('\n');

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "options.h"
 #include "perfev-cli.h"
 
 const char *cli_prog = "perfev";
@@ -107,10 +108,14 @@ static void usage(FILE *f)
 	fprintf(f, "\n'perfev <command> -h' describes a command; 'man perfev-<command>' too.\n");
 }
 
+static const char *const version_usage[] = { "perfev version", NULL };
+
 int cmd_version(int argc, const char **argv)
 {
-	(void)argc;
-	(void)argv;
+	const struct option opts[] = { OPT_TERMINATOR };
+
+	if (parse_options(argc, argv, opts, version_usage, 0))
+		usage_error(version_usage, opts, "unexpected argument '%s'", argv[0]);
 	printf("perfev %s (libperfev %s)\n", PERFEV_CLI_VERSION, perfev_version());
 	return 0;
 }
@@ -160,8 +165,11 @@ int main(int argc, const char **argv)
 		usage(stdout);
 		return cli_finish(0);
 	}
-	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-v"))
-		return cli_finish(cmd_version(1, argv + 1));
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-v")) {
+		const char *args[] = { "version", NULL };
+
+		return cli_finish(cmd_version(1, args));
+	}
 	c = find_command(argv[1]);
 	if (!c) {
 		fprintf(stderr, "perfev: unknown command '%s'\n\n", argv[1]);

@@ -151,7 +151,8 @@ static void list_pmus(struct perfev_pmus *db)
 		db->n++;
 	}
 	closedir(dir);
-	qsort(db->pmus, db->n, sizeof(*db->pmus), cmp_pmu);
+	if (db->n)
+		qsort(db->pmus, db->n, sizeof(*db->pmus), cmp_pmu);
 	for (i = 0; i < db->n; i++)
 		db->pmus[i].db = db;
 }
@@ -327,7 +328,8 @@ static void load_aliases(struct perfev_pmu *p, const char *dirpath)
 		p->aliases[p->naliases++] = a;
 	}
 	closedir(dir);
-	qsort(p->aliases, p->naliases, sizeof(*p->aliases), cmp_alias);
+	if (p->naliases)
+		qsort(p->aliases, p->naliases, sizeof(*p->aliases), cmp_alias);
 	/* Names must be unique case-insensitively for lookups to be well defined. */
 	for (i = 1; i < p->naliases; i++)
 		if (!strcasecmp(p->aliases[i - 1].name, p->aliases[i].name))
@@ -389,12 +391,14 @@ static struct perfev_pmu *details(const struct perfev_pmu *cp)
 		goto out;
 	if (join(path, sizeof(path), base, "format", ""))
 		load_formats(p, path);
-	qsort(p->formats, p->nformats, sizeof(*p->formats), cmp_format);
+	if (p->nformats)
+		qsort(p->formats, p->nformats, sizeof(*p->formats), cmp_format);
 	if (join(path, sizeof(path), base, "events", ""))
 		load_aliases(p, path);
 	if (join(path, sizeof(path), base, "caps", ""))
 		load_caps(p, path);
-	qsort(p->caps, p->ncaps, sizeof(*p->caps), cmp_cap);
+	if (p->ncaps)
+		qsort(p->caps, p->ncaps, sizeof(*p->caps), cmp_cap);
 	if (join(path, sizeof(path), base, "cpumask", ""))
 		p->cpumask = read_trimmed(path);
 	/* Hybrid core PMUs (cpu_core, cpu_atom) name it "cpus". */

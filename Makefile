@@ -42,6 +42,7 @@ CLI_SRCS   := $(wildcard src/cli/*.c)
 UNIT_SRCS  := $(wildcard tests/unit/test-*.c)
 KERN_SRCS  := $(wildcard tests/kernel/test-*.c)
 EX_SRCS    := $(wildcard examples/*.c)
+BENCH_SRCS := $(wildcard bench/*.c)
 FUZZ_SRCS  := $(wildcard fuzz/fuzz-*.c)
 HEADERS    := $(wildcard include/perfev/*.h)
 
@@ -52,6 +53,7 @@ UNIT_BINS  := $(UNIT_SRCS:%.c=$(O)/%)
 SAN_UNIT_BINS := $(UNIT_SRCS:%.c=$(O)/san/%)
 KERN_BINS  := $(KERN_SRCS:%.c=$(O)/%)
 EX_BINS    := $(EX_SRCS:%.c=$(O)/%)
+BENCH_BINS := $(BENCH_SRCS:%.c=$(O)/%)
 REPLAY_BINS := $(FUZZ_SRCS:fuzz/fuzz-%.c=$(O)/san/fuzz/replay-%)
 FUZZ_BINS  := $(FUZZ_SRCS:fuzz/%.c=$(O)/fuzz/%)
 
@@ -72,10 +74,10 @@ Q := @
 msg = @printf '  %-6s %s\n' $(1) $(2)
 endif
 
-.PHONY: all check demo install uninstall clean fuzz deps unit-san bench-build
+.PHONY: all check demo install uninstall clean fuzz fuzz-deps deps unit-san bench
 .DELETE_ON_ERROR:
 
-all: $(SHLIB) $(STLIB) $(PERFEV) $(EX_BINS) $(O)/libperfev.pc
+all: $(SHLIB) $(STLIB) $(PERFEV) $(EX_BINS) $(BENCH_BINS) $(O)/libperfev.pc
 
 # Dependencies are checked once per build tree, and again if the list changes.
 $(DEPS_STAMP): scripts/deps.sh
@@ -127,6 +129,11 @@ $(O)/examples/%: examples/%.c $(SHLIB)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(BASE_CFLAGS) -o $@ $< -L$(O) -lperfev -Wl,-rpath,'$$ORIGIN/..'
 
+$(O)/bench/%: bench/%.c $(STLIB)
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(BASE_CFLAGS) -o $@ $< $(STLIB) $(LIB_LIBS)
+
 $(O)/tests/unit/%: tests/unit/%.c $(TEST_HARNESS) tests/harness.h $(STLIB)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
@@ -168,6 +175,16 @@ check: all $(UNIT_BINS) $(KERN_BINS) unit-san
 
 demo: all
 	@sh scripts/demo.sh $(PERFEV)
+
+fuzz-deps:
+	@sh scripts/deps.sh --fuzz
+
+$(FUZZ_BINS): | fuzz-deps
+
+# Measurements against Linux perf; each prints "bench=... key=value" lines.
+bench: all $(BENCH_BINS)
+	@$(O)/bench/parse
+	@PERFEV=$(PERFEV) sh bench/list.sh
 
 fuzz: $(FUZZ_BINS)
 	@for f in $(FUZZ_BINS); do \

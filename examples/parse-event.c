@@ -21,8 +21,8 @@ int main(int argc, char **argv)
 {
 	struct perfev_pmus *pmus = NULL;
 	struct perfev_evspec *spec = NULL;
-	struct perfev_parse_opts opts = { .sz = sizeof(opts) };
-	struct perfev_parse_error perr = { .sz = sizeof(perr) };
+	struct perfev_parse_opts opts = {.sz = sizeof(opts)};
+	struct perfev_parse_error perr = {.sz = sizeof(perr)};
 	int leader_fd = -1, err;
 	size_t i;
 
@@ -44,7 +44,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (i = 0; i < perfev_evspec_count(spec); i++) {
-		struct perfev_event_info info = { .sz = sizeof(info) };
+		struct perfev_event_info info = {.sz = sizeof(info)};
 		char why[256];
 		int fd;
 

@@ -54,7 +54,8 @@ static bool required(const char *feature)
 		const char *end = strchr(req, ',');
 		size_t len = end ? (size_t)(end - req) : strlen(req);
 
-		if ((len == n && !strncmp(req, feature, n)) || (len == 3 && !strncmp(req, "all", 3)))
+		if ((len == n && !strncmp(req, feature, n)) ||
+		    (len == 3 && !strncmp(req, "all", 3)))
 			return true;
 		req = end ? end + 1 : NULL;
 	}
@@ -72,7 +73,8 @@ void harness_skip(const char *feature, const char *fmt, ...)
 	if (state != RUNNING)
 		return;
 	if (required(feature)) {
-		harness_fail("harness", 0, "feature '%s' is required but missing: %s", feature, buf);
+		harness_fail("harness", 0, "feature '%s' is required but missing: %s", feature,
+			     buf);
 		return;
 	}
 	state = SKIPPED;
@@ -86,8 +88,7 @@ bool harness_done(void)
 	return state != RUNNING;
 }
 
-bool harness_skip_errno(const char *feature, int err, const char *what, const char *file,
-			int line)
+bool harness_skip_errno(const char *feature, int err, const char *what, const char *file, int line)
 {
 	if (err >= 0)
 		return false;

@@ -25,7 +25,7 @@ typedef void (*test_fn)(void);
 
 void harness_register(const char *name, test_fn fn);
 void harness_fail(const char *file, int line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 /* Skip the running case because @feature is missing; returns to caller. */
 void harness_skip(const char *feature, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* True when the running case has already failed or skipped. */
@@ -36,77 +36,76 @@ bool harness_done(void);
  * or "not supported" (EACCES, EPERM, ENOENT, ENODEV, EOPNOTSUPP, ENOSYS);
  * otherwise fail.  Returns true if the case should stop.
  */
-bool harness_skip_errno(const char *feature, int err, const char *what, const char *file,
-			int line);
+bool harness_skip_errno(const char *feature, int err, const char *what, const char *file, int line);
 
-#define TEST(name)                                                                 \
-	static void test_##name(void);                                             \
-	__attribute__((constructor)) static void register_##name(void)             \
-	{                                                                          \
-		harness_register(#name, test_##name);                              \
-	}                                                                          \
+#define TEST(name)                                                                                 \
+	static void test_##name(void);                                                             \
+	__attribute__((constructor)) static void register_##name(void)                             \
+	{                                                                                          \
+		harness_register(#name, test_##name);                                              \
+	}                                                                                          \
 	static void test_##name(void)
 
 /* Record a failure and keep going (table-driven tests list every mismatch). */
-#define EXPECT(cond, ...)                                                            \
-	do {                                                                         \
-		if (!(cond))                                                         \
-			harness_fail(__FILE__, __LINE__, "" __VA_ARGS__);            \
+#define EXPECT(cond, ...)                                                                          \
+	do {                                                                                       \
+		if (!(cond))                                                                       \
+			harness_fail(__FILE__, __LINE__, "" __VA_ARGS__);                          \
 	} while (0)
 
 /* Fail and leave the case. */
-#define CHECK(cond)                                                                  \
-	do {                                                                         \
-		if (!(cond)) {                                                       \
-			harness_fail(__FILE__, __LINE__, "check failed: %s", #cond); \
-			return;                                                      \
-		}                                                                    \
+#define CHECK(cond)                                                                                \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			harness_fail(__FILE__, __LINE__, "check failed: %s", #cond);               \
+			return;                                                                    \
+		}                                                                                  \
 	} while (0)
 
-#define CHECK_INT(a, b)                                                                        \
-	do {                                                                                   \
-		long long a_ = (long long)(a), b_ = (long long)(b);                            \
-		if (a_ != b_) {                                                                \
-			harness_fail(__FILE__, __LINE__, "%s == %lld, expected %s == %lld", #a, \
-				     a_, #b, b_);                                              \
-			return;                                                                \
-		}                                                                              \
+#define CHECK_INT(a, b)                                                                            \
+	do {                                                                                       \
+		long long a_ = (long long)(a), b_ = (long long)(b);                                \
+		if (a_ != b_) {                                                                    \
+			harness_fail(__FILE__, __LINE__, "%s == %lld, expected %s == %lld", #a,    \
+				     a_, #b, b_);                                                  \
+			return;                                                                    \
+		}                                                                                  \
 	} while (0)
 
-#define CHECK_U64(a, b)                                                                      \
-	do {                                                                                 \
-		uint64_t a_ = (uint64_t)(a), b_ = (uint64_t)(b);                             \
-		if (a_ != b_) {                                                              \
+#define CHECK_U64(a, b)                                                                            \
+	do {                                                                                       \
+		uint64_t a_ = (uint64_t)(a), b_ = (uint64_t)(b);                                   \
+		if (a_ != b_) {                                                                    \
 			harness_fail(__FILE__, __LINE__, "%s == %#" PRIx64 ", expected %#" PRIx64, \
-				     #a, a_, b_);                                            \
-			return;                                                              \
-		}                                                                            \
+				     #a, a_, b_);                                                  \
+			return;                                                                    \
+		}                                                                                  \
 	} while (0)
 
-#define CHECK_STR(a, b)                                                                       \
-	do {                                                                                  \
-		const char *a_ = (a), *b_ = (b);                                              \
-		if (!a_ || !b_ || strcmp(a_, b_)) {                                           \
-			harness_fail(__FILE__, __LINE__, "%s == \"%s\", expected \"%s\"", #a, \
-				     a_ ? a_ : "(null)", b_ ? b_ : "(null)");                 \
-			return;                                                               \
-		}                                                                             \
+#define CHECK_STR(a, b)                                                                            \
+	do {                                                                                       \
+		const char *a_ = (a), *b_ = (b);                                                   \
+		if (!a_ || !b_ || strcmp(a_, b_)) {                                                \
+			harness_fail(__FILE__, __LINE__, "%s == \"%s\", expected \"%s\"", #a,      \
+				     a_ ? a_ : "(null)", b_ ? b_ : "(null)");                      \
+			return;                                                                    \
+		}                                                                                  \
 	} while (0)
 
-#define CHECK_CONTAINS(hay, needle)                                                          \
-	do {                                                                                 \
-		const char *h_ = (hay), *n_ = (needle);                                      \
-		if (!h_ || !strstr(h_, n_)) {                                                \
-			harness_fail(__FILE__, __LINE__, "%s == \"%s\" lacks \"%s\"", #hay,  \
-				     h_ ? h_ : "(null)", n_);                                \
-			return;                                                              \
-		}                                                                            \
+#define CHECK_CONTAINS(hay, needle)                                                                \
+	do {                                                                                       \
+		const char *h_ = (hay), *n_ = (needle);                                            \
+		if (!h_ || !strstr(h_, n_)) {                                                      \
+			harness_fail(__FILE__, __LINE__, "%s == \"%s\" lacks \"%s\"", #hay,        \
+				     h_ ? h_ : "(null)", n_);                                      \
+			return;                                                                    \
+		}                                                                                  \
 	} while (0)
 
-#define SKIP_ERRNO(feature, err, what)                                             \
-	do {                                                                       \
-		if (harness_skip_errno(feature, err, what, __FILE__, __LINE__))    \
-			return;                                                    \
+#define SKIP_ERRNO(feature, err, what)                                                             \
+	do {                                                                                       \
+		if (harness_skip_errno(feature, err, what, __FILE__, __LINE__))                    \
+			return;                                                                    \
 	} while (0)
 
 /* Directory of the test data (tests/data), from PERFEV_TEST_DATA or the build. */

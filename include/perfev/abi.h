@@ -28,24 +28,24 @@
  * The largest perf_event_attr this library fills in.  config3 lives at
  * byte offset 128 whether or not the installed header declares it.
  */
-#define PERFEV_ATTR_SIZE_MAX PERF_ATTR_SIZE_VER8
+#define PERFEV_ATTR_SIZE_MAX	   PERF_ATTR_SIZE_VER8
 #define PERFEV_ATTR_CONFIG3_OFFSET 128
 
 /* Software event ids added after the first releases. */
-#define PERFEV_COUNT_SW_BPF_OUTPUT 10      /* Linux 4.4 */
+#define PERFEV_COUNT_SW_BPF_OUTPUT	10 /* Linux 4.4 */
 #define PERFEV_COUNT_SW_CGROUP_SWITCHES 11 /* Linux 5.13 */
 
 /* read_format bits. */
 #define PERFEV_FORMAT_LOST (1U << 4) /* Linux 6.0 */
 
 /* sample_type bits newer than some headers. */
-#define PERFEV_SAMPLE_WEIGHT_STRUCT (1ULL << 24) /* Linux 5.12 */
+#define PERFEV_SAMPLE_WEIGHT_STRUCT  (1ULL << 24) /* Linux 5.12 */
 #define PERFEV_SAMPLE_DATA_PAGE_SIZE (1ULL << 22) /* Linux 5.11 */
 #define PERFEV_SAMPLE_CODE_PAGE_SIZE (1ULL << 23) /* Linux 5.11 */
 
 /* branch_sample_type bits. */
 #define PERFEV_SAMPLE_BRANCH_PRIV_SAVE (1ULL << 18) /* Linux 6.1 */
-#define PERFEV_SAMPLE_BRANCH_COUNTERS (1ULL << 19)  /* Linux 6.8 */
+#define PERFEV_SAMPLE_BRANCH_COUNTERS  (1ULL << 19) /* Linux 6.8 */
 
 /* ioctls; the header has had all of these since Linux 4.17. */
 #ifndef PERF_EVENT_IOC_PAUSE_OUTPUT

@@ -23,8 +23,8 @@ enum perfev_attr_fmt {
 };
 
 struct perfev_attr_field {
-	const char *name;     /* perf's name: "config", "exclude_kernel", "{ bp_addr, config1 }" */
-	const char *key;      /* identifier form: "config", "bp_addr", "config1" (for JSON) */
+	const char *name; /* perf's name: "config", "exclude_kernel", "{ bp_addr, config1 }" */
+	const char *key;  /* identifier form: "config", "bp_addr", "config1" (for JSON) */
 	uint64_t value;
 	enum perfev_attr_fmt fmt;
 	unsigned int min_size; /* attr size that introduced the field */

@@ -17,13 +17,13 @@ extern "C" {
 
 /* What was attempted: the arguments of the failed call. */
 struct perfev_diag_ctx {
-	size_t sz;              /* sizeof(struct perfev_diag_ctx) */
+	size_t sz; /* sizeof(struct perfev_diag_ctx) */
 	pid_t pid;
 	int cpu;
 	int group_fd;
 	unsigned long flags;
 	const char *procfs_root; /* for perf_event_* knobs; default "/proc" */
-	const char *sysfs_root;  /* for PMU lookups; default "/sys" */
+	const char *sysfs_root;	 /* for PMU lookups; default "/sys" */
 };
 
 /*

@@ -40,11 +40,11 @@ enum perfev_event_kind {
 	PERFEV_KIND_HARDWARE = 0,   /* PERF_TYPE_HARDWARE generic event */
 	PERFEV_KIND_SOFTWARE = 1,   /* PERF_TYPE_SOFTWARE */
 	PERFEV_KIND_TRACEPOINT = 2, /* PERF_TYPE_TRACEPOINT */
-	PERFEV_KIND_CACHE = 3,      /* PERF_TYPE_HW_CACHE */
-	PERFEV_KIND_RAW = 4,        /* PERF_TYPE_RAW (rNNNN) */
+	PERFEV_KIND_CACHE = 3,	    /* PERF_TYPE_HW_CACHE */
+	PERFEV_KIND_RAW = 4,	    /* PERF_TYPE_RAW (rNNNN) */
 	PERFEV_KIND_BREAKPOINT = 5, /* PERF_TYPE_BREAKPOINT (mem:) */
-	PERFEV_KIND_PMU = 6,        /* a sysfs PMU: pmu/terms/ or an alias */
-	PERFEV_KIND_TOOL = 7,       /* measured by the tool, not the kernel */
+	PERFEV_KIND_PMU = 6,	    /* a sysfs PMU: pmu/terms/ or an alias */
+	PERFEV_KIND_TOOL = 7,	    /* measured by the tool, not the kernel */
 };
 
 /* Tool events (kind PERFEV_KIND_TOOL); attr is a software dummy event. */
@@ -56,32 +56,32 @@ enum perfev_tool_event {
 };
 
 /* Event flags that are not perf_event_attr bits. */
-#define PERFEV_EVF_SAMPLE_READ (1U << 0)  /* modifier S */
-#define PERFEV_EVF_WEAK_GROUP (1U << 1)   /* modifier W: split the group when refused */
-#define PERFEV_EVF_PRECISE_MAX (1U << 2)  /* modifier P: highest precise_ip that opens */
-#define PERFEV_EVF_BPF_COUNTER (1U << 3)  /* modifier b */
-#define PERFEV_EVF_RETIRE_LAT (1U << 4)   /* modifier R: report retire latency */
-#define PERFEV_EVF_PERCORE (1U << 5)      /* term percore: sum over SMT siblings */
-#define PERFEV_EVF_PER_PKG (1U << 6)      /* sysfs alias .per-pkg */
-#define PERFEV_EVF_SNAPSHOT (1U << 7)     /* sysfs alias .snapshot */
+#define PERFEV_EVF_SAMPLE_READ	  (1U << 0) /* modifier S */
+#define PERFEV_EVF_WEAK_GROUP	  (1U << 1) /* modifier W: split the group when refused */
+#define PERFEV_EVF_PRECISE_MAX	  (1U << 2) /* modifier P: highest precise_ip that opens */
+#define PERFEV_EVF_BPF_COUNTER	  (1U << 3) /* modifier b */
+#define PERFEV_EVF_RETIRE_LAT	  (1U << 4) /* modifier R: report retire latency */
+#define PERFEV_EVF_PERCORE	  (1U << 5) /* term percore: sum over SMT siblings */
+#define PERFEV_EVF_PER_PKG	  (1U << 6) /* sysfs alias .per-pkg */
+#define PERFEV_EVF_SNAPSHOT	  (1U << 7) /* sysfs alias .snapshot */
 #define PERFEV_EVF_GUEST_HOST_SET (1U << 8) /* G or H modifier given */
 
 /* Terms given explicitly in the string (override tool defaults). */
-#define PERFEV_TERM_PERIOD (1U << 0)
-#define PERFEV_TERM_FREQ (1U << 1)
-#define PERFEV_TERM_TIME (1U << 2)
-#define PERFEV_TERM_CALLGRAPH (1U << 3)
-#define PERFEV_TERM_STACK_SIZE (1U << 4)
-#define PERFEV_TERM_MAX_STACK (1U << 5)
-#define PERFEV_TERM_INHERIT (1U << 6)     /* inherit or no-inherit */
-#define PERFEV_TERM_OVERWRITE (1U << 7)   /* overwrite or no-overwrite */
-#define PERFEV_TERM_BRANCH_TYPE (1U << 8)
-#define PERFEV_TERM_NR (1U << 9)
-#define PERFEV_TERM_AUX_OUTPUT (1U << 10)
+#define PERFEV_TERM_PERIOD	    (1U << 0)
+#define PERFEV_TERM_FREQ	    (1U << 1)
+#define PERFEV_TERM_TIME	    (1U << 2)
+#define PERFEV_TERM_CALLGRAPH	    (1U << 3)
+#define PERFEV_TERM_STACK_SIZE	    (1U << 4)
+#define PERFEV_TERM_MAX_STACK	    (1U << 5)
+#define PERFEV_TERM_INHERIT	    (1U << 6) /* inherit or no-inherit */
+#define PERFEV_TERM_OVERWRITE	    (1U << 7) /* overwrite or no-overwrite */
+#define PERFEV_TERM_BRANCH_TYPE	    (1U << 8)
+#define PERFEV_TERM_NR		    (1U << 9)
+#define PERFEV_TERM_AUX_OUTPUT	    (1U << 10)
 #define PERFEV_TERM_AUX_SAMPLE_SIZE (1U << 11)
-#define PERFEV_TERM_NAME (1U << 12)
-#define PERFEV_TERM_DRIVER_CONFIG (1U << 13)
-#define PERFEV_TERM_METRIC_ID (1U << 14)
+#define PERFEV_TERM_NAME	    (1U << 12)
+#define PERFEV_TERM_DRIVER_CONFIG   (1U << 13)
+#define PERFEV_TERM_METRIC_ID	    (1U << 14)
 
 enum perfev_callgraph {
 	PERFEV_CALLGRAPH_DEFAULT = 0, /* not specified */
@@ -94,11 +94,11 @@ enum perfev_callgraph {
 struct perfev_event_info {
 	size_t sz; /* sizeof(struct perfev_event_info), set by the caller */
 
-	const char *name;          /* display name */
-	size_t offset;             /* where the event starts in the parsed string */
-	size_t length;             /* and its length */
+	const char *name; /* display name */
+	size_t offset;	  /* where the event starts in the parsed string */
+	size_t length;	  /* and its length */
 	enum perfev_event_kind kind;
-	const char *pmu;           /* PMU name for KIND_PMU/TRACEPOINT/BREAKPOINT/SOFTWARE, or NULL */
+	const char *pmu; /* PMU name for KIND_PMU/TRACEPOINT/BREAKPOINT/SOFTWARE, or NULL */
 
 	/*
 	 * The attr to pass to perf_event_open().  attr->size covers every
@@ -108,22 +108,22 @@ struct perfev_event_info {
 	const struct perf_event_attr *attr;
 	uint64_t config3;
 
-	int leader;                /* index of this event's group leader (itself if leader) */
-	int group_size;            /* for a leader: events in its group; 0 for members */
-	const char *group_name;    /* "name" of name{...}, or NULL */
+	int leader;		/* index of this event's group leader (itself if leader) */
+	int group_size;		/* for a leader: events in its group; 0 for members */
+	const char *group_name; /* "name" of name{...}, or NULL */
 
-	unsigned int flags;        /* PERFEV_EVF_* */
-	unsigned int terms_set;    /* PERFEV_TERM_* */
+	unsigned int flags;	/* PERFEV_EVF_* */
+	unsigned int terms_set; /* PERFEV_TERM_* */
 	enum perfev_callgraph callgraph;
-	uint32_t stack_size;       /* call-graph=dwarf,SIZE or stack-size= */
-	uint32_t max_events;       /* nr= */
-	const char *metric_id;     /* metric-id=, or NULL */
+	uint32_t stack_size;	   /* call-graph=dwarf,SIZE or stack-size= */
+	uint32_t max_events;	   /* nr= */
+	const char *metric_id;	   /* metric-id=, or NULL */
 	const char *driver_config; /* driver-config=, or NULL */
 	enum perfev_tool_event tool;
-	const char *tp_system;     /* tracepoints: system and event name */
+	const char *tp_system; /* tracepoints: system and event name */
 	const char *tp_name;
-	double scale;              /* multiply counts by this (sysfs .scale), 1.0 */
-	const char *unit;          /* unit of scaled counts (sysfs .unit), or NULL */
+	double scale;	  /* multiply counts by this (sysfs .scale), 1.0 */
+	const char *unit; /* unit of scaled counts (sysfs .unit), or NULL */
 };
 
 struct perfev_parse_opts {
@@ -141,12 +141,12 @@ struct perfev_parse_opts {
 };
 
 struct perfev_parse_error {
-	size_t sz;          /* sizeof(struct perfev_parse_error), set by the caller */
-	int err;            /* the negative errno also returned */
-	size_t offset;      /* byte offset of the bad token in the string */
-	size_t length;      /* length of the bad token (0: end of string) */
-	char message[192];  /* what is wrong, e.g. "unknown event 'cycels'" */
-	char hint[192];     /* how to fix it ("did you mean 'cycles'?"), or "" */
+	size_t sz;	   /* sizeof(struct perfev_parse_error), set by the caller */
+	int err;	   /* the negative errno also returned */
+	size_t offset;	   /* byte offset of the bad token in the string */
+	size_t length;	   /* length of the bad token (0: end of string) */
+	char message[192]; /* what is wrong, e.g. "unknown event 'cycels'" */
+	char hint[192];	   /* how to fix it ("did you mean 'cycles'?"), or "" */
 };
 
 /* An empty list. Errors: -ENOMEM. */
@@ -192,8 +192,8 @@ PERFEV_API int perfev_evspec_attr_copy(const struct perfev_evspec *spec, size_t 
 
 /* A generic (PMU-independent) event name. */
 struct perfev_symbol {
-	const char *name;  /* canonical spelling */
-	const char *alias; /* second spelling, or NULL */
+	const char *name;	     /* canonical spelling */
+	const char *alias;	     /* second spelling, or NULL */
 	enum perfev_event_kind kind; /* HARDWARE, SOFTWARE or TOOL */
 	uint32_t type;
 	uint64_t config;

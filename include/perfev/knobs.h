@@ -16,15 +16,15 @@ extern "C" {
 #define PERFEV_KNOB_UNKNOWN (-2147483647 - 1) /* INT_MIN: file missing or unreadable */
 
 struct perfev_knobs {
-	size_t sz; /* sizeof(struct perfev_knobs), set by the caller */
-	int paranoid;          /* perf_event_paranoid: 2, 1, 0, -1 (or higher on some distros) */
-	int max_sample_rate;   /* perf_event_max_sample_rate, samples per second */
-	int max_stack;         /* perf_event_max_stack, callchain frames */
+	size_t sz;	     /* sizeof(struct perfev_knobs), set by the caller */
+	int paranoid;	     /* perf_event_paranoid: 2, 1, 0, -1 (or higher on some distros) */
+	int max_sample_rate; /* perf_event_max_sample_rate, samples per second */
+	int max_stack;	     /* perf_event_max_stack, callchain frames */
 	int max_contexts_per_stack; /* perf_event_max_contexts_per_stack */
-	int mlock_kb;          /* perf_event_mlock_kb, per-user ring buffer budget */
-	int cpu_time_max_percent; /* perf_cpu_time_max_percent */
-	int nmi_watchdog;      /* nmi_watchdog: 1 means one counter is taken */
-	int kptr_restrict;     /* kptr_restrict: kernel addresses hidden when > 0 */
+	int mlock_kb;		    /* perf_event_mlock_kb, per-user ring buffer budget */
+	int cpu_time_max_percent;   /* perf_cpu_time_max_percent */
+	int nmi_watchdog;	    /* nmi_watchdog: 1 means one counter is taken */
+	int kptr_restrict;	    /* kptr_restrict: kernel addresses hidden when > 0 */
 };
 
 /*

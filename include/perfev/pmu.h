@@ -25,7 +25,7 @@ struct perfev_pmus; /* the whole database, owns every PMU */
 struct perfev_pmu;  /* one PMU; valid as long as its database */
 
 struct perfev_pmus_opts {
-	size_t sz;              /* sizeof(struct perfev_pmus_opts) */
+	size_t sz;		/* sizeof(struct perfev_pmus_opts) */
 	const char *sysfs_root; /* default "/sys" */
 };
 
@@ -70,13 +70,12 @@ PERFEV_API int perfev_pmu_mux_interval_ms(const struct perfev_pmu *pmu);
 struct perfev_format {
 	const char *name;   /* term name ("event", "umask", ...) */
 	unsigned int word;  /* 0: config, 1: config1, 2: config2, 3: config3 */
-	uint64_t mask;      /* bits of the config word the field occupies */
+	uint64_t mask;	    /* bits of the config word the field occupies */
 	unsigned int nbits; /* number of bits in mask; max value is 2^nbits - 1 */
 };
 
 PERFEV_API size_t perfev_pmu_format_count(const struct perfev_pmu *pmu);
-PERFEV_API const struct perfev_format *perfev_pmu_format(const struct perfev_pmu *pmu,
-							 size_t idx);
+PERFEV_API const struct perfev_format *perfev_pmu_format(const struct perfev_pmu *pmu, size_t idx);
 PERFEV_API const struct perfev_format *perfev_pmu_format_find(const struct perfev_pmu *pmu,
 							      const char *name);
 
@@ -95,8 +94,7 @@ PERFEV_API int perfev_format_parse(const char *text, size_t len, struct perfev_f
  * first).  Returns 0, or -ERANGE when @value does not fit in fmt->nbits
  * (the word is left unchanged).
  */
-PERFEV_API int perfev_format_apply(const struct perfev_format *fmt, uint64_t value,
-				   uint64_t *word);
+PERFEV_API int perfev_format_apply(const struct perfev_format *fmt, uint64_t value, uint64_t *word);
 
 /* Inverse of perfev_format_apply(): extract the field's value from @word. */
 PERFEV_API uint64_t perfev_format_extract(const struct perfev_format *fmt, uint64_t word);
@@ -107,9 +105,9 @@ struct perfev_alias {
 	const char *name;  /* file name under events/ */
 	const char *terms; /* file content, e.g. "event=0x3c,umask=0x0" (trimmed) */
 	const char *unit;  /* events/NAME.unit, or NULL */
-	double scale;      /* events/NAME.scale, 1.0 when absent */
-	bool per_pkg;      /* events/NAME.per-pkg says 1 */
-	bool snapshot;     /* events/NAME.snapshot says 1 */
+	double scale;	   /* events/NAME.scale, 1.0 when absent */
+	bool per_pkg;	   /* events/NAME.per-pkg says 1 */
+	bool snapshot;	   /* events/NAME.snapshot says 1 */
 };
 
 PERFEV_API size_t perfev_pmu_alias_count(const struct perfev_pmu *pmu);

@@ -34,8 +34,8 @@ extern "C" {
  * section of perf_event_open(2) and perfev_diagnose()).
  */
 #define PERFEV_OPEN_NO_CLOEXEC (1UL << 63)
-PERFEV_API int perfev_sys_open(const struct perf_event_attr *attr, pid_t pid, int cpu,
-			       int group_fd, unsigned long flags);
+PERFEV_API int perfev_sys_open(const struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+			       unsigned long flags);
 
 /*
  * The attr size the running kernel accepted last, or 0 when no call has

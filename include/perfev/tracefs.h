@@ -62,12 +62,12 @@ PERFEV_API int perfev_tracefs_id(struct perfev_tracefs *tfs, const char *sys, co
 /* One field of a tracepoint's record, as the format file describes it. */
 struct perfev_tp_field {
 	const char *name;
-	const char *type;     /* C type as written in the format file */
-	unsigned int offset;  /* byte offset in the raw record */
-	unsigned int size;    /* bytes */
+	const char *type;    /* C type as written in the format file */
+	unsigned int offset; /* byte offset in the raw record */
+	unsigned int size;   /* bytes */
 	bool is_signed;
-	bool is_common;       /* common_type, common_pid, ... */
-	bool is_dynamic;      /* __data_loc: offset/length pair */
+	bool is_common;	       /* common_type, common_pid, ... */
+	bool is_dynamic;       /* __data_loc: offset/length pair */
 	unsigned int arraylen; /* fixed array element count, 0 when not an array */
 };
 
@@ -77,8 +77,8 @@ struct perfev_tp_format; /* a parsed format file */
  * Read and parse events/SYS/NAME/format (parsed with libtraceevent).
  * Errors: -ENOENT, -EACCES, -EBADMSG, -ENOMEM.
  */
-PERFEV_API int perfev_tracefs_format(struct perfev_tracefs *tfs, const char *sys,
-				     const char *name, struct perfev_tp_format **out);
+PERFEV_API int perfev_tracefs_format(struct perfev_tracefs *tfs, const char *sys, const char *name,
+				     struct perfev_tp_format **out);
 
 /*
  * Parse the text of a format file.  Pure: works on files from any machine.

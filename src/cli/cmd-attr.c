@@ -13,12 +13,12 @@
 #include "perfev-cli.h"
 
 static const char *const attr_usage[] = {
-	"perfev attr [-j] [-a] [--open [-p PID] [-C CPU]] EVENT...",
-	NULL,
+    "perfev attr [-j] [-a] [--open [-p PID] [-C CPU]] EVENT...",
+    NULL,
 };
 
 struct opened {
-	int fd;  /* >= 0, or -errno */
+	int fd; /* >= 0, or -errno */
 	uint64_t id;
 	uint64_t count;
 	bool have_count;
@@ -31,8 +31,8 @@ struct attr_out {
 };
 
 static const char *flag_names[] = {
-	"sample_read", "weak_group", "precise_max", "bpf_counter", "retire_latency",
-	"percore", "per_pkg", "snapshot", "guest_host_set",
+    "sample_read", "weak_group", "precise_max", "bpf_counter",	  "retire_latency",
+    "percore",	   "per_pkg",	 "snapshot",	"guest_host_set",
 };
 
 static void print_value(FILE *f, const struct perfev_attr_field *fl)
@@ -97,8 +97,8 @@ static void open_all(const struct perfev_evspec *spec, struct opened *op, pid_t 
 	size_t i, n = perfev_evspec_count(spec);
 
 	for (i = 0; i < n; i++) {
-		struct perfev_event_info info = { .sz = sizeof(info) };
-		struct perfev_diag_ctx dc = { .sz = sizeof(dc) };
+		struct perfev_event_info info = {.sz = sizeof(info)};
+		struct perfev_diag_ctx dc = {.sz = sizeof(dc)};
 		int group_fd = -1;
 
 		perfev_evspec_info(spec, i, &info);
@@ -108,8 +108,9 @@ static void open_all(const struct perfev_evspec *spec, struct opened *op, pid_t 
 				op[i].fd = -EBADF;
 				snprintf(op[i].diag, sizeof(op[i].diag),
 					 "not opened: its group leader '%s' failed",
-					 perfev_evspec_info(spec, (size_t)info.leader, &info) ? "?"
-											    : info.name);
+					 perfev_evspec_info(spec, (size_t)info.leader, &info)
+					     ? "?"
+					     : info.name);
 				continue;
 			}
 		}
@@ -129,7 +130,7 @@ static void open_all(const struct perfev_evspec *spec, struct opened *op, pid_t 
 	/* Read after everything is open so the counts cover the same span. */
 	for (i = 0; i < n; i++)
 		if (op[i].fd >= 0 && read(op[i].fd, &op[i].count, sizeof(op[i].count)) ==
-					     (ssize_t)sizeof(op[i].count))
+					 (ssize_t)sizeof(op[i].count))
 			op[i].have_count = true;
 }
 
@@ -150,7 +151,7 @@ static void print_flags(unsigned int flags)
 static void text_event(const struct perfev_evspec *spec, size_t i, const struct opened *op,
 		       struct attr_out *o)
 {
-	struct perfev_event_info info = { .sz = sizeof(info) };
+	struct perfev_event_info info = {.sz = sizeof(info)};
 
 	perfev_evspec_info(spec, i, &info);
 	printf("%s%s\n", i ? "\n" : "", info.name);
@@ -162,7 +163,7 @@ static void text_event(const struct perfev_evspec *spec, size_t i, const struct 
 	if (info.group_size > 1 || (info.leader == (int)i && info.group_size == 1)) {
 		printf(", leads a group of %d", info.group_size);
 	} else if (info.leader != (int)i) {
-		struct perfev_event_info li = { .sz = sizeof(li) };
+		struct perfev_event_info li = {.sz = sizeof(li)};
 
 		perfev_evspec_info(spec, (size_t)info.leader, &li);
 		printf(", in the group led by '%s'", li.name);
@@ -174,11 +175,10 @@ static void text_event(const struct perfev_evspec *spec, size_t i, const struct 
 	if (info.unit || info.scale != 1.0)
 		printf("  scale: %g %s\n", info.scale, info.unit ? info.unit : "");
 	if (info.callgraph)
-		printf("  call-graph: %s\n",
-		       info.callgraph == PERFEV_CALLGRAPH_FP	    ? "fp"
-		       : info.callgraph == PERFEV_CALLGRAPH_DWARF ? "dwarf"
-		       : info.callgraph == PERFEV_CALLGRAPH_LBR   ? "lbr"
-								  : "no");
+		printf("  call-graph: %s\n", info.callgraph == PERFEV_CALLGRAPH_FP	? "fp"
+					     : info.callgraph == PERFEV_CALLGRAPH_DWARF ? "dwarf"
+					     : info.callgraph == PERFEV_CALLGRAPH_LBR	? "lbr"
+											: "no");
 	printf("  perf_event_attr:\n");
 	perfev_attr_foreach(info.attr, text_field, o);
 	if (!op)
@@ -198,7 +198,7 @@ static void text_event(const struct perfev_evspec *spec, size_t i, const struct 
 static void json_event(const struct perfev_evspec *spec, size_t i, const struct opened *op,
 		       struct attr_out *o)
 {
-	struct perfev_event_info info = { .sz = sizeof(info) };
+	struct perfev_event_info info = {.sz = sizeof(info)};
 	struct json *j = &o->j;
 	char buf[256];
 	size_t k;
@@ -266,19 +266,19 @@ int cmd_attr(int argc, const char **argv)
 	bool json = false, do_open = false;
 	const char *pid_s = NULL;
 	int cpu = -1, i, status = 0, tfs_err;
-	struct attr_out out = { 0 };
+	struct attr_out out = {0};
 	const struct option opts[] = {
-		OPT_FLAG('j', "json", &json, "print one JSON document"),
-		OPT_FLAG('a', "all", &out.all, "print every attr field, also those that are zero"),
-		OPT_FLAG(0, "open", &do_open,
-			 "open the events on this process (or -p) and show the kernel's answer"),
-		OPT_STR('p', "pid", &pid_s, "PID", "with --open: the process to attach to"),
-		OPT_NUM('C', "cpu", &cpu, "CPU", "with --open: the CPU to count on (-1: any)"),
-		OPT_TERMINATOR,
+	    OPT_FLAG('j', "json", &json, "print one JSON document"),
+	    OPT_FLAG('a', "all", &out.all, "print every attr field, also those that are zero"),
+	    OPT_FLAG(0, "open", &do_open,
+		     "open the events on this process (or -p) and show the kernel's answer"),
+	    OPT_STR('p', "pid", &pid_s, "PID", "with --open: the process to attach to"),
+	    OPT_NUM('C', "cpu", &cpu, "CPU", "with --open: the CPU to count on (-1: any)"),
+	    OPT_TERMINATOR,
 	};
-	struct perfev_pmus_opts po = { .sz = sizeof(po) };
-	struct perfev_tracefs_opts to = { .sz = sizeof(to) };
-	struct perfev_parse_opts pa = { .sz = sizeof(pa) };
+	struct perfev_pmus_opts po = {.sz = sizeof(po)};
+	struct perfev_tracefs_opts to = {.sz = sizeof(to)};
+	struct perfev_parse_opts pa = {.sz = sizeof(pa)};
 	struct perfev_pmus *pmus = NULL;
 	struct perfev_tracefs *tfs = NULL;
 	struct perfev_evspec *spec = NULL;
@@ -317,7 +317,7 @@ int cmd_attr(int argc, const char **argv)
 	if (err)
 		cli_die("%s", perfev_strerror(err));
 	for (i = 0; i < nargs; i++) {
-		struct perfev_parse_error pe = { .sz = sizeof(pe) };
+		struct perfev_parse_error pe = {.sz = sizeof(pe)};
 
 		err = perfev_evspec_add(spec, argv[i], &pa, &pe);
 		if (err) {

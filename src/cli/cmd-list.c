@@ -13,8 +13,8 @@
 #include "perfev-cli.h"
 
 static const char *const list_usage[] = {
-	"perfev list [-j] [-d] [hw|sw|cache|tool|raw|pmu|tracepoint|GLOB...]",
-	NULL,
+    "perfev list [-j] [-d] [hw|sw|cache|tool|raw|pmu|tracepoint|GLOB...]",
+    NULL,
 };
 
 enum section {
@@ -34,7 +34,7 @@ struct lister {
 	const char **globs;
 	int nglobs;
 	struct json j;
-	int hw_state;    /* 1 supported, 0 not, -1 unknown */
+	int hw_state; /* 1 supported, 0 not, -1 unknown */
 	int cache_state;
 	size_t shown;
 	const char *section_open; /* text: heading printed for the current section? */
@@ -44,43 +44,43 @@ static const struct {
 	const char *word;
 	unsigned int sections;
 } keywords[] = {
-	{ "hw", S_HW },       { "hardware", S_HW },   { "sw", S_SW },   { "software", S_SW },
-	{ "cache", S_CACHE }, { "hwcache", S_CACHE }, { "tool", S_TOOL }, { "raw", S_RAW },
-	{ "pmu", S_PMU },     { "tracepoint", S_TP }, { "tp", S_TP },
+    {"hw", S_HW},	{"hardware", S_HW},   {"sw", S_SW},	{"software", S_SW},
+    {"cache", S_CACHE}, {"hwcache", S_CACHE}, {"tool", S_TOOL}, {"raw", S_RAW},
+    {"pmu", S_PMU},	{"tracepoint", S_TP}, {"tp", S_TP},
 };
 
 static const struct {
 	const char *form;
 	const char *desc;
 } syntax[] = {
-	{ "rNNN", "raw PMU event: config in hex (see the CPU vendor's manual)" },
-	{ "pmu/term=value,.../[modifiers]", "PMU event by sysfs format terms or alias" },
-	{ "event/term=value,.../", "terms on any event: config, config1, config2, config3, "
-				   "name, period, freq, call-graph, stack-size, max-stack, inherit, "
-				   "no-inherit, overwrite, no-overwrite, branch_type, time, percore" },
-	{ "mem:<addr>[/len][:access]", "hardware breakpoint; access r, w, x (default rw)" },
-	{ "sys:name", "tracepoint; * and ? globs match several" },
-	{ "{event,event,...}[:modifiers]", "group: scheduled together on the PMU" },
+    {"rNNN", "raw PMU event: config in hex (see the CPU vendor's manual)"},
+    {"pmu/term=value,.../[modifiers]", "PMU event by sysfs format terms or alias"},
+    {"event/term=value,.../", "terms on any event: config, config1, config2, config3, "
+			      "name, period, freq, call-graph, stack-size, max-stack, inherit, "
+			      "no-inherit, overwrite, no-overwrite, branch_type, time, percore"},
+    {"mem:<addr>[/len][:access]", "hardware breakpoint; access r, w, x (default rw)"},
+    {"sys:name", "tracepoint; * and ? globs match several"},
+    {"{event,event,...}[:modifiers]", "group: scheduled together on the PMU"},
 };
 
 static const struct {
 	char letter;
 	const char *meaning;
 } modifiers[] = {
-	{ 'u', "count user space" },
-	{ 'k', "count the kernel" },
-	{ 'h', "count the hypervisor" },
-	{ 'I', "do not count when idle" },
-	{ 'G', "count in guests" },
-	{ 'H', "count in the host" },
-	{ 'p', "precise: p constant skid, pp asked zero skid, ppp zero skid" },
-	{ 'P', "highest precise level the PMU accepts" },
-	{ 'S', "read all group counts in each sample (leader sampling)" },
-	{ 'D', "pin the event (group) to the PMU" },
-	{ 'W', "weak group: split it when it cannot be scheduled" },
-	{ 'e', "exclusive: the group is alone on the PMU" },
-	{ 'b', "count with BPF" },
-	{ 'R', "retire latency" },
+    {'u', "count user space"},
+    {'k', "count the kernel"},
+    {'h', "count the hypervisor"},
+    {'I', "do not count when idle"},
+    {'G', "count in guests"},
+    {'H', "count in the host"},
+    {'p', "precise: p constant skid, pp asked zero skid, ppp zero skid"},
+    {'P', "highest precise level the PMU accepts"},
+    {'S', "read all group counts in each sample (leader sampling)"},
+    {'D', "pin the event (group) to the PMU"},
+    {'W', "weak group: split it when it cannot be scheduled"},
+    {'e', "exclusive: the group is alone on the PMU"},
+    {'b', "count with BPF"},
+    {'R', "retire latency"},
 };
 
 static bool matches(const struct lister *l, const char *name, const char *alias)
@@ -95,7 +95,8 @@ static bool matches(const struct lister *l, const char *name, const char *alias)
 
 		if (glob ? !fnmatch(g, name, FNM_CASEFOLD) : strcasestr(name, g) != NULL)
 			return true;
-		if (alias && (glob ? !fnmatch(g, alias, FNM_CASEFOLD) : strcasestr(alias, g) != NULL))
+		if (alias &&
+		    (glob ? !fnmatch(g, alias, FNM_CASEFOLD) : strcasestr(alias, g) != NULL))
 			return true;
 	}
 	return false;
@@ -196,8 +197,8 @@ static void list_symbols(struct lister *l, enum perfev_event_kind kind, const ch
 		snprintf(enc, sizeof(enc), "type=%u,config=%#llx", s->type,
 			 (unsigned long long)s->config);
 		if (l->json)
-			json_event(l, s->name, s->alias, perfev_event_kind_name(kind), NULL, s->type,
-				   (int64_t)s->config, enc, s->desc, supported);
+			json_event(l, s->name, s->alias, perfev_event_kind_name(kind), NULL,
+				   s->type, (int64_t)s->config, enc, s->desc, supported);
 		else
 			text_line(l, title, s->name, s->alias, label, s->desc, supported);
 	}
@@ -214,8 +215,8 @@ static void list_cache(struct lister *l)
 			continue;
 		snprintf(enc, sizeof(enc), "type=3,config=%#llx", (unsigned long long)cfg);
 		if (l->json)
-			json_event(l, name, NULL, "cache", NULL, PERF_TYPE_HW_CACHE, (int64_t)cfg, enc,
-				   NULL, l->cache_state);
+			json_event(l, name, NULL, "cache", NULL, PERF_TYPE_HW_CACHE, (int64_t)cfg,
+				   enc, NULL, l->cache_state);
 		else
 			text_line(l, "hardware cache events", name, NULL, "Hardware cache event",
 				  NULL, l->cache_state);
@@ -262,8 +263,8 @@ static void list_pmu_events(struct lister *l, const struct perfev_pmus *pmus)
 				json_event(l, name, a->name, "pmu", perfev_pmu_name(pmu),
 					   perfev_pmu_type(pmu), -1, enc, a->unit, 1);
 			} else {
-				text_line(l, "kernel PMU events", name, NULL, "Kernel PMU event", NULL,
-					  -1);
+				text_line(l, "kernel PMU events", name, NULL, "Kernel PMU event",
+					  NULL, -1);
 				if (l->details)
 					printf("      %s%s%s\n", enc, a->unit ? "  unit: " : "",
 					       a->unit ? a->unit : "");
@@ -282,7 +283,8 @@ static void json_pmus(struct lister *l, const struct perfev_pmus *pmus)
 	for (i = 0; i < np; i++) {
 		const struct perfev_pmu *pmu = perfev_pmus_get(pmus, i);
 
-		if (!matches(l, perfev_pmu_name(pmu), NULL) && !(l->sections == S_PMU && !l->nglobs))
+		if (!matches(l, perfev_pmu_name(pmu), NULL) &&
+		    !(l->sections == S_PMU && !l->nglobs))
 			continue;
 		json_obj_begin(j);
 		json_kstr(j, "name", perfev_pmu_name(pmu));
@@ -302,7 +304,8 @@ static void json_pmus(struct lister *l, const struct perfev_pmus *pmus)
 		json_arr_begin(j);
 		for (k = 0; k < perfev_pmu_format_count(pmu); k++) {
 			const struct perfev_format *f = perfev_pmu_format(pmu, k);
-			static const char *const words[] = { "config", "config1", "config2", "config3" };
+			static const char *const words[] = {"config", "config1", "config2",
+							    "config3"};
 
 			json_obj_begin(j);
 			json_kstr(j, "name", f->name);
@@ -366,8 +369,8 @@ static int tp_cb(const char *sys, const char *name, void *ctx)
 	if (!matches(l, full, NULL))
 		return 0;
 	if (l->json)
-		json_event(l, full, NULL, "tracepoint", "tracepoint", PERF_TYPE_TRACEPOINT, -1, full,
-			   NULL, 1);
+		json_event(l, full, NULL, "tracepoint", "tracepoint", PERF_TYPE_TRACEPOINT, -1,
+			   full, NULL, 1);
 	else
 		text_line(l, "tracepoints", full, NULL, "Tracepoint event", NULL, -1);
 	return 0;
@@ -375,18 +378,18 @@ static int tp_cb(const char *sys, const char *name, void *ctx)
 
 int cmd_list(int argc, const char **argv)
 {
-	struct lister l = { .hw_state = -1, .cache_state = -1 };
+	struct lister l = {.hw_state = -1, .cache_state = -1};
 	const struct option opts[] = {
-		OPT_FLAG('j', "json", &l.json, "print one JSON document"),
-		OPT_FLAG('d', "details", &l.details, "show descriptions, encodings and PMU details"),
-		OPT_TERMINATOR,
+	    OPT_FLAG('j', "json", &l.json, "print one JSON document"),
+	    OPT_FLAG('d', "details", &l.details, "show descriptions, encodings and PMU details"),
+	    OPT_TERMINATOR,
 	};
-	struct perfev_pmus_opts po = { .sz = sizeof(po) };
-	struct perfev_tracefs_opts to = { .sz = sizeof(to) };
+	struct perfev_pmus_opts po = {.sz = sizeof(po)};
+	struct perfev_tracefs_opts to = {.sz = sizeof(to)};
 	struct perfev_pmus *pmus = NULL;
 	struct perfev_tracefs *tfs = NULL;
 	struct cli_env env;
-	struct tp_ctx tc = { &l };
+	struct tp_ctx tc = {&l};
 	int nargs, i, err, tfs_err;
 	const char **globs;
 
@@ -455,7 +458,7 @@ int cmd_list(int argc, const char **argv)
 			json_key(&l.j, "modifiers");
 			json_obj_begin(&l.j);
 			for (i = 0; i < (int)(sizeof(modifiers) / sizeof(modifiers[0])); i++) {
-				char k[2] = { modifiers[i].letter, 0 };
+				char k[2] = {modifiers[i].letter, 0};
 
 				json_kstr(&l.j, k, modifiers[i].meaning);
 			}
@@ -477,15 +480,18 @@ int cmd_list(int argc, const char **argv)
 			list_raw(&l);
 			if (!l.nglobs) {
 				printf("\nmodifiers (event:mods):\n");
-				for (i = 0; i < (int)(sizeof(modifiers) / sizeof(modifiers[0])); i++)
-					printf("  %c  %s\n", modifiers[i].letter, modifiers[i].meaning);
+				for (i = 0; i < (int)(sizeof(modifiers) / sizeof(modifiers[0]));
+				     i++)
+					printf("  %c  %s\n", modifiers[i].letter,
+					       modifiers[i].meaning);
 			}
 		}
 		if ((l.sections & S_TP) && tfs_err && l.sections == S_TP)
 			cli_error("no tracepoints: tracefs is %s (%s)",
 				  tfs_err == -EACCES ? "not readable by this user" : "not mounted",
-				  tfs_err == -EACCES ? "run as root"
-						     : "mount -t tracefs nodev /sys/kernel/tracing");
+				  tfs_err == -EACCES
+				      ? "run as root"
+				      : "mount -t tracefs nodev /sys/kernel/tracing");
 		else if ((l.sections & S_TP) && tfs_err)
 			printf("\ntracepoints: not listed, tracefs is %s\n",
 			       tfs_err == -EACCES ? "not readable by this user (run as root)"

@@ -98,8 +98,8 @@ static bool takes_arg(const struct option *o)
 	return o->type == OPT_STRING || o->type == OPT_INT || o->type == OPT_LIST;
 }
 
-int parse_options(int argc, const char **argv, const struct option *opts,
-		  const char *const *usage, int flags)
+int parse_options(int argc, const char **argv, const struct option *opts, const char *const *usage,
+		  int flags)
 {
 	int i, nargs = 0;
 	const char **args = argv;
@@ -168,8 +168,8 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 				store(o, c + 1, usage, opts, a);
 			} else {
 				if (i + 1 >= argc)
-					usage_error(usage, opts, "option '-%c' needs a value (%s)", *c,
-						    o->argh ? o->argh : "value");
+					usage_error(usage, opts, "option '-%c' needs a value (%s)",
+						    *c, o->argh ? o->argh : "value");
 				store(o, argv[++i], usage, opts, a);
 			}
 			break;

@@ -31,12 +31,30 @@ struct option {
 	const char *help;
 };
 
-#define OPT_FLAG(s, l, v, h) { OPT_BOOL, (s), (l), (v), NULL, (h) }
-#define OPT_STR(s, l, v, a, h) { OPT_STRING, (s), (l), (v), (a), (h) }
-#define OPT_NUM(s, l, v, a, h) { OPT_INT, (s), (l), (v), (a), (h) }
-#define OPT_MULTI(s, l, v, a, h) { OPT_LIST, (s), (l), (v), (a), (h) }
-#define OPT_HEADING(h) { OPT_GROUP, 0, NULL, NULL, NULL, (h) }
-#define OPT_TERMINATOR { OPT_END, 0, NULL, NULL, NULL, NULL }
+#define OPT_FLAG(s, l, v, h)                                                                       \
+	{                                                                                          \
+		OPT_BOOL, (s), (l), (v), NULL, (h)                                                 \
+	}
+#define OPT_STR(s, l, v, a, h)                                                                     \
+	{                                                                                          \
+		OPT_STRING, (s), (l), (v), (a), (h)                                                \
+	}
+#define OPT_NUM(s, l, v, a, h)                                                                     \
+	{                                                                                          \
+		OPT_INT, (s), (l), (v), (a), (h)                                                   \
+	}
+#define OPT_MULTI(s, l, v, a, h)                                                                   \
+	{                                                                                          \
+		OPT_LIST, (s), (l), (v), (a), (h)                                                  \
+	}
+#define OPT_HEADING(h)                                                                             \
+	{                                                                                          \
+		OPT_GROUP, 0, NULL, NULL, NULL, (h)                                                \
+	}
+#define OPT_TERMINATOR                                                                             \
+	{                                                                                          \
+		OPT_END, 0, NULL, NULL, NULL, NULL                                                 \
+	}
 
 /* Stop at the first non-option (for commands that run a program). */
 #define PARSE_OPT_STOP_AT_NON_OPTION 1
@@ -47,12 +65,12 @@ struct option {
  * prints the usage on stdout and exits 0; a bad option prints a message
  * naming it and the usage on stderr and exits 2.
  */
-int parse_options(int argc, const char **argv, const struct option *opts,
-		  const char *const *usage, int flags);
+int parse_options(int argc, const char **argv, const struct option *opts, const char *const *usage,
+		  int flags);
 
 /* Print the usage and option table to stderr and exit 2 (usage error). */
 void usage_error(const char *const *usage, const struct option *opts, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4), noreturn));
+    __attribute__((format(printf, 3, 4), noreturn));
 
 void opt_list_release(struct opt_list *l);
 

@@ -25,9 +25,9 @@ int cli_finish(int status);
 
 /* Environment shared by commands: roots for fixture trees (tests). */
 struct cli_env {
-	const char *sysfs_root;  /* PERFEV_SYSFS_ROOT, default "/sys" */
+	const char *sysfs_root;	 /* PERFEV_SYSFS_ROOT, default "/sys" */
 	const char *procfs_root; /* PERFEV_PROCFS_ROOT, default "/proc" */
-	const char *tracefs;     /* PERFEV_TRACEFS, default: found below sysfs_root */
+	const char *tracefs;	 /* PERFEV_TRACEFS, default: found below sysfs_root */
 };
 void cli_env_init(struct cli_env *env);
 

@@ -20,10 +20,10 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "list", cmd_list, "list the events this machine offers" },
-	{ "attr", cmd_attr, "show the perf_event_attr of events (and try to open them)" },
-	{ "help", cmd_help, "show help for a command" },
-	{ "version", cmd_version, "show the version" },
+    {"list", cmd_list, "list the events this machine offers"},
+    {"attr", cmd_attr, "show the perf_event_attr of events (and try to open them)"},
+    {"help", cmd_help, "show help for a command"},
+    {"version", cmd_version, "show the version"},
 };
 
 void cli_error(const char *fmt, ...)
@@ -108,11 +108,11 @@ static void usage(FILE *f)
 	fprintf(f, "\n'perfev <command> -h' describes a command; 'man perfev-<command>' too.\n");
 }
 
-static const char *const version_usage[] = { "perfev version", NULL };
+static const char *const version_usage[] = {"perfev version", NULL};
 
 int cmd_version(int argc, const char **argv)
 {
-	const struct option opts[] = { OPT_TERMINATOR };
+	const struct option opts[] = {OPT_TERMINATOR};
 
 	if (parse_options(argc, argv, opts, version_usage, 0))
 		usage_error(version_usage, opts, "unexpected argument '%s'", argv[0]);
@@ -166,7 +166,7 @@ int main(int argc, const char **argv)
 		return cli_finish(0);
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-v")) {
-		const char *args[] = { "version", NULL };
+		const char *args[] = {"version", NULL};
 
 		return cli_finish(cmd_version(1, args));
 	}

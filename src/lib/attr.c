@@ -20,12 +20,12 @@ struct field_desc {
 
 /* Fields before the flags word (offset 40). */
 static const struct field_desc head[] = {
-	{ "type", "type", 0, 4, PERFEV_ATTR_FMT_DEC },
-	{ "size", "size", 4, 4, PERFEV_ATTR_FMT_DEC },
-	{ "config", "config", 8, 8, PERFEV_ATTR_FMT_HEX },
-	{ "{ sample_period, sample_freq }", "sample_period", 16, 8, PERFEV_ATTR_FMT_DEC },
-	{ "sample_type", "sample_type", 24, 8, PERFEV_ATTR_FMT_FLAGS },
-	{ "read_format", "read_format", 32, 8, PERFEV_ATTR_FMT_FLAGS },
+    {"type", "type", 0, 4, PERFEV_ATTR_FMT_DEC},
+    {"size", "size", 4, 4, PERFEV_ATTR_FMT_DEC},
+    {"config", "config", 8, 8, PERFEV_ATTR_FMT_HEX},
+    {"{ sample_period, sample_freq }", "sample_period", 16, 8, PERFEV_ATTR_FMT_DEC},
+    {"sample_type", "sample_type", 24, 8, PERFEV_ATTR_FMT_FLAGS},
+    {"read_format", "read_format", 32, 8, PERFEV_ATTR_FMT_FLAGS},
 };
 
 /* The bit-fields of the flags word, in declaration order. */
@@ -33,64 +33,64 @@ static const struct {
 	const char *name;
 	unsigned char bit, width;
 } bits[] = {
-	{ "disabled", 0, 1 },
-	{ "inherit", 1, 1 },
-	{ "pinned", 2, 1 },
-	{ "exclusive", 3, 1 },
-	{ "exclude_user", 4, 1 },
-	{ "exclude_kernel", 5, 1 },
-	{ "exclude_hv", 6, 1 },
-	{ "exclude_idle", 7, 1 },
-	{ "mmap", 8, 1 },
-	{ "comm", 9, 1 },
-	{ "freq", 10, 1 },
-	{ "inherit_stat", 11, 1 },
-	{ "enable_on_exec", 12, 1 },
-	{ "task", 13, 1 },
-	{ "watermark", 14, 1 },
-	{ "precise_ip", 15, 2 },
-	{ "mmap_data", 17, 1 },
-	{ "sample_id_all", 18, 1 },
-	{ "exclude_host", 19, 1 },
-	{ "exclude_guest", 20, 1 },
-	{ "exclude_callchain_kernel", 21, 1 },
-	{ "exclude_callchain_user", 22, 1 },
-	{ "mmap2", 23, 1 },
-	{ "comm_exec", 24, 1 },
-	{ "use_clockid", 25, 1 },
-	{ "context_switch", 26, 1 },
-	{ "write_backward", 27, 1 },
-	{ "namespaces", 28, 1 },
-	{ "ksymbol", 29, 1 },
-	{ "bpf_event", 30, 1 },
-	{ "aux_output", 31, 1 },
-	{ "cgroup", 32, 1 },
-	{ "text_poke", 33, 1 },
-	{ "build_id", 34, 1 },
-	{ "inherit_thread", 35, 1 },
-	{ "remove_on_exec", 36, 1 },
-	{ "sigtrap", 37, 1 },
+    {"disabled", 0, 1},
+    {"inherit", 1, 1},
+    {"pinned", 2, 1},
+    {"exclusive", 3, 1},
+    {"exclude_user", 4, 1},
+    {"exclude_kernel", 5, 1},
+    {"exclude_hv", 6, 1},
+    {"exclude_idle", 7, 1},
+    {"mmap", 8, 1},
+    {"comm", 9, 1},
+    {"freq", 10, 1},
+    {"inherit_stat", 11, 1},
+    {"enable_on_exec", 12, 1},
+    {"task", 13, 1},
+    {"watermark", 14, 1},
+    {"precise_ip", 15, 2},
+    {"mmap_data", 17, 1},
+    {"sample_id_all", 18, 1},
+    {"exclude_host", 19, 1},
+    {"exclude_guest", 20, 1},
+    {"exclude_callchain_kernel", 21, 1},
+    {"exclude_callchain_user", 22, 1},
+    {"mmap2", 23, 1},
+    {"comm_exec", 24, 1},
+    {"use_clockid", 25, 1},
+    {"context_switch", 26, 1},
+    {"write_backward", 27, 1},
+    {"namespaces", 28, 1},
+    {"ksymbol", 29, 1},
+    {"bpf_event", 30, 1},
+    {"aux_output", 31, 1},
+    {"cgroup", 32, 1},
+    {"text_poke", 33, 1},
+    {"build_id", 34, 1},
+    {"inherit_thread", 35, 1},
+    {"remove_on_exec", 36, 1},
+    {"sigtrap", 37, 1},
 };
 #define FIRST_RESERVED_BIT 38
 
 /* Fields after the flags word. */
 static const struct field_desc tail[] = {
-	{ "{ wakeup_events, wakeup_watermark }", "wakeup_events", 48, 4, PERFEV_ATTR_FMT_DEC },
-	{ "bp_type", "bp_type", 52, 4, PERFEV_ATTR_FMT_DEC },
-	{ "{ bp_addr, config1 }", "config1", 56, 8, PERFEV_ATTR_FMT_HEX },
-	{ "{ bp_len, config2 }", "config2", 64, 8, PERFEV_ATTR_FMT_HEX },
-	{ "branch_sample_type", "branch_sample_type", 72, 8, PERFEV_ATTR_FMT_FLAGS },
-	{ "sample_regs_user", "sample_regs_user", 80, 8, PERFEV_ATTR_FMT_HEX },
-	{ "sample_stack_user", "sample_stack_user", 88, 4, PERFEV_ATTR_FMT_DEC },
-	{ "clockid", "clockid", 92, 4, PERFEV_ATTR_FMT_SIGNED },
-	{ "sample_regs_intr", "sample_regs_intr", 96, 8, PERFEV_ATTR_FMT_HEX },
-	{ "aux_watermark", "aux_watermark", 104, 4, PERFEV_ATTR_FMT_DEC },
-	{ "sample_max_stack", "sample_max_stack", 108, 2, PERFEV_ATTR_FMT_DEC },
-	{ "__reserved_2", "__reserved_2", 110, 2, PERFEV_ATTR_FMT_HEX },
-	{ "aux_sample_size", "aux_sample_size", 112, 4, PERFEV_ATTR_FMT_DEC },
-	{ "__reserved_3", "__reserved_3", 116, 4, PERFEV_ATTR_FMT_HEX },
-	{ "sig_data", "sig_data", 120, 8, PERFEV_ATTR_FMT_HEX },
-	{ "config3", "config3", 128, 8, PERFEV_ATTR_FMT_HEX },
+    {"{ wakeup_events, wakeup_watermark }", "wakeup_events", 48, 4, PERFEV_ATTR_FMT_DEC},
+    {"bp_type", "bp_type", 52, 4, PERFEV_ATTR_FMT_DEC},
+    {"{ bp_addr, config1 }", "config1", 56, 8, PERFEV_ATTR_FMT_HEX},
+    {"{ bp_len, config2 }", "config2", 64, 8, PERFEV_ATTR_FMT_HEX},
+    {"branch_sample_type", "branch_sample_type", 72, 8, PERFEV_ATTR_FMT_FLAGS},
+    {"sample_regs_user", "sample_regs_user", 80, 8, PERFEV_ATTR_FMT_HEX},
+    {"sample_stack_user", "sample_stack_user", 88, 4, PERFEV_ATTR_FMT_DEC},
+    {"clockid", "clockid", 92, 4, PERFEV_ATTR_FMT_SIGNED},
+    {"sample_regs_intr", "sample_regs_intr", 96, 8, PERFEV_ATTR_FMT_HEX},
+    {"aux_watermark", "aux_watermark", 104, 4, PERFEV_ATTR_FMT_DEC},
+    {"sample_max_stack", "sample_max_stack", 108, 2, PERFEV_ATTR_FMT_DEC},
+    {"__reserved_2", "__reserved_2", 110, 2, PERFEV_ATTR_FMT_HEX},
+    {"aux_sample_size", "aux_sample_size", 112, 4, PERFEV_ATTR_FMT_DEC},
+    {"__reserved_3", "__reserved_3", 116, 4, PERFEV_ATTR_FMT_HEX},
+    {"sig_data", "sig_data", 120, 8, PERFEV_ATTR_FMT_HEX},
+    {"config3", "config3", 128, 8, PERFEV_ATTR_FMT_HEX},
 };
 
 static uint64_t read_at(const unsigned char *p, unsigned int off, unsigned int width)
@@ -125,10 +125,10 @@ static uint64_t flag_bits(uint64_t word, unsigned int bit, unsigned int width)
 #endif
 }
 
-static int emit(perfev_attr_field_fn fn, void *ctx, const char *name, const char *key,
-		uint64_t v, enum perfev_attr_fmt fmt, unsigned int min_size)
+static int emit(perfev_attr_field_fn fn, void *ctx, const char *name, const char *key, uint64_t v,
+		enum perfev_attr_fmt fmt, unsigned int min_size)
 {
-	struct perfev_attr_field f = { name, key, v, fmt, min_size };
+	struct perfev_attr_field f = {name, key, v, fmt, min_size};
 
 	return fn(&f, ctx);
 }
@@ -225,7 +225,8 @@ static int flags_str(uint64_t v, const char *const *names, unsigned int n, char 
 		}
 	}
 	if (unknown) {
-		total += snprintf(NULL, 0, "%s0x%llx", total ? "|" : "", (unsigned long long)unknown);
+		total +=
+		    snprintf(NULL, 0, "%s0x%llx", total ? "|" : "", (unsigned long long)unknown);
 		perfev__bprintf(buf, len, &pos, "%s0x%llx", pos ? "|" : "",
 				(unsigned long long)unknown);
 	}
@@ -233,20 +234,41 @@ static int flags_str(uint64_t v, const char *const *names, unsigned int n, char 
 }
 
 static const char *const sample_names[] = {
-	"IP", "TID", "TIME", "ADDR", "READ", "CALLCHAIN", "ID", "CPU", "PERIOD", "STREAM_ID",
-	"RAW", "BRANCH_STACK", "REGS_USER", "STACK_USER", "WEIGHT", "DATA_SRC", "IDENTIFIER",
-	"TRANSACTION", "REGS_INTR", "PHYS_ADDR", "AUX", "CGROUP", "DATA_PAGE_SIZE",
-	"CODE_PAGE_SIZE", "WEIGHT_STRUCT",
+    "IP",
+    "TID",
+    "TIME",
+    "ADDR",
+    "READ",
+    "CALLCHAIN",
+    "ID",
+    "CPU",
+    "PERIOD",
+    "STREAM_ID",
+    "RAW",
+    "BRANCH_STACK",
+    "REGS_USER",
+    "STACK_USER",
+    "WEIGHT",
+    "DATA_SRC",
+    "IDENTIFIER",
+    "TRANSACTION",
+    "REGS_INTR",
+    "PHYS_ADDR",
+    "AUX",
+    "CGROUP",
+    "DATA_PAGE_SIZE",
+    "CODE_PAGE_SIZE",
+    "WEIGHT_STRUCT",
 };
 
 static const char *const read_names[] = {
-	"TOTAL_TIME_ENABLED", "TOTAL_TIME_RUNNING", "ID", "GROUP", "LOST",
+    "TOTAL_TIME_ENABLED", "TOTAL_TIME_RUNNING", "ID", "GROUP", "LOST",
 };
 
 static const char *const branch_names[] = {
-	"USER", "KERNEL", "HV", "ANY", "ANY_CALL", "ANY_RETURN", "IND_CALL", "ABORT_TX", "IN_TX",
-	"NO_TX", "COND", "CALL_STACK", "IND_JUMP", "CALL", "NO_FLAGS", "NO_CYCLES", "TYPE_SAVE",
-	"HW_INDEX", "PRIV_SAVE", "COUNTERS",
+    "USER",	"KERNEL",    "HV",	  "ANY",      "ANY_CALL",   "ANY_RETURN", "IND_CALL",
+    "ABORT_TX", "IN_TX",     "NO_TX",	  "COND",     "CALL_STACK", "IND_JUMP",	  "CALL",
+    "NO_FLAGS", "NO_CYCLES", "TYPE_SAVE", "HW_INDEX", "PRIV_SAVE",  "COUNTERS",
 };
 
 int perfev_sample_type_str(uint64_t v, char *buf, size_t len)
@@ -269,31 +291,31 @@ static const struct {
 	const char *name;
 	uint64_t bits;
 } branch_modes[] = {
-	{ "u", PERF_SAMPLE_BRANCH_USER },
-	{ "k", PERF_SAMPLE_BRANCH_KERNEL },
-	{ "hv", PERF_SAMPLE_BRANCH_HV },
-	{ "any", PERF_SAMPLE_BRANCH_ANY },
-	{ "any_call", PERF_SAMPLE_BRANCH_ANY_CALL },
-	{ "any_ret", PERF_SAMPLE_BRANCH_ANY_RETURN },
-	{ "ind_call", PERF_SAMPLE_BRANCH_IND_CALL },
-	{ "abort_tx", PERF_SAMPLE_BRANCH_ABORT_TX },
-	{ "in_tx", PERF_SAMPLE_BRANCH_IN_TX },
-	{ "no_tx", PERF_SAMPLE_BRANCH_NO_TX },
-	{ "cond", PERF_SAMPLE_BRANCH_COND },
-	{ "ind_jmp", PERF_SAMPLE_BRANCH_IND_JUMP },
-	{ "call", PERF_SAMPLE_BRANCH_CALL },
-	{ "save_type", PERF_SAMPLE_BRANCH_TYPE_SAVE },
-	{ "stack", PERF_SAMPLE_BRANCH_CALL_STACK },
-	{ "call_stack", PERF_SAMPLE_BRANCH_CALL_STACK },
-	{ "hw_index", PERF_SAMPLE_BRANCH_HW_INDEX },
-	{ "priv", PERFEV_SAMPLE_BRANCH_PRIV_SAVE },
-	{ "counter", PERFEV_SAMPLE_BRANCH_COUNTERS },
+    {"u", PERF_SAMPLE_BRANCH_USER},
+    {"k", PERF_SAMPLE_BRANCH_KERNEL},
+    {"hv", PERF_SAMPLE_BRANCH_HV},
+    {"any", PERF_SAMPLE_BRANCH_ANY},
+    {"any_call", PERF_SAMPLE_BRANCH_ANY_CALL},
+    {"any_ret", PERF_SAMPLE_BRANCH_ANY_RETURN},
+    {"ind_call", PERF_SAMPLE_BRANCH_IND_CALL},
+    {"abort_tx", PERF_SAMPLE_BRANCH_ABORT_TX},
+    {"in_tx", PERF_SAMPLE_BRANCH_IN_TX},
+    {"no_tx", PERF_SAMPLE_BRANCH_NO_TX},
+    {"cond", PERF_SAMPLE_BRANCH_COND},
+    {"ind_jmp", PERF_SAMPLE_BRANCH_IND_JUMP},
+    {"call", PERF_SAMPLE_BRANCH_CALL},
+    {"save_type", PERF_SAMPLE_BRANCH_TYPE_SAVE},
+    {"stack", PERF_SAMPLE_BRANCH_CALL_STACK},
+    {"call_stack", PERF_SAMPLE_BRANCH_CALL_STACK},
+    {"hw_index", PERF_SAMPLE_BRANCH_HW_INDEX},
+    {"priv", PERFEV_SAMPLE_BRANCH_PRIV_SAVE},
+    {"counter", PERFEV_SAMPLE_BRANCH_COUNTERS},
 };
 
 int perfev_branch_type_parse(const char *str, uint64_t *out)
 {
-	const uint64_t priv = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL |
-			      PERF_SAMPLE_BRANCH_HV;
+	const uint64_t priv =
+	    PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL | PERF_SAMPLE_BRANCH_HV;
 	uint64_t v = 0;
 	const char *p = str;
 
@@ -303,7 +325,8 @@ int perfev_branch_type_parse(const char *str, uint64_t *out)
 		size_t n = strcspn(p, ","), i;
 
 		for (i = 0; i < PERFEV__ARRAY_SIZE(branch_modes); i++)
-			if (strlen(branch_modes[i].name) == n && !memcmp(branch_modes[i].name, p, n))
+			if (strlen(branch_modes[i].name) == n &&
+			    !memcmp(branch_modes[i].name, p, n))
 				break;
 		if (i == PERFEV__ARRAY_SIZE(branch_modes))
 			return -EINVAL;

@@ -17,7 +17,7 @@
 #include <perfev/pmu.h>
 
 #define CAP_SYS_ADMIN_BIT 21
-#define CAP_PERFMON_BIT 38
+#define CAP_PERFMON_BIT	  38
 
 struct dctx {
 	const struct perf_event_attr *a;
@@ -36,8 +36,8 @@ static void say(struct dctx *d, const char *fmt, ...)
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(d->len > d->pos ? d->buf + d->pos : NULL, d->len > d->pos ? d->len - d->pos : 0,
-		      fmt, ap);
+	n = vsnprintf(d->len > d->pos ? d->buf + d->pos : NULL,
+		      d->len > d->pos ? d->len - d->pos : 0, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		return;
@@ -68,12 +68,18 @@ static bool privileged(void)
 static const char *type_name(uint32_t t)
 {
 	switch (t) {
-	case PERF_TYPE_HARDWARE: return "hardware";
-	case PERF_TYPE_SOFTWARE: return "software";
-	case PERF_TYPE_TRACEPOINT: return "tracepoint";
-	case PERF_TYPE_HW_CACHE: return "hardware cache";
-	case PERF_TYPE_RAW: return "raw";
-	case PERF_TYPE_BREAKPOINT: return "breakpoint";
+	case PERF_TYPE_HARDWARE:
+		return "hardware";
+	case PERF_TYPE_SOFTWARE:
+		return "software";
+	case PERF_TYPE_TRACEPOINT:
+		return "tracepoint";
+	case PERF_TYPE_HW_CACHE:
+		return "hardware cache";
+	case PERF_TYPE_RAW:
+		return "raw";
+	case PERF_TYPE_BREAKPOINT:
+		return "breakpoint";
 	}
 	return NULL;
 }
@@ -98,8 +104,9 @@ static void diag_e2big(struct dctx *d)
 		return;
 	}
 	if (!want || want >= size) {
-		say(d, "this kernel does not know all %u bytes of the attr and some of the unknown "
-		       "ones are set; update the kernel or clear the newer fields",
+		say(d,
+		    "this kernel does not know all %u bytes of the attr and some of the unknown "
+		    "ones are set; update the kernel or clear the newer fields",
 		    size);
 		return;
 	}
@@ -128,14 +135,17 @@ static void diag_access(struct dctx *d, int err)
 
 	say(d, "%s: ", err == EPERM ? "operation not permitted" : "permission denied");
 	if (paranoid != PERFEV_KNOB_UNKNOWN && paranoid > 2) {
-		say(d, "perf_event_paranoid is %d, which disables perf_event_open for unprivileged "
-		       "users; run as root or with CAP_PERFMON, or 'sysctl kernel.perf_event_paranoid=2'",
+		say(d,
+		    "perf_event_paranoid is %d, which disables perf_event_open for unprivileged "
+		    "users; run as root or with CAP_PERFMON, or 'sysctl "
+		    "kernel.perf_event_paranoid=2'",
 		    paranoid);
 		return;
 	}
 	if (a && a->type == PERF_TYPE_TRACEPOINT && err == EPERM) {
-		say(d, "tracepoint id %llu belongs to the function tracer (ftrace:function), which "
-		       "perf may not use this way",
+		say(d,
+		    "tracepoint id %llu belongs to the function tracer (ftrace:function), which "
+		    "perf may not use this way",
 		    (unsigned long long)a->config);
 		return;
 	}
@@ -150,32 +160,37 @@ static void diag_access(struct dctx *d, int err)
 		return;
 	}
 	if (d->c.pid == -1 || (d->c.flags & PERF_FLAG_PID_CGROUP)) {
-		say(d, "measuring all processes on cpu %d needs CAP_PERFMON (or CAP_SYS_ADMIN) or "
-		       "perf_event_paranoid <= 0 (it is %d); run as root or "
-		       "'sysctl kernel.perf_event_paranoid=0'",
+		say(d,
+		    "measuring all processes on cpu %d needs CAP_PERFMON (or CAP_SYS_ADMIN) or "
+		    "perf_event_paranoid <= 0 (it is %d); run as root or "
+		    "'sysctl kernel.perf_event_paranoid=0'",
 		    d->c.cpu, paranoid);
 		return;
 	}
 	if (a && !a->exclude_kernel && paranoid >= 2) {
-		say(d, "perf_event_paranoid is %d, which allows only user-space measurement without "
-		       "CAP_PERFMON; add ':u' to the event (exclude_kernel), run as root, or lower it "
-		       "with 'sysctl kernel.perf_event_paranoid=1'",
+		say(d,
+		    "perf_event_paranoid is %d, which allows only user-space measurement without "
+		    "CAP_PERFMON; add ':u' to the event (exclude_kernel), run as root, or lower it "
+		    "with 'sysctl kernel.perf_event_paranoid=1'",
 		    paranoid);
 		return;
 	}
 	if (a && a->type == PERF_TYPE_TRACEPOINT && paranoid > -1) {
-		say(d, "raw tracepoint samples need CAP_PERFMON or perf_event_paranoid -1 (it is %d)",
+		say(d,
+		    "raw tracepoint samples need CAP_PERFMON or perf_event_paranoid -1 (it is %d)",
 		    paranoid);
 		return;
 	}
 	if (d->c.pid > 0 && d->c.pid != getpid()) {
-		say(d, "attaching to pid %d needs ptrace access to it (same user, and "
-		       "kernel.yama.ptrace_scope permitting) or CAP_PERFMON",
+		say(d,
+		    "attaching to pid %d needs ptrace access to it (same user, and "
+		    "kernel.yama.ptrace_scope permitting) or CAP_PERFMON",
 		    (int)d->c.pid);
 		return;
 	}
-	say(d, "the event needs CAP_PERFMON or CAP_SYS_ADMIN at perf_event_paranoid=%d; run as "
-	       "root or lower the setting with sysctl",
+	say(d,
+	    "the event needs CAP_PERFMON or CAP_SYS_ADMIN at perf_event_paranoid=%d; run as "
+	    "root or lower the setting with sysctl",
 	    paranoid);
 }
 
@@ -220,8 +235,10 @@ static void diag_einval(struct dctx *d)
 	}
 	if (a->freq && d->k.max_sample_rate != PERFEV_KNOB_UNKNOWN &&
 	    a->sample_freq > (uint64_t)d->k.max_sample_rate) {
-		say(d, "sample_freq %llu Hz is above perf_event_max_sample_rate %d; lower the "
-		       "frequency (-F) or raise it with 'sysctl kernel.perf_event_max_sample_rate=%llu'",
+		say(d,
+		    "sample_freq %llu Hz is above perf_event_max_sample_rate %d; lower the "
+		    "frequency (-F) or raise it with 'sysctl "
+		    "kernel.perf_event_max_sample_rate=%llu'",
 		    (unsigned long long)a->sample_freq, d->k.max_sample_rate,
 		    (unsigned long long)a->sample_freq);
 		return;
@@ -247,14 +264,16 @@ static void diag_einval(struct dctx *d)
 		return;
 	}
 	if (a->type == PERF_TYPE_BREAKPOINT && !is_valid_bp(a)) {
-		say(d, "breakpoint at 0x%llx: bp_type must be r, w, rw or x, bp_len 1, 2, 4 or 8 "
-		       "bytes (a long for x), and the address aligned to bp_len",
+		say(d,
+		    "breakpoint at 0x%llx: bp_type must be r, w, rw or x, bp_len 1, 2, 4 or 8 "
+		    "bytes (a long for x), and the address aligned to bp_len",
 		    (unsigned long long)a->bp_addr);
 		return;
 	}
 	if (a->use_clockid) {
-		say(d, "clockid %d is not a clock perf can use (use CLOCK_MONOTONIC, "
-		       "CLOCK_MONOTONIC_RAW, CLOCK_REALTIME, CLOCK_BOOTTIME or CLOCK_TAI)",
+		say(d,
+		    "clockid %d is not a clock perf can use (use CLOCK_MONOTONIC, "
+		    "CLOCK_MONOTONIC_RAW, CLOCK_REALTIME, CLOCK_BOOTTIME or CLOCK_TAI)",
 		    a->clockid);
 		return;
 	}
@@ -278,8 +297,9 @@ static void diag_einval(struct dctx *d)
 	}
 	if (a->type > PERF_TYPE_BREAKPOINT &&
 	    (a->exclude_user || a->exclude_kernel || a->exclude_hv || a->exclude_guest)) {
-		say(d, "this PMU cannot filter by privilege level or guest/host: drop the u/k/h/G/H "
-		       "modifiers (exclude_* bits)");
+		say(d,
+		    "this PMU cannot filter by privilege level or guest/host: drop the u/k/h/G/H "
+		    "modifiers (exclude_* bits)");
 		return;
 	}
 	if (a->type > PERF_TYPE_BREAKPOINT && (a->sample_period || a->freq)) {
@@ -307,9 +327,10 @@ static void diag_enoent(struct dctx *d)
 	}
 	tn = type_name(a->type);
 	if (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE) {
-		say(d, "this CPU has no %s event %#llx: there is no hardware PMU (common in virtual "
-		       "machines) or it lacks this generic event; use a software event such as "
-		       "task-clock or cpu-clock",
+		say(d,
+		    "this CPU has no %s event %#llx: there is no hardware PMU (common in virtual "
+		    "machines) or it lacks this generic event; use a software event such as "
+		    "task-clock or cpu-clock",
 		    tn, (unsigned long long)a->config);
 		return;
 	}
@@ -326,18 +347,19 @@ static void diag_enoent(struct dctx *d)
 		return;
 	}
 	if (!tn) {
-		struct perfev_pmus_opts po = { .sz = sizeof(po), .sysfs_root = d->c.sysfs_root };
+		struct perfev_pmus_opts po = {.sz = sizeof(po), .sysfs_root = d->c.sysfs_root};
 		struct perfev_pmus *pmus = NULL;
 		const struct perfev_pmu *pmu = NULL;
 
 		if (!perfev_pmus_load(&po, &pmus))
 			pmu = perfev_pmus_find_type(pmus, a->type);
 		if (pmu)
-			say(d, "PMU '%s' (type %u) does not know config 0x%llx", perfev_pmu_name(pmu),
-			    a->type, (unsigned long long)a->config);
+			say(d, "PMU '%s' (type %u) does not know config 0x%llx",
+			    perfev_pmu_name(pmu), a->type, (unsigned long long)a->config);
 		else
-			say(d, "no PMU has type %u on this machine (see "
-			       "/sys/bus/event_source/devices/*/type)",
+			say(d,
+			    "no PMU has type %u on this machine (see "
+			    "/sys/bus/event_source/devices/*/type)",
 			    a->type);
 		perfev_pmus_free(pmus);
 		return;
@@ -351,13 +373,15 @@ static void diag_eopnotsupp(struct dctx *d)
 
 	say(d, "operation not supported: ");
 	if (a && (a->sample_type & PERF_SAMPLE_BRANCH_STACK)) {
-		say(d, "branch stack sampling (branch_sample_type, -b/-j) is not available for this "
-		       "event; it needs a hardware PMU with LBR/BRBE");
+		say(d,
+		    "branch stack sampling (branch_sample_type, -b/-j) is not available for this "
+		    "event; it needs a hardware PMU with LBR/BRBE");
 		return;
 	}
 	if (a && a->precise_ip) {
-		say(d, "precise_ip %u (modifier '%.*s') is not supported by this PMU; use fewer 'p' "
-		       "or ':P' to get the highest level that works",
+		say(d,
+		    "precise_ip %u (modifier '%.*s') is not supported by this PMU; use fewer 'p' "
+		    "or ':P' to get the highest level that works",
 		    a->precise_ip, (int)a->precise_ip, "ppp");
 		return;
 	}
@@ -376,7 +400,7 @@ static void diag_eopnotsupp(struct dctx *d)
 int perfev_diagnose(int err, const struct perf_event_attr *attr, const struct perfev_diag_ctx *ctx,
 		    char *buf, size_t len)
 {
-	struct dctx d = { .a = attr, .buf = buf, .len = len };
+	struct dctx d = {.a = attr, .buf = buf, .len = len};
 	struct rlimit rl;
 
 	if ((!buf && len) || !perfev__opts_ok(ctx, ctx ? ctx->sz : 0, sizeof(*ctx)))
@@ -403,17 +427,21 @@ int perfev_diagnose(int err, const struct perf_event_attr *attr, const struct pe
 		break;
 	case EBADF:
 		if (d.c.flags & PERF_FLAG_PID_CGROUP)
-			say(&d, "bad file descriptor: pid %d should be an open fd of a cgroup directory "
-				"(/sys/fs/cgroup/NAME) when PERF_FLAG_PID_CGROUP is set",
+			say(&d,
+			    "bad file descriptor: pid %d should be an open fd of a cgroup "
+			    "directory "
+			    "(/sys/fs/cgroup/NAME) when PERF_FLAG_PID_CGROUP is set",
 			    (int)d.c.pid);
 		else
-			say(&d, "bad file descriptor: group_fd %d is not an open perf event (group "
-				"leader) file descriptor",
+			say(&d,
+			    "bad file descriptor: group_fd %d is not an open perf event (group "
+			    "leader) file descriptor",
 			    d.c.group_fd);
 		break;
 	case EBUSY:
-		say(&d, "device busy: another event already has exclusive use of this PMU (PMUs such "
-			"as intel_pt allow one user; or an 'exclusive' group holds it)");
+		say(&d,
+		    "device busy: another event already has exclusive use of this PMU (PMUs such "
+		    "as intel_pt allow one user; or an 'exclusive' group holds it)");
 		break;
 	case EFAULT:
 		say(&d, "bad address: the attr pointer does not point to readable memory");
@@ -429,9 +457,10 @@ int perfev_diagnose(int err, const struct perf_event_attr *attr, const struct pe
 	case EMFILE:
 		if (getrlimit(RLIMIT_NOFILE, &rl))
 			rl.rlim_cur = 0;
-		say(&d, "too many open files: every event is one file descriptor and this process "
-			"reached its limit (RLIMIT_NOFILE %llu); raise it with 'ulimit -n' or measure "
-			"fewer events or CPUs",
+		say(&d,
+		    "too many open files: every event is one file descriptor and this process "
+		    "reached its limit (RLIMIT_NOFILE %llu); raise it with 'ulimit -n' or measure "
+		    "fewer events or CPUs",
 		    (unsigned long long)rl.rlim_cur);
 		break;
 	case ENFILE:
@@ -439,8 +468,10 @@ int perfev_diagnose(int err, const struct perf_event_attr *attr, const struct pe
 		break;
 	case ENODEV:
 		if (d.c.cpu >= 0)
-			say(&d, "no such device: cpu %d is offline or not covered by this event's PMU "
-				"(see its cpumask); pick an online CPU from /sys/devices/system/cpu/online",
+			say(&d,
+			    "no such device: cpu %d is offline or not covered by this event's PMU "
+			    "(see its cpumask); pick an online CPU from "
+			    "/sys/devices/system/cpu/online",
 			    d.c.cpu);
 		else
 			say(&d, "no such device: this CPU lacks a feature the event needs");
@@ -450,8 +481,9 @@ int perfev_diagnose(int err, const struct perf_event_attr *attr, const struct pe
 		break;
 	case ENOSPC:
 		if (attr && attr->type == PERF_TYPE_BREAKPOINT)
-			say(&d, "no space left: all hardware breakpoint (debug) registers are in use; "
-				"x86 has 4, shared by every breakpoint on the thread or CPU");
+			say(&d,
+			    "no space left: all hardware breakpoint (debug) registers are in use; "
+			    "x86 has 4, shared by every breakpoint on the thread or CPU");
 		else
 			say(&d, "no space left: the PMU has no free counter for this event");
 		break;
@@ -467,8 +499,9 @@ int perfev_diagnose(int err, const struct perf_event_attr *attr, const struct pe
 		diag_eopnotsupp(&d);
 		break;
 	case EOVERFLOW:
-		say(&d, "value too large: sample_max_stack %u is above perf_event_max_stack %d; "
-			"lower --max-stack or raise it with 'sysctl kernel.perf_event_max_stack=%u'",
+		say(&d,
+		    "value too large: sample_max_stack %u is above perf_event_max_stack %d; "
+		    "lower --max-stack or raise it with 'sysctl kernel.perf_event_max_stack=%u'",
 		    attr ? attr->sample_max_stack : 0, d.k.max_stack,
 		    attr ? attr->sample_max_stack : 0);
 		break;

@@ -64,7 +64,7 @@ size_t perfev_evspec_count(const struct perfev_evspec *spec)
 int perfev_evspec_info(const struct perfev_evspec *spec, size_t idx, struct perfev_event_info *info)
 {
 	const struct perfev__event *ev;
-	struct perfev_event_info i = { 0 };
+	struct perfev_event_info i = {0};
 
 	if (!spec || idx >= spec->n || !perfev__out_ok(info, info ? info->sz : 0, sizeof(size_t)))
 		return -EINVAL;

@@ -23,8 +23,8 @@
 
 /* log.c */
 void perfev__log(enum perfev_log_level level, const char *fmt, ...) PERFEV__PRINTF(2, 3);
-#define pr_warn(...) perfev__log(PERFEV_LOG_WARN, __VA_ARGS__)
-#define pr_info(...) perfev__log(PERFEV_LOG_INFO, __VA_ARGS__)
+#define pr_warn(...)  perfev__log(PERFEV_LOG_WARN, __VA_ARGS__)
+#define pr_info(...)  perfev__log(PERFEV_LOG_INFO, __VA_ARGS__)
 #define pr_debug(...) perfev__log(PERFEV_LOG_DEBUG, __VA_ARGS__)
 
 /*
@@ -55,7 +55,7 @@ size_t perfev__trim(char *s);
 
 /* Join root and path ("/sys" + "/bus/...").  NULL root means "". */
 int perfev__path(char *buf, size_t len, const char *root, const char *fmt, ...)
-	PERFEV__PRINTF(4, 5);
+    PERFEV__PRINTF(4, 5);
 
 /*
  * Read a whole (small) file into a fresh NUL-terminated buffer.
@@ -69,13 +69,10 @@ int perfev__read_int(const char *path, long long *out);
 int perfev__parse_u64(const char *s, size_t len, uint64_t *out);
 
 /* Bounded snprintf append: keeps *pos <= len-1 and NUL-terminates. */
-void perfev__bprintf(char *buf, size_t len, size_t *pos, const char *fmt, ...)
-	PERFEV__PRINTF(4, 5);
+void perfev__bprintf(char *buf, size_t len, size_t *pos, const char *fmt, ...) PERFEV__PRINTF(4, 5);
 
 /* suggest.c: Damerau-Levenshtein distance, case-insensitive. */
 unsigned int perfev__edit_distance(const char *a, size_t alen, const char *b, size_t blen);
-
-
 
 struct perfev_pmus;
 const char *perfev__pmus_root(const struct perfev_pmus *db);

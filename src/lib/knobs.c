@@ -27,11 +27,12 @@ static int read_knob(const char *root, const char *name, int *out)
 
 int perfev_knobs_read(const char *procfs_root, struct perfev_knobs *out)
 {
-	struct perfev_knobs k = { .sz = sizeof(k) };
+	struct perfev_knobs k = {.sz = sizeof(k)};
 	size_t n;
 	int err;
 
-	if (!perfev__out_ok(out, out ? out->sz : 0, offsetof(struct perfev_knobs, paranoid) + sizeof(int)))
+	if (!perfev__out_ok(out, out ? out->sz : 0,
+			    offsetof(struct perfev_knobs, paranoid) + sizeof(int)))
 		return -EINVAL;
 	if (!procfs_root)
 		procfs_root = "/proc";

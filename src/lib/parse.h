@@ -8,8 +8,8 @@
 #include <perfev/tracefs.h>
 
 /* Room for the largest attr we know, whatever the installed header says. */
-#define PERFEV__ATTR_BUF                                                                          \
-	(sizeof(struct perf_event_attr) > PERFEV_ATTR_SIZE_MAX ? sizeof(struct perf_event_attr) \
+#define PERFEV__ATTR_BUF                                                                           \
+	(sizeof(struct perf_event_attr) > PERFEV_ATTR_SIZE_MAX ? sizeof(struct perf_event_attr)    \
 							       : PERFEV_ATTR_SIZE_MAX)
 
 union perfev__attr_buf {

@@ -40,7 +40,7 @@ static size_t trim_len(const char *s, size_t len)
 
 int perfev_format_parse(const char *text, size_t len, struct perfev_format *out)
 {
-	static const char *const words[] = { "config", "config1", "config2", "config3" };
+	static const char *const words[] = {"config", "config1", "config2", "config3"};
 	uint64_t mask = 0;
 	size_t i = 0, w, wl;
 	int word = -1;

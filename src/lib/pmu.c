@@ -181,7 +181,7 @@ const struct perfev_pmu *perfev_pmus_get(const struct perfev_pmus *db, size_t id
 
 const struct perfev_pmu *perfev_pmus_find(const struct perfev_pmus *db, const char *name)
 {
-	struct perfev_pmu key = { .name = (char *)name };
+	struct perfev_pmu key = {.name = (char *)name};
 
 	ensure_listed(db);
 	if (!db->n)
@@ -236,7 +236,7 @@ static void load_formats(struct perfev_pmu *p, const char *dirpath)
 	if (!dir)
 		return;
 	while ((de = readdir(dir))) {
-		struct perfev_format f = { 0 };
+		struct perfev_format f = {0};
 		char *text;
 		int err;
 
@@ -281,7 +281,7 @@ static void load_aliases(struct perfev_pmu *p, const char *dirpath)
 	if (!dir)
 		return;
 	while ((de = readdir(dir))) {
-		struct perfev_alias a = { .scale = 1.0 };
+		struct perfev_alias a = {.scale = 1.0};
 		char *text, *s;
 
 		if (de->d_name[0] == '.' || has_suffix(de->d_name, ".scale") ||
@@ -300,9 +300,9 @@ static void load_aliases(struct perfev_pmu *p, const char *dirpath)
 			break;
 		}
 		a.unit = join(path, sizeof(path), dirpath, de->d_name, ".unit") ? read_trimmed(path)
-									      : NULL;
+										: NULL;
 		s = join(path, sizeof(path), dirpath, de->d_name, ".scale") ? read_trimmed(path)
-									     : NULL;
+									    : NULL;
 		if (s) {
 			char *end;
 			double v = strtod(s, &end);
@@ -312,11 +312,11 @@ static void load_aliases(struct perfev_pmu *p, const char *dirpath)
 			free(s);
 		}
 		s = join(path, sizeof(path), dirpath, de->d_name, ".per-pkg") ? read_trimmed(path)
-									       : NULL;
+									      : NULL;
 		a.per_pkg = s && !strcmp(s, "1");
 		free(s);
 		s = join(path, sizeof(path), dirpath, de->d_name, ".snapshot") ? read_trimmed(path)
-										: NULL;
+									       : NULL;
 		a.snapshot = s && !strcmp(s, "1");
 		free(s);
 		if (perfev__grow(&p->aliases, &p->caliases, p->naliases + 1, sizeof(a))) {
@@ -452,7 +452,7 @@ const struct perfev_format *perfev_pmu_format(const struct perfev_pmu *p, size_t
 
 const struct perfev_format *perfev_pmu_format_find(const struct perfev_pmu *p, const char *name)
 {
-	struct perfev_format key = { .name = name };
+	struct perfev_format key = {.name = name};
 
 	details(p);
 	if (!p->nformats)
@@ -473,7 +473,7 @@ const struct perfev_alias *perfev_pmu_alias(const struct perfev_pmu *p, size_t i
 
 const struct perfev_alias *perfev_pmu_alias_find(const struct perfev_pmu *p, const char *name)
 {
-	struct perfev_alias key = { .name = name };
+	struct perfev_alias key = {.name = name};
 
 	details(p);
 	if (!p->naliases)
@@ -494,7 +494,7 @@ const struct perfev_cap *perfev_pmu_cap(const struct perfev_pmu *p, size_t idx)
 
 const char *perfev_pmu_cap_find(const struct perfev_pmu *p, const char *name)
 {
-	struct perfev_cap key = { .name = name };
+	struct perfev_cap key = {.name = name};
 	const struct perfev_cap *c;
 
 	details(p);

@@ -17,7 +17,7 @@
 #include <perfev/sys.h>
 
 #define LOCAL_ATTR_BUF 512
-#define MAX_ATTR_SIZE 65536
+#define MAX_ATTR_SIZE  65536
 
 /* 0: the kernel took our full size so far.  Shared by all threads. */
 static _Atomic unsigned int kernel_attr_size;

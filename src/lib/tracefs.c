@@ -44,7 +44,7 @@ static int probe_dir(const char *dir)
 
 int perfev_tracefs_open(const struct perfev_tracefs_opts *opts, struct perfev_tracefs **out)
 {
-	static const char *const candidates[] = { "/kernel/tracing", "/kernel/debug/tracing" };
+	static const char *const candidates[] = {"/kernel/tracing", "/kernel/debug/tracing"};
 	const char *root = "/sys";
 	char path[PATH_MAX];
 	struct perfev_tracefs *t;

@@ -52,14 +52,14 @@ static int check_zero(const struct perfev_attr_field *f, void *ctx)
 }
 
 static const char *flag_names[] = {
-	"sample_read", "weak_group", "precise_max", "bpf_counter", "retire_latency",
-	"percore", "per_pkg", "snapshot", "guest_host_set",
+    "sample_read", "weak_group", "precise_max", "bpf_counter",	  "retire_latency",
+    "percore",	   "per_pkg",	 "snapshot",	"guest_host_set",
 };
 
 static const char *term_names[] = {
-	"period", "freq", "time", "call-graph", "stack-size", "max-stack", "inherit",
-	"overwrite", "branch_type", "nr", "aux-output", "aux-sample-size", "name",
-	"driver-config", "metric-id",
+    "period",  "freq",		"time",	       "call-graph", "stack-size", "max-stack",
+    "inherit", "overwrite",	"branch_type", "nr",	     "aux-output", "aux-sample-size",
+    "name",    "driver-config", "metric-id",
 };
 
 static unsigned int names_to_mask(const char *list, const char **names, size_t n, bool *ok)
@@ -85,21 +85,30 @@ static unsigned int names_to_mask(const char *list, const char **names, size_t n
 static const char *cg_name(enum perfev_callgraph c)
 {
 	switch (c) {
-	case PERFEV_CALLGRAPH_NONE: return "no";
-	case PERFEV_CALLGRAPH_FP: return "fp";
-	case PERFEV_CALLGRAPH_DWARF: return "dwarf";
-	case PERFEV_CALLGRAPH_LBR: return "lbr";
-	default: return "default";
+	case PERFEV_CALLGRAPH_NONE:
+		return "no";
+	case PERFEV_CALLGRAPH_FP:
+		return "fp";
+	case PERFEV_CALLGRAPH_DWARF:
+		return "dwarf";
+	case PERFEV_CALLGRAPH_LBR:
+		return "lbr";
+	default:
+		return "default";
 	}
 }
 
 static const char *tool_name(enum perfev_tool_event t)
 {
 	switch (t) {
-	case PERFEV_TOOL_DURATION_TIME: return "duration_time";
-	case PERFEV_TOOL_USER_TIME: return "user_time";
-	case PERFEV_TOOL_SYSTEM_TIME: return "system_time";
-	default: return "none";
+	case PERFEV_TOOL_DURATION_TIME:
+		return "duration_time";
+	case PERFEV_TOOL_USER_TIME:
+		return "user_time";
+	case PERFEV_TOOL_SYSTEM_TIME:
+		return "system_time";
+	default:
+		return "none";
 	}
 }
 
@@ -113,7 +122,7 @@ static void check_key(int line, const char *ev_str, struct perfev_evspec *spec, 
 		      const char *key, const char *val, bool contains,
 		      const struct perfev_parse_error *pe, int ret, struct mentioned *m)
 {
-	struct perfev_event_info info = { .sz = sizeof(info) };
+	struct perfev_event_info info = {.sz = sizeof(info)};
 	uint64_t num = 0;
 	bool is_num = val[0] >= '0' && val[0] <= '9';
 	char *end;
@@ -151,19 +160,21 @@ static void check_key(int line, const char *ev_str, struct perfev_evspec *spec, 
 		return;
 	}
 	if (!strcmp(key, "n")) {
-		EXPECT(perfev_evspec_count(spec) == num, "events.txt:%d: '%s' gave %zu events, expected %s",
-		       line, ev_str, perfev_evspec_count(spec), val);
+		EXPECT(perfev_evspec_count(spec) == num,
+		       "events.txt:%d: '%s' gave %zu events, expected %s", line, ev_str,
+		       perfev_evspec_count(spec), val);
 		return;
 	}
 	if (perfev_evspec_info(spec, (size_t)idx, &info)) {
 		harness_fail("events.txt", line, "'%s' has no event %d", ev_str, idx);
 		return;
 	}
-#define EXPECT_STR(field)                                                                      \
-	do {                                                                                   \
-		const char *got_ = (field);                                                    \
-		EXPECT(str_eq(got_, val), "events.txt:%d: '%s' event %d: %s is '%s', expected '%s'", \
-		       line, ev_str, idx, key, got_ ? got_ : "(null)", val);                  \
+#define EXPECT_STR(field)                                                                          \
+	do {                                                                                       \
+		const char *got_ = (field);                                                        \
+		EXPECT(str_eq(got_, val),                                                          \
+		       "events.txt:%d: '%s' event %d: %s is '%s', expected '%s'", line, ev_str,    \
+		       idx, key, got_ ? got_ : "(null)", val);                                     \
 	} while (0)
 	if (!strcmp(key, "name")) {
 		EXPECT_STR(info.name);
@@ -190,23 +201,24 @@ static void check_key(int line, const char *ev_str, struct perfev_evspec *spec, 
 			 info.tp_name ? info.tp_name : "");
 		EXPECT_STR(tp);
 	} else if (!strcmp(key, "leader")) {
-		EXPECT(info.leader == (int)num, "events.txt:%d: '%s' event %d: leader %d, expected %s",
-		       line, ev_str, idx, info.leader, val);
+		EXPECT(info.leader == (int)num,
+		       "events.txt:%d: '%s' event %d: leader %d, expected %s", line, ev_str, idx,
+		       info.leader, val);
 	} else if (!strcmp(key, "group_size")) {
 		EXPECT(info.group_size == (int)num,
-		       "events.txt:%d: '%s' event %d: group_size %d, expected %s", line, ev_str, idx,
-		       info.group_size, val);
+		       "events.txt:%d: '%s' event %d: group_size %d, expected %s", line, ev_str,
+		       idx, info.group_size, val);
 	} else if (!strcmp(key, "stack_size")) {
-		EXPECT(info.stack_size == num, "events.txt:%d: '%s': stack_size %u, expected %s", line,
-		       ev_str, info.stack_size, val);
+		EXPECT(info.stack_size == num, "events.txt:%d: '%s': stack_size %u, expected %s",
+		       line, ev_str, info.stack_size, val);
 	} else if (!strcmp(key, "max_events")) {
-		EXPECT(info.max_events == num, "events.txt:%d: '%s': max_events %u, expected %s", line,
-		       ev_str, info.max_events, val);
+		EXPECT(info.max_events == num, "events.txt:%d: '%s': max_events %u, expected %s",
+		       line, ev_str, info.max_events, val);
 	} else if (!strcmp(key, "scale")) {
 		double want = strtod(val, NULL);
 
-		EXPECT(info.scale == want, "events.txt:%d: '%s': scale %g, expected %s", line, ev_str,
-		       info.scale, val);
+		EXPECT(info.scale == want, "events.txt:%d: '%s': scale %g, expected %s", line,
+		       ev_str, info.scale, val);
 	} else if (!strcmp(key, "text")) {
 		char t[256];
 
@@ -214,10 +226,13 @@ static void check_key(int line, const char *ev_str, struct perfev_evspec *spec, 
 		EXPECT_STR(t);
 	} else if (!strcmp(key, "flags") || !strcmp(key, "terms")) {
 		bool flags = !strcmp(key, "flags"), ok;
-		unsigned int want = strcmp(val, "-") ?
-			names_to_mask(val, flags ? flag_names : term_names,
-				      flags ? sizeof(flag_names) / sizeof(*flag_names)
-					    : sizeof(term_names) / sizeof(*term_names), &ok) : 0;
+		unsigned int want =
+		    strcmp(val, "-")
+			? names_to_mask(val, flags ? flag_names : term_names,
+					flags ? sizeof(flag_names) / sizeof(*flag_names)
+					      : sizeof(term_names) / sizeof(*term_names),
+					&ok)
+			: 0;
 		unsigned int got = flags ? info.flags : info.terms_set;
 
 		if (!strcmp(val, "-"))
@@ -226,7 +241,7 @@ static void check_key(int line, const char *ev_str, struct perfev_evspec *spec, 
 		EXPECT(got == want, "events.txt:%d: '%s' event %d: %s %#x, expected %#x (%s)", line,
 		       ev_str, idx, key, got, want, val);
 	} else {
-		struct field_find ff = { .key = key };
+		struct field_find ff = {.key = key};
 
 		if (!strcmp(key, "config3")) {
 			ff.found = true;
@@ -237,8 +252,8 @@ static void check_key(int line, const char *ev_str, struct perfev_evspec *spec, 
 		EXPECT(ff.found, "events.txt:%d: unknown key '%s'", line, key);
 		EXPECT(is_num, "events.txt:%d: value of '%s' is not a number", line, key);
 		EXPECT(!ff.found || ff.value == num,
-		       "events.txt:%d: '%s' event %d: %s is %#llx, expected %s", line, ev_str, idx, key,
-		       (unsigned long long)ff.value, val);
+		       "events.txt:%d: '%s' event %d: %s is %#llx, expected %s", line, ev_str, idx,
+		       key, (unsigned long long)ff.value, val);
 		if (m->n < 64)
 			snprintf(m->keys[m->n++], sizeof(m->keys[0]), "%s", key);
 	}
@@ -266,8 +281,8 @@ static char *unescape(char *s)
 
 TEST(event_table)
 {
-	struct perfev_pmus_opts po = { .sz = sizeof(po) };
-	struct perfev_tracefs_opts to = { .sz = sizeof(to) };
+	struct perfev_pmus_opts po = {.sz = sizeof(po)};
+	struct perfev_tracefs_opts to = {.sz = sizeof(to)};
 	struct perfev_pmus *pmus;
 	struct perfev_tracefs *tfs;
 	char path[4096], sysroot[4096], buf[4096];
@@ -284,8 +299,8 @@ TEST(event_table)
 	CHECK(f);
 
 	while (fgets(buf, sizeof(buf), f)) {
-		struct perfev_parse_opts pa = { .sz = sizeof(pa), .pmus = pmus, .tracefs = tfs };
-		struct perfev_parse_error pe = { .sz = sizeof(pe) };
+		struct perfev_parse_opts pa = {.sz = sizeof(pa), .pmus = pmus, .tracefs = tfs};
+		struct perfev_parse_error pe = {.sz = sizeof(pe)};
 		struct perfev_evspec *spec = NULL;
 		struct mentioned m[16];
 		int idx = 0, maxidx = -1, ret, i;
@@ -307,7 +322,8 @@ TEST(event_table)
 		memset(m, 0, sizeof(m));
 		ret = perfev_evspec_parse(ev, &pa, &spec, &pe);
 		cases++;
-		for (tok = strtok_r(tab + 1, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		for (tok = strtok_r(tab + 1, " \t", &save); tok;
+		     tok = strtok_r(NULL, " \t", &save)) {
 			char *eq = strpbrk(tok, "=~");
 
 			if (tok[0] == '@') {
@@ -317,7 +333,8 @@ TEST(event_table)
 				continue;
 			}
 			if (!eq) {
-				harness_fail("events.txt", line, "token '%s' has no '=' or '~'", tok);
+				harness_fail("events.txt", line, "token '%s' has no '=' or '~'",
+					     tok);
 				continue;
 			}
 			if (idx > maxidx)
@@ -328,8 +345,8 @@ TEST(event_table)
 		}
 		/* Every attr field a line does not mention must be zero. */
 		for (i = 0; ret == 0 && i <= maxidx; i++) {
-			struct perfev_event_info info = { .sz = sizeof(info) };
-			struct zero_check z = { &m[i], ev, i, line };
+			struct perfev_event_info info = {.sz = sizeof(info)};
+			struct zero_check z = {&m[i], ev, i, line};
 
 			if (!m[i].n || perfev_evspec_info(spec, (size_t)i, &info))
 				continue;
@@ -346,7 +363,7 @@ TEST(event_table)
 TEST(append_keeps_groups)
 {
 	struct perfev_evspec *spec;
-	struct perfev_event_info info = { .sz = sizeof(info) };
+	struct perfev_event_info info = {.sz = sizeof(info)};
 
 	CHECK(!perfev_evspec_new(&spec));
 	CHECK(!perfev_evspec_add(spec, "cs", NULL, NULL));
@@ -369,7 +386,7 @@ TEST(info_size_prefix)
 		size_t offset;
 		size_t length;
 		int after;
-	} small = { .sz = offsetof(struct perfev_event_info, offset) + sizeof(size_t), .after = 42 };
+	} small = {.sz = offsetof(struct perfev_event_info, offset) + sizeof(size_t), .after = 42};
 
 	CHECK(!perfev_evspec_parse("cycles", NULL, &spec, NULL));
 	CHECK(!perfev_evspec_info(spec, 0, (struct perfev_event_info *)&small));
@@ -382,11 +399,11 @@ TEST(info_size_prefix)
 TEST(bad_arguments)
 {
 	struct perfev_evspec *spec = NULL;
-	struct perfev_parse_error pe = { .sz = 3 };
+	struct perfev_parse_error pe = {.sz = 3};
 	struct {
 		struct perfev_parse_opts o;
 		int extra;
-	} big = { { .sz = sizeof(big) }, 1 };
+	} big = {{.sz = sizeof(big)}, 1};
 
 	CHECK(perfev_evspec_parse(NULL, NULL, &spec, NULL) == -EINVAL);
 	CHECK(perfev_evspec_parse("cs", NULL, NULL, NULL) == -EINVAL);

@@ -6,6 +6,7 @@
  * machine to find the most likely one, in the order the kernel checks.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +14,11 @@
 #include <unistd.h>
 #include "internal.h"
 #include <perfev/diag.h>
+#include <perfev/event.h>
 #include <perfev/knobs.h>
 #include <perfev/pmu.h>
+#include <perfev/sys.h>
+#include <perfev/tracefs.h>
 
 #define CAP_SYS_ADMIN_BIT 21
 #define CAP_PERFMON_BIT	  38
@@ -84,23 +88,173 @@ static const char *type_name(uint32_t t)
 	return NULL;
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+#define BP_REGISTERS "x86 has 4"
+#else
+#define BP_REGISTERS "a CPU has only a few"
+#endif
+
+static const char *sysfs_root(const struct dctx *d)
+{
+	return d->c.sysfs_root ? d->c.sysfs_root : "/sys";
+}
+
+/* The tracefs directory (holding events/) of the machine diagnosed. */
+static int tracefs_dir(const struct dctx *d, char *buf, size_t len)
+{
+	struct perfev_tracefs_opts o = {.sz = sizeof(o), .sysfs_root = d->c.sysfs_root};
+	struct perfev_tracefs *t;
+	int err = perfev_tracefs_open(&o, &t);
+
+	if (err)
+		return err;
+	snprintf(buf, len, "%s", perfev_tracefs_path(t));
+	perfev_tracefs_free(t);
+	return 0;
+}
+
+/* 1 when tracepoint id @id is ftrace:function, 0 when not, -errno when unknown. */
+static int is_ftrace_function(const struct dctx *d, uint64_t id)
+{
+	struct perfev_tracefs_opts o = {.sz = sizeof(o), .sysfs_root = d->c.sysfs_root};
+	struct perfev_tracefs *t;
+	uint64_t fn;
+	int err = perfev_tracefs_open(&o, &t);
+
+	if (err)
+		return err;
+	err = perfev_tracefs_id(t, "ftrace", "function", &fn);
+	perfev_tracefs_free(t);
+	if (err == -ENOENT)
+		return 0;
+	return err ? err : fn == id;
+}
+
+/*
+ * "GROUP/EVENT" of the uprobe in tracefs uprobe_events whose tracepoint id
+ * is @id; the tracefs directory goes to @dir.
+ */
+static bool uprobe_name(const struct dctx *d, uint64_t id, char *dir, size_t dlen, char *name,
+			size_t len)
+{
+	char path[PATH_MAX], *text, *line, *save = NULL;
+	bool found = false;
+
+	if (tracefs_dir(d, dir, dlen) ||
+	    snprintf(path, sizeof(path), "%s/uprobe_events", dir) >= (int)sizeof(path) ||
+	    perfev__read_file(path, &text, 1 << 20) < 0)
+		return false;
+	/* Lines are "p:GROUP/EVENT PATH:OFFSET ..." (r: for return probes). */
+	for (line = strtok_r(text, "\n", &save); line && !found;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *ev = strchr(line, ':');
+		long long v;
+
+		if (!ev)
+			continue;
+		ev++;
+		ev[strcspn(ev, " \t")] = '\0';
+		if (!strchr(ev, '/') ||
+		    snprintf(path, sizeof(path), "%s/events/%s/id", dir, ev) >= (int)sizeof(path) ||
+		    perfev__read_int(path, &v) || v < 0 || (uint64_t)v != id)
+			continue;
+		snprintf(name, len, "%s", ev);
+		found = true;
+	}
+	free(text);
+	return found;
+}
+
+/* 1 when @cpu is online, 0 when offline, -errno when unknown; @list gets the online list. */
+static int cpu_online(const struct dctx *d, int cpu, char *list, size_t len)
+{
+	char path[PATH_MAX], *text;
+	int cpus[4096], n, i;
+
+	if (perfev__path(path, sizeof(path), sysfs_root(d), "/devices/system/cpu/online") ||
+	    perfev__read_file(path, &text, 1 << 16) < 0)
+		return -ENOENT;
+	perfev__trim(text);
+	snprintf(list, len, "%s", text);
+	n = perfev_cpulist_parse(text, strlen(text), cpus, PERFEV__ARRAY_SIZE(cpus));
+	free(text);
+	if (n < 0 || n > (int)PERFEV__ARRAY_SIZE(cpus))
+		return -EBADMSG;
+	for (i = 0; i < n; i++)
+		if (cpus[i] == cpu)
+			return 1;
+	return 0;
+}
+
+/* Is there a CPU core PMU: one of type PERF_TYPE_RAW, or named like one? */
+static bool core_pmu_present(const struct dctx *d)
+{
+	struct perfev_pmus_opts po = {.sz = sizeof(po), .sysfs_root = d->c.sysfs_root};
+	struct perfev_pmus *pmus = NULL;
+	bool found = false;
+	size_t i;
+
+	if (perfev_pmus_load(&po, &pmus))
+		return true; /* unknown: do not claim there is none */
+	for (i = 0; i < perfev_pmus_count(pmus) && !found; i++) {
+		const struct perfev_pmu *pmu = perfev_pmus_get(pmus, i);
+		const char *name = perfev_pmu_name(pmu);
+
+		found = perfev_pmu_type(pmu) == PERF_TYPE_RAW || !strcmp(name, "cpu") ||
+			!strncmp(name, "cpu_", 4) || !strncmp(name, "armv", 4);
+	}
+	perfev_pmus_free(pmus);
+	return found;
+}
+
+/* perf's name of a generic hardware, cache or software event, or NULL. */
+static const char *event_name(const struct perf_event_attr *a, char *buf, size_t len)
+{
+	uint64_t config = a->config & 0xffffffff; /* the high half selects a hybrid PMU */
+	size_t i;
+
+	if (a->type == PERF_TYPE_HW_CACHE) {
+		uint64_t c;
+
+		for (i = 0; perfev_cache_event_get(i, buf, len, &c) >= 0; i++)
+			if (c == config)
+				return buf;
+		return NULL;
+	}
+	for (i = 0; i < perfev_symbol_count(); i++) {
+		const struct perfev_symbol *sym = perfev_symbol_get(i);
+
+		if (sym->kind != PERFEV_KIND_TOOL && sym->type == a->type && sym->config == config)
+			return sym->name;
+	}
+	return NULL;
+}
+
 static void diag_e2big(struct dctx *d)
 {
 	const unsigned char *p = (const unsigned char *)d->a;
 	unsigned int size = d->a ? d->a->size : 0, want = perfev__last_e2big_size(), i;
+	long page = sysconf(_SC_PAGESIZE);
 
 	say(d, "attr size not accepted: ");
 	if (!d->a) {
 		say(d, "the kernel refused the size of perf_event_attr");
 		return;
 	}
-	if (size && size < PERF_ATTR_SIZE_VER0) {
-		say(d, "attr.size %u is below the smallest valid size %u (PERF_ATTR_SIZE_VER0)",
+	if (!size) /* perfev_sys_open() passes PERFEV_ATTR_SIZE_MAX bytes then */
+		size = PERFEV_ATTR_SIZE_MAX;
+	if (size < PERF_ATTR_SIZE_VER0) {
+		say(d,
+		    "attr.size %u is below the smallest valid size %u (PERF_ATTR_SIZE_VER0); set "
+		    "it to the size of the attr you filled in",
 		    size, PERF_ATTR_SIZE_VER0);
 		return;
 	}
-	if (size > 4096) {
-		say(d, "attr.size %u is larger than a page", size);
+	if (page > 0 && size > (unsigned long)page) {
+		say(d,
+		    "attr.size %u is larger than a page (%ld bytes), the most the kernel reads; "
+		    "set it to the size of the attr you filled in",
+		    size, page);
 		return;
 	}
 	if (!want || want >= size) {
@@ -143,11 +297,36 @@ static void diag_access(struct dctx *d, int err)
 		return;
 	}
 	if (a && a->type == PERF_TYPE_TRACEPOINT && err == EPERM) {
-		say(d,
-		    "tracepoint id %llu belongs to the function tracer (ftrace:function), which "
-		    "perf may not use this way",
-		    (unsigned long long)a->config);
-		return;
+		int fn = is_ftrace_function(d, a->config);
+
+		if (fn == 1 && !privileged()) {
+			say(d,
+			    "tracepoint id %llu is ftrace:function, the function tracer's "
+			    "own event, which needs CAP_PERFMON or perf_event_paranoid -1, "
+			    "and perf_event_paranoid is %d; run as root, or trace functions "
+			    "with a kprobe",
+			    (unsigned long long)a->config, paranoid);
+			return;
+		}
+		if (fn == 1) {
+			say(d,
+			    "tracepoint id %llu is ftrace:function, the function tracer's "
+			    "own event, which this kernel does not let perf open even with "
+			    "CAP_PERFMON; trace functions with a kprobe (kprobe_events in "
+			    "tracefs) or with the function tracer itself (current_tracer)",
+			    (unsigned long long)a->config);
+			return;
+		}
+		if ((a->sample_type & PERF_SAMPLE_RAW) && !privileged()) {
+			say(d,
+			    "raw tracepoint samples (PERF_SAMPLE_RAW) need CAP_PERFMON or "
+			    "perf_event_paranoid -1 (syscall tracepoints on your own threads "
+			    "excepted), and perf_event_paranoid is %d; sample without "
+			    "PERF_SAMPLE_RAW, run as root, or "
+			    "'sysctl kernel.perf_event_paranoid=-1'",
+			    paranoid);
+			return;
+		}
 	}
 	if (a && a->type == PERF_TYPE_BREAKPOINT && err == EPERM) {
 		say(d, "breakpoints on kernel addresses (0x%llx) need CAP_PERFMON or CAP_SYS_ADMIN",
@@ -162,7 +341,7 @@ static void diag_access(struct dctx *d, int err)
 	if (d->c.pid == -1 || (d->c.flags & PERF_FLAG_PID_CGROUP)) {
 		say(d,
 		    "measuring all processes on cpu %d needs CAP_PERFMON (or CAP_SYS_ADMIN) or "
-		    "perf_event_paranoid <= 0 (it is %d); run as root or "
+		    "perf_event_paranoid <= 0, and perf_event_paranoid is %d; run as root or "
 		    "'sysctl kernel.perf_event_paranoid=0'",
 		    d->c.cpu, paranoid);
 		return;
@@ -172,12 +351,6 @@ static void diag_access(struct dctx *d, int err)
 		    "perf_event_paranoid is %d, which allows only user-space measurement without "
 		    "CAP_PERFMON; add ':u' to the event (exclude_kernel), run as root, or lower it "
 		    "with 'sysctl kernel.perf_event_paranoid=1'",
-		    paranoid);
-		return;
-	}
-	if (a && a->type == PERF_TYPE_TRACEPOINT && paranoid > -1) {
-		say(d,
-		    "raw tracepoint samples need CAP_PERFMON or perf_event_paranoid -1 (it is %d)",
 		    paranoid);
 		return;
 	}
@@ -199,24 +372,56 @@ static long online_cpus(void)
 	return sysconf(_SC_NPROCESSORS_CONF);
 }
 
-static bool is_valid_bp(const struct perf_event_attr *a)
+/* What makes a breakpoint attr invalid, into @buf; false when it looks valid. */
+static bool bp_problem(const struct perf_event_attr *a, char *buf, size_t len)
 {
-	uint64_t len = a->bp_len;
+	unsigned long long bl = a->bp_len;
+	uint32_t t = a->bp_type;
 
-	if (a->bp_type == HW_BREAKPOINT_EMPTY || (a->bp_type & ~(uint32_t)HW_BREAKPOINT_INVALID) ||
-	    a->bp_type == HW_BREAKPOINT_INVALID)
-		return false;
-	if (a->bp_type & HW_BREAKPOINT_X)
-		return len == sizeof(long) && !(a->bp_addr % len);
-	if (len != 1 && len != 2 && len != 4 && len != 8)
-		return false;
-	return !(a->bp_addr & (len - 1));
+	if (t == HW_BREAKPOINT_EMPTY || (t & ~(uint32_t)HW_BREAKPOINT_INVALID) ||
+	    ((t & HW_BREAKPOINT_X) && t != HW_BREAKPOINT_X)) {
+		snprintf(buf, len, "bp_type %u is not r (1), w (2), rw (3) or x (4)", t);
+		return true;
+	}
+#if defined(__x86_64__) || defined(__i386__)
+	if (t == HW_BREAKPOINT_R) {
+		snprintf(buf, len, "x86 cannot watch reads alone (bp_type r); watch rw instead");
+		return true;
+	}
+#endif
+	if (t == HW_BREAKPOINT_X) {
+		if (bl == sizeof(long) && !(a->bp_addr % bl))
+			return false;
+		snprintf(buf, len,
+			 "an execute breakpoint needs bp_len %zu (sizeof(long)) and an address "
+			 "aligned to it, not bp_len %llu",
+			 sizeof(long), bl);
+		return true;
+	}
+	if (bl != 1 && bl != 2 && bl != 4 && bl != 8) {
+		snprintf(buf, len,
+			 "bp_len %llu is not 1, 2, 4 or 8 bytes; watch one of those lengths", bl);
+		return true;
+	}
+	if (a->bp_addr & (bl - 1)) {
+		snprintf(buf, len,
+			 "the address is not aligned to bp_len %llu; align it or watch fewer "
+			 "bytes",
+			 bl);
+		return true;
+	}
+	return false;
 }
 
 static void diag_einval(struct dctx *d)
 {
 	const struct perf_event_attr *a = d->a;
+	unsigned long known_flags = PERF_FLAG_FD_NO_GROUP | PERF_FLAG_FD_OUTPUT |
+				    PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC;
+	/* PERFEV_OPEN_NO_CLOEXEC is perfev_sys_open()'s own, never passed to the kernel. */
+	unsigned long flags = d->c.flags & ~PERFEV_OPEN_NO_CLOEXEC;
 	long ncpu = online_cpus();
+	char why[160];
 
 	say(d, "invalid argument: ");
 	if (d->c.cpu >= 0 && ncpu > 0 && d->c.cpu >= ncpu) {
@@ -224,9 +429,12 @@ static void diag_einval(struct dctx *d)
 		    ncpu, ncpu - 1);
 		return;
 	}
-	if (d->c.flags & ~(PERF_FLAG_FD_NO_GROUP | PERF_FLAG_FD_OUTPUT | PERF_FLAG_PID_CGROUP |
-			   PERF_FLAG_FD_CLOEXEC)) {
-		say(d, "flags 0x%lx has bits the kernel does not know", d->c.flags);
+	if (flags & ~known_flags) {
+		say(d,
+		    "flags 0x%lx has bits the kernel does not know (0x%lx); the valid ones are "
+		    "PERF_FLAG_FD_NO_GROUP, PERF_FLAG_FD_OUTPUT, PERF_FLAG_PID_CGROUP and "
+		    "PERF_FLAG_FD_CLOEXEC",
+		    flags, flags & ~known_flags);
 		return;
 	}
 	if (!a) {
@@ -244,30 +452,31 @@ static void diag_einval(struct dctx *d)
 		return;
 	}
 	if (a->read_format >> 5) {
-		say(d, "read_format 0x%llx has bits this kernel does not know",
-		    (unsigned long long)a->read_format);
+		say(d, "read_format 0x%llx has bits this kernel does not know (0x%llx); clear them",
+		    (unsigned long long)a->read_format,
+		    (unsigned long long)(a->read_format >> 5 << 5));
 		return;
 	}
 	if (a->sample_type >> 25) {
-		say(d, "sample_type 0x%llx has bits this kernel does not know",
-		    (unsigned long long)a->sample_type);
+		say(d, "sample_type 0x%llx has bits this kernel does not know (0x%llx); clear them",
+		    (unsigned long long)a->sample_type,
+		    (unsigned long long)(a->sample_type >> 25 << 25));
 		return;
 	}
 	if ((a->pinned || a->exclusive) && d->c.group_fd >= 0) {
-		say(d, "%s may only be set on a group leader, not on a member (group_fd %d)",
+		say(d,
+		    "%s may only be set on a group leader, not on a member (group_fd %d); set it "
+		    "on the leader only",
 		    a->pinned ? "pinned (modifier D)" : "exclusive (modifier e)", d->c.group_fd);
 		return;
 	}
 	if (a->sigtrap && !a->remove_on_exec) {
 		say(d, "sigtrap requires remove_on_exec, so the signal cannot reach a new program "
-		       "after exec");
+		       "after exec; set remove_on_exec as well");
 		return;
 	}
-	if (a->type == PERF_TYPE_BREAKPOINT && !is_valid_bp(a)) {
-		say(d,
-		    "breakpoint at 0x%llx: bp_type must be r, w, rw or x, bp_len 1, 2, 4 or 8 "
-		    "bytes (a long for x), and the address aligned to bp_len",
-		    (unsigned long long)a->bp_addr);
+	if (a->type == PERF_TYPE_BREAKPOINT && bp_problem(a, why, sizeof(why))) {
+		say(d, "breakpoint at 0x%llx: %s", (unsigned long long)a->bp_addr, why);
 		return;
 	}
 	if (a->use_clockid) {
@@ -318,7 +527,8 @@ static void diag_einval(struct dctx *d)
 static void diag_enoent(struct dctx *d)
 {
 	const struct perf_event_attr *a = d->a;
-	const char *tn;
+	const char *tn, *name;
+	char nbuf[64];
 
 	say(d, "no such event: ");
 	if (!a) {
@@ -326,16 +536,29 @@ static void diag_enoent(struct dctx *d)
 		return;
 	}
 	tn = type_name(a->type);
+	name = event_name(a, nbuf, sizeof(nbuf));
 	if (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE) {
+		say(d, "this CPU has no %s event '%s' (config %#llx): ", tn, name ? name : "?",
+		    (unsigned long long)a->config);
+		if (!core_pmu_present(d))
+			say(d, "there is no hardware PMU on this machine (common in virtual "
+			       "machines); use a software event such as task-clock or cpu-clock");
+		else
+			say(d, "the hardware PMU does not implement this generic event; "
+			       "'perfev list pmu' shows the events it has");
+		return;
+	}
+	if (a->type == PERF_TYPE_SOFTWARE && name) {
 		say(d,
-		    "this CPU has no %s event %#llx: there is no hardware PMU (common in virtual "
-		    "machines) or it lacks this generic event; use a software event such as "
-		    "task-clock or cpu-clock",
-		    tn, (unsigned long long)a->config);
+		    "software event %llu ('%s') is newer than this kernel; 'perfev list sw' shows "
+		    "the software events",
+		    (unsigned long long)a->config, name);
 		return;
 	}
 	if (a->type == PERF_TYPE_SOFTWARE) {
-		say(d, "this kernel has no software event %llu", (unsigned long long)a->config);
+		say(d,
+		    "there is no software event %llu; 'perfev list sw' shows the software events",
+		    (unsigned long long)a->config);
 		return;
 	}
 	if (a->type == PERF_TYPE_TRACEPOINT) {
@@ -372,6 +595,16 @@ static void diag_eopnotsupp(struct dctx *d)
 	const struct perf_event_attr *a = d->a;
 
 	say(d, "operation not supported: ");
+	if (a && (a->sample_type & PERF_SAMPLE_BRANCH_STACK) &&
+	    (a->type == PERF_TYPE_SOFTWARE || a->type == PERF_TYPE_TRACEPOINT ||
+	     a->type == PERF_TYPE_BREAKPOINT)) {
+		say(d,
+		    "branch stack sampling (PERF_SAMPLE_BRANCH_STACK, -b/-j) needs a hardware PMU "
+		    "that records branches (LBR, BRBE), and %s events have none; drop -b/-j or "
+		    "sample a hardware event",
+		    type_name(a->type));
+		return;
+	}
 	if (a && (a->sample_type & PERF_SAMPLE_BRANCH_STACK)) {
 		say(d,
 		    "branch stack sampling (branch_sample_type, -b/-j) is not available for this "
@@ -395,6 +628,92 @@ static void diag_eopnotsupp(struct dctx *d)
 		return;
 	}
 	say(d, "the PMU lacks a feature the event asks for");
+}
+
+static void diag_ebadf(struct dctx *d)
+{
+	char link[64], target[256];
+	ssize_t n;
+
+	if (d->c.flags & PERF_FLAG_PID_CGROUP) {
+		say(d,
+		    "bad file descriptor: pid %d should be an open fd of a cgroup directory "
+		    "(/sys/fs/cgroup/NAME) when PERF_FLAG_PID_CGROUP is set",
+		    (int)d->c.pid);
+		return;
+	}
+	say(d, "bad file descriptor: ");
+	if (d->c.group_fd < 0) {
+		say(d,
+		    "a file descriptor passed to perf_event_open is not open or not a perf "
+		    "event (group_fd is %d)",
+		    d->c.group_fd);
+		return;
+	}
+	/* Looked at now, in this process: right when called just after the failure. */
+	if (fcntl(d->c.group_fd, F_GETFD) < 0) {
+		say(d,
+		    "group_fd %d is not open; pass the group leader's perf event fd, or -1 to "
+		    "start a new group",
+		    d->c.group_fd);
+		return;
+	}
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", d->c.group_fd);
+	n = readlink(link, target, sizeof(target) - 1);
+	target[n > 0 ? n : 0] = '\0';
+	say(d,
+	    "group_fd %d is not a perf event%s%s%s; pass the group leader's perf event fd, or -1 "
+	    "to start a new group",
+	    d->c.group_fd, n > 0 ? " (it is '" : "", target, n > 0 ? "')" : "");
+}
+
+static void diag_eintr(struct dctx *d)
+{
+	const struct perf_event_attr *a = d->a;
+	char dir[PATH_MAX / 2], name[256];
+
+	say(d, "interrupted: ");
+	if (a && a->type == PERF_TYPE_TRACEPOINT &&
+	    uprobe_name(d, a->config, dir, sizeof(dir), name, sizeof(name))) {
+		say(d,
+		    "uprobe '%s' (tracepoint id %llu) is enabled through ftrace (tracefs), and the "
+		    "kernel does not let perf and ftrace use one uprobe at once; disable it with "
+		    "'echo 0 > %s/events/%s/enable' first, or define a second probe for perf",
+		    name, (unsigned long long)a->config, dir, name);
+		return;
+	}
+	if (!a || a->type == PERF_TYPE_TRACEPOINT) {
+		say(d, "if the tracepoint is a uprobe, it is already enabled through ftrace "
+		       "(tracefs), and the kernel does not let perf and ftrace use one uprobe at "
+		       "once: write 0 to its events/GROUP/NAME/enable first; otherwise a signal "
+		       "interrupted the call: retry it");
+		return;
+	}
+	say(d, "a signal arrived while the kernel attached the event; retry the call");
+}
+
+static void diag_enodev(struct dctx *d)
+{
+	char list[256] = "";
+	int on;
+
+	say(d, "no such device: ");
+	if (d->c.cpu < 0) {
+		say(d, "this CPU lacks a feature the event needs");
+		return;
+	}
+	on = cpu_online(d, d->c.cpu, list, sizeof(list));
+	if (on == 0) {
+		say(d,
+		    "cpu %d is offline; bring it online with 'echo 1 > "
+		    "%s/devices/system/cpu/cpu%d/online' or pick an online CPU (%s)",
+		    d->c.cpu, sysfs_root(d), d->c.cpu, list);
+		return;
+	}
+	say(d,
+	    "cpu %d is %snot covered by this event's PMU (see its cpumask); pick a CPU the PMU "
+	    "covers",
+	    d->c.cpu, on < 0 ? "offline or " : "");
 }
 
 int perfev_diagnose(int err, const struct perf_event_attr *attr, const struct perfev_diag_ctx *ctx,
@@ -426,17 +745,7 @@ int perfev_diagnose(int err, const struct perf_event_attr *attr, const struct pe
 		diag_access(&d, err);
 		break;
 	case EBADF:
-		if (d.c.flags & PERF_FLAG_PID_CGROUP)
-			say(&d,
-			    "bad file descriptor: pid %d should be an open fd of a cgroup "
-			    "directory "
-			    "(/sys/fs/cgroup/NAME) when PERF_FLAG_PID_CGROUP is set",
-			    (int)d.c.pid);
-		else
-			say(&d,
-			    "bad file descriptor: group_fd %d is not an open perf event (group "
-			    "leader) file descriptor",
-			    d.c.group_fd);
+		diag_ebadf(&d);
 		break;
 	case EBUSY:
 		say(&d,
@@ -444,12 +753,13 @@ int perfev_diagnose(int err, const struct perf_event_attr *attr, const struct pe
 		    "as intel_pt allow one user; or an 'exclusive' group holds it)");
 		break;
 	case EFAULT:
-		say(&d, "bad address: the attr pointer does not point to readable memory");
+		say(&d,
+		    "bad address: the attr pointer is NULL or the attr.size bytes it points to "
+		    "are not readable memory; pass a perf_event_attr whose size field is at most "
+		    "the size of its buffer");
 		break;
 	case EINTR:
-		say(&d, "interrupted: this uprobe is already enabled through ftrace (tracefs), and "
-			"the kernel does not let perf and ftrace share it; disable it in "
-			"events/uprobes/*/enable first");
+		diag_eintr(&d);
 		break;
 	case EINVAL:
 		diag_einval(&d);
@@ -467,14 +777,7 @@ int perfev_diagnose(int err, const struct perf_event_attr *attr, const struct pe
 		say(&d, "too many open files in the system: raise fs.file-max or close files");
 		break;
 	case ENODEV:
-		if (d.c.cpu >= 0)
-			say(&d,
-			    "no such device: cpu %d is offline or not covered by this event's PMU "
-			    "(see its cpumask); pick an online CPU from "
-			    "/sys/devices/system/cpu/online",
-			    d.c.cpu);
-		else
-			say(&d, "no such device: this CPU lacks a feature the event needs");
+		diag_enodev(&d);
 		break;
 	case ENOENT:
 		diag_enoent(&d);
@@ -482,8 +785,10 @@ int perfev_diagnose(int err, const struct perf_event_attr *attr, const struct pe
 	case ENOSPC:
 		if (attr && attr->type == PERF_TYPE_BREAKPOINT)
 			say(&d,
-			    "no space left: all hardware breakpoint (debug) registers are in use; "
-			    "x86 has 4, shared by every breakpoint on the thread or CPU");
+			    "no space left: all hardware breakpoint (debug) registers are in use "
+			    "(%s, shared by every breakpoint of the thread or CPU, debuggers' "
+			    "included); close other breakpoints or watch fewer addresses",
+			    BP_REGISTERS);
 		else
 			say(&d, "no space left: the PMU has no free counter for this event");
 		break;

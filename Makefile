@@ -201,7 +201,10 @@ install: all
 	install -m 644 $(STLIB) $(DESTDIR)$(LIBDIR)/libperfev.a
 	install -m 644 $(HEADERS) $(DESTDIR)$(INCLUDEDIR)/perfev/
 	install -m 755 $(PERFEV) $(DESTDIR)$(BINDIR)/perfev
-	install -m 644 $(O)/libperfev.pc $(DESTDIR)$(PKGCONFIGDIR)/libperfev.pc
+	@# Generated here so the paths are those of this install, whatever PREFIX make was run with.
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@VERSION@|$(VERSION)|' libperfev.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/libperfev.pc
+	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/libperfev.pc
 	install -m 644 docs/man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 docs/man/*.3 $(DESTDIR)$(MANDIR)/man3/
 

@@ -32,8 +32,8 @@ struct perfev_diag_ctx {
  * do about it, e.g.
  *
  *   "permission denied: perf_event_paranoid is 2, which allows only
- *    user-space measurement of your own processes; add ':u' to the event,
- *    run as root or with CAP_PERFMON, or lower the setting with
+ *    user-space measurement without CAP_PERFMON; add ':u' to the event
+ *    (exclude_kernel), run as root, or lower it with
  *    'sysctl kernel.perf_event_paranoid=1'"
  *
  * The message starts with the short errno meaning and has no trailing

@@ -109,13 +109,13 @@ struct perfev_event_info {
 	uint64_t config3;
 
 	int leader;		/* index of this event's group leader (itself if leader) */
-	int group_size;		/* for a leader: events in its group; 0 for members */
+	int group_size;		/* leader of a {...} group: its events; otherwise 0 */
 	const char *group_name; /* "name" of name{...}, or NULL */
 
 	unsigned int flags;	/* PERFEV_EVF_* */
 	unsigned int terms_set; /* PERFEV_TERM_* */
 	enum perfev_callgraph callgraph;
-	uint32_t stack_size;	   /* call-graph=dwarf,SIZE or stack-size= */
+	uint32_t stack_size;	   /* stack-size= (user stack bytes for dwarf) */
 	uint32_t max_events;	   /* nr= */
 	const char *metric_id;	   /* metric-id=, or NULL */
 	const char *driver_config; /* driver-config=, or NULL */
@@ -212,7 +212,7 @@ PERFEV_API const struct perfev_symbol *perfev_symbol_get(size_t idx);
  */
 PERFEV_API int perfev_cache_event_get(size_t idx, char *buf, size_t len, uint64_t *config);
 
-/* "cpu-cycles" for (PERF_TYPE_HARDWARE, 0) and so on; NULL if unknown. */
+/* "hardware", "software", "tracepoint", ... for a kind; NULL if unknown. */
 PERFEV_API const char *perfev_event_kind_name(enum perfev_event_kind kind);
 
 #ifdef __cplusplus

@@ -30,9 +30,14 @@ struct perfev_pmus_opts {
 };
 
 /*
- * Read every PMU below @opts->sysfs_root.  PMUs whose "type" file cannot be
- * read are skipped with a log message; a missing devices directory yields
- * an empty database (not an error), since perf_event may be compiled out.
+ * Create the database of the PMUs below @opts->sysfs_root.  Nothing is
+ * read yet: the directory is listed on the first query and each PMU's
+ * details the first time they are asked for, so callers that only use
+ * generic events pay nothing.  PMUs whose "type" file cannot be read are
+ * skipped with a log message; a missing devices directory yields an empty
+ * database (not an error), since perf_event may be compiled out.  Running
+ * out of memory while reading leaves a partial database and logs an error.
+ * The database may be shared by threads.
  *
  * Errors: -EINVAL (bad opts), -ENOMEM.
  */

@@ -33,7 +33,7 @@ extern "C" {
  * Returns the new file descriptor, or a negative errno (see the ERRORS
  * section of perf_event_open(2) and perfev_diagnose()).
  */
-#define PERFEV_OPEN_NO_CLOEXEC (1UL << 63)
+#define PERFEV_OPEN_NO_CLOEXEC (~0UL ^ (~0UL >> 1)) /* the top bit of @flags */
 PERFEV_API int perfev_sys_open(const struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 			       unsigned long flags);
 

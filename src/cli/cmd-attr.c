@@ -179,7 +179,7 @@ static void text_event(const struct perfev_evspec *spec, size_t i, const struct 
 					     : info.callgraph == PERFEV_CALLGRAPH_DWARF ? "dwarf"
 					     : info.callgraph == PERFEV_CALLGRAPH_LBR	? "lbr"
 											: "no");
-	printf("  perf_event_attr:\n");
+	printf("  perf_event_attr%s:\n", o->all ? "" : " (fields that are not zero; -a shows all)");
 	perfev_attr_foreach(info.attr, text_field, o);
 	if (!op)
 		return;

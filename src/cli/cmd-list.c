@@ -128,7 +128,7 @@ static void text_line(struct lister *l, const char *title, const char *name, con
 
 static void json_event(struct lister *l, const char *name, const char *alias, const char *kind,
 		       const char *pmu, int64_t type, int64_t config, const char *encoding,
-		       const char *desc, int supported)
+		       const char *desc, const char *unit, int supported)
 {
 	struct json *j = &l->j;
 
@@ -153,6 +153,7 @@ static void json_event(struct lister *l, const char *name, const char *alias, co
 		json_null(j);
 	json_kstr(j, "encoding", encoding);
 	json_kstr(j, "description", desc);
+	json_kstr(j, "unit", unit);
 	json_key(j, "supported");
 	if (supported < 0)
 		json_null(j);
@@ -198,7 +199,8 @@ static void list_symbols(struct lister *l, enum perfev_event_kind kind, const ch
 			 (unsigned long long)s->config);
 		if (l->json)
 			json_event(l, s->name, s->alias, perfev_event_kind_name(kind), NULL,
-				   s->type, (int64_t)s->config, enc, s->desc, supported);
+				   s->type, (int64_t)s->config, enc, s->desc,
+				   kind == PERFEV_KIND_TOOL ? "ns" : NULL, supported);
 		else
 			text_line(l, title, s->name, s->alias, label, s->desc, supported);
 	}
@@ -216,7 +218,7 @@ static void list_cache(struct lister *l)
 		snprintf(enc, sizeof(enc), "type=3,config=%#llx", (unsigned long long)cfg);
 		if (l->json)
 			json_event(l, name, NULL, "cache", NULL, PERF_TYPE_HW_CACHE, (int64_t)cfg,
-				   enc, NULL, l->cache_state);
+				   enc, NULL, NULL, l->cache_state);
 		else
 			text_line(l, "hardware cache events", name, NULL, "Hardware cache event",
 				  NULL, l->cache_state);
@@ -261,7 +263,7 @@ static void list_pmu_events(struct lister *l, const struct perfev_pmus *pmus)
 			snprintf(enc, sizeof(enc), "%s/%s/", perfev_pmu_name(pmu), a->terms);
 			if (l->json) {
 				json_event(l, name, a->name, "pmu", perfev_pmu_name(pmu),
-					   perfev_pmu_type(pmu), -1, enc, a->unit, 1);
+					   perfev_pmu_type(pmu), -1, enc, NULL, a->unit, -1);
 			} else {
 				text_line(l, "kernel PMU events", name, NULL, "Kernel PMU event",
 					  NULL, -1);
@@ -370,7 +372,7 @@ static int tp_cb(const char *sys, const char *name, void *ctx)
 		return 0;
 	if (l->json)
 		json_event(l, full, NULL, "tracepoint", "tracepoint", PERF_TYPE_TRACEPOINT, -1,
-			   full, NULL, 1);
+			   full, NULL, NULL, -1);
 	else
 		text_line(l, "tracepoints", full, NULL, "Tracepoint event", NULL, -1);
 	return 0;
@@ -390,7 +392,7 @@ int cmd_list(int argc, const char **argv)
 	struct perfev_tracefs *tfs = NULL;
 	struct cli_env env;
 	struct tp_ctx tc = {&l};
-	int nargs, i, err, tfs_err;
+	int nargs, i, err, tfs_err, status = 0;
 	const char **globs;
 
 	nargs = parse_options(argc, argv, opts, list_usage, 0);
@@ -486,22 +488,26 @@ int cmd_list(int argc, const char **argv)
 					       modifiers[i].meaning);
 			}
 		}
-		if ((l.sections & S_TP) && tfs_err && l.sections == S_TP)
-			cli_error("no tracepoints: tracefs is %s (%s)",
+		if ((l.sections & S_TP) && tfs_err && l.sections == S_TP) {
+			cli_error("cannot list tracepoints: tracefs is %s (%s)",
 				  tfs_err == -EACCES ? "not readable by this user" : "not mounted",
 				  tfs_err == -EACCES
 				      ? "run as root"
 				      : "mount -t tracefs nodev /sys/kernel/tracing");
-		else if ((l.sections & S_TP) && tfs_err)
+			status = 1;
+		} else if ((l.sections & S_TP) && tfs_err)
 			printf("\ntracepoints: not listed, tracefs is %s\n",
 			       tfs_err == -EACCES ? "not readable by this user (run as root)"
 						  : "not mounted (mount -t tracefs nodev "
 						    "/sys/kernel/tracing)");
-		if (!l.shown && l.nglobs)
-			cli_error("no event matches '%s'", l.globs[0]);
+	}
+	/* Like grep: a filter that matches nothing is a failure. */
+	if (!l.shown && l.nglobs) {
+		cli_error("no event matches '%s'", l.globs[0]);
+		status = 1;
 	}
 	free(globs);
 	perfev_tracefs_free(tfs);
 	perfev_pmus_free(pmus);
-	return 0;
+	return status;
 }

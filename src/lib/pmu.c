@@ -150,6 +150,9 @@ static void list_pmus(struct perfev_pmus *db)
 		p->mux_ms = -1;
 		db->n++;
 	}
+	/* The loop only ends early when memory runs out. */
+	if (de)
+		perfev__log(PERFEV_LOG_ERROR, "out of memory listing PMUs: the list is incomplete");
 	closedir(dir);
 	if (db->n)
 		qsort(db->pmus, db->n, sizeof(*db->pmus), cmp_pmu);

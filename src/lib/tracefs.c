@@ -215,6 +215,9 @@ int perfev_tracefs_id(struct perfev_tracefs *t, const char *sys, const char *nam
 	    (int)sizeof(path))
 		return -ENAMETOOLONG;
 	err = perfev__read_int(path, &v);
+	/* "sched:enable" names a file, not an event directory. */
+	if (err == -ENOTDIR)
+		return -ENOENT;
 	if (err)
 		return err;
 	if (v < 0)
@@ -236,6 +239,8 @@ int perfev_tracefs_format(struct perfev_tracefs *t, const char *sys, const char 
 	    (int)sizeof(path))
 		return -ENAMETOOLONG;
 	n = perfev__read_file(path, &text, 1 << 20);
+	if (n == -ENOTDIR)
+		return -ENOENT;
 	if (n < 0)
 		return (int)n;
 	err = perfev_tp_format_parse(sys, text, (size_t)n, out);

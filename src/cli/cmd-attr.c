@@ -265,7 +265,7 @@ int cmd_attr(int argc, const char **argv)
 {
 	bool json = false, do_open = false;
 	const char *pid_s = NULL;
-	int cpu = -1, i, status = 0, tfs_err;
+	int cpu = -1, i, status = 0;
 	struct attr_out out = {0};
 	const struct option opts[] = {
 	    OPT_FLAG('j', "json", &json, "print one JSON document"),
@@ -276,11 +276,7 @@ int cmd_attr(int argc, const char **argv)
 	    OPT_NUM('C', "cpu", &cpu, "CPU", "with --open: the CPU to count on (-1: any)"),
 	    OPT_TERMINATOR,
 	};
-	struct perfev_pmus_opts po = {.sz = sizeof(po)};
-	struct perfev_tracefs_opts to = {.sz = sizeof(to)};
 	struct perfev_parse_opts pa = {.sz = sizeof(pa)};
-	struct perfev_pmus *pmus = NULL;
-	struct perfev_tracefs *tfs = NULL;
 	struct perfev_evspec *spec = NULL;
 	struct opened *op = NULL;
 	struct cli_env env;
@@ -303,16 +299,10 @@ int cmd_attr(int argc, const char **argv)
 		usage_error(attr_usage, opts, "invalid cpu %d", cpu);
 
 	cli_env_init(&env);
-	po.sysfs_root = env.sysfs_root;
-	err = perfev_pmus_load(&po, &pmus);
-	if (err)
-		cli_die("cannot read the PMU list: %s", perfev_strerror(err));
-	to.sysfs_root = env.sysfs_root;
-	to.path = env.tracefs;
-	tfs_err = perfev_tracefs_open(&to, &tfs);
-	pa.pmus = pmus;
-	pa.tracefs = tfs_err ? NULL : tfs;
-	pa.tracefs_error = tfs_err;
+	cli_env_open(&env, true);
+	pa.pmus = env.pmus;
+	pa.tracefs = env.tracefs_handle;
+	pa.tracefs_error = env.tracefs_error;
 	err = perfev_evspec_new(&spec);
 	if (err)
 		cli_die("%s", perfev_strerror(err));
@@ -357,7 +347,6 @@ int cmd_attr(int argc, const char **argv)
 out:
 	free(op);
 	perfev_evspec_free(spec);
-	perfev_tracefs_free(tfs);
-	perfev_pmus_free(pmus);
+	cli_env_release(&env);
 	return status;
 }

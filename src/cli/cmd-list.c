@@ -386,13 +386,11 @@ int cmd_list(int argc, const char **argv)
 	    OPT_FLAG('d', "details", &l.details, "show descriptions, encodings and PMU details"),
 	    OPT_TERMINATOR,
 	};
-	struct perfev_pmus_opts po = {.sz = sizeof(po)};
-	struct perfev_tracefs_opts to = {.sz = sizeof(to)};
-	struct perfev_pmus *pmus = NULL;
-	struct perfev_tracefs *tfs = NULL;
+	struct perfev_pmus *pmus;
+	struct perfev_tracefs *tfs;
 	struct cli_env env;
 	struct tp_ctx tc = {&l};
-	int nargs, i, err, tfs_err, status = 0;
+	int nargs, i, tfs_err, status = 0;
 	const char **globs;
 
 	nargs = parse_options(argc, argv, opts, list_usage, 0);
@@ -415,13 +413,10 @@ int cmd_list(int argc, const char **argv)
 		l.sections = S_ALL;
 
 	cli_env_init(&env);
-	po.sysfs_root = env.sysfs_root;
-	err = perfev_pmus_load(&po, &pmus);
-	if (err)
-		cli_die("cannot read the PMU list: %s", perfev_strerror(err));
-	to.sysfs_root = env.sysfs_root;
-	to.path = env.tracefs;
-	tfs_err = (l.sections & S_TP) ? perfev_tracefs_open(&to, &tfs) : -ENOENT;
+	cli_env_open(&env, l.sections & S_TP);
+	pmus = env.pmus;
+	tfs = env.tracefs_handle;
+	tfs_err = env.tracefs_error;
 	if (!env.sysfs_root) {
 		if (l.sections & S_HW)
 			l.hw_state = probe(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
@@ -507,7 +502,6 @@ int cmd_list(int argc, const char **argv)
 		status = 1;
 	}
 	free(globs);
-	perfev_tracefs_free(tfs);
-	perfev_pmus_free(pmus);
+	cli_env_release(&env);
 	return status;
 }

@@ -23,13 +23,19 @@ void cli_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn
  */
 int cli_finish(int status);
 
-/* Environment shared by commands: roots for fixture trees (tests). */
+/* Environment shared by commands: roots for fixture trees (tests), databases. */
 struct cli_env {
 	const char *sysfs_root;	 /* PERFEV_SYSFS_ROOT, default "/sys" */
 	const char *procfs_root; /* PERFEV_PROCFS_ROOT, default "/proc" */
 	const char *tracefs;	 /* PERFEV_TRACEFS, default: found below sysfs_root */
+	struct perfev_pmus *pmus;
+	struct perfev_tracefs *tracefs_handle; /* NULL when unavailable */
+	int tracefs_error;		       /* why it is unavailable */
 };
 void cli_env_init(struct cli_env *env);
+/* Load the PMU database (exit 1 on failure) and, if asked, locate tracefs. */
+void cli_env_open(struct cli_env *env, bool want_tracefs);
+void cli_env_release(struct cli_env *env);
 
 /* Print a parse error with a caret under the bad token. */
 void cli_parse_error(const char *str, const struct perfev_parse_error *err);

@@ -26,28 +26,30 @@ static const struct command commands[] = {
     {"version", cmd_version, "show the version"},
 };
 
+static void vcli_error(const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: ", cli_prog);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void cli_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fprintf(stderr, "%s: ", cli_prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vcli_error(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void cli_die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fprintf(stderr, "%s: ", cli_prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vcli_error(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(1);
 }
 
@@ -68,6 +70,35 @@ void cli_env_init(struct cli_env *env)
 	env->sysfs_root = getenv("PERFEV_SYSFS_ROOT");
 	env->procfs_root = getenv("PERFEV_PROCFS_ROOT");
 	env->tracefs = getenv("PERFEV_TRACEFS");
+	env->pmus = NULL;
+	env->tracefs_handle = NULL;
+	env->tracefs_error = -ENOENT;
+}
+
+void cli_env_open(struct cli_env *env, bool want_tracefs)
+{
+	struct perfev_pmus_opts po = {.sz = sizeof(po), .sysfs_root = env->sysfs_root};
+	struct perfev_tracefs_opts to = {.sz = sizeof(to)};
+	int err;
+
+	err = perfev_pmus_load(&po, &env->pmus);
+	if (err)
+		cli_die("cannot read the PMU list: %s", perfev_strerror(err));
+	if (!want_tracefs)
+		return;
+	to.sysfs_root = env->sysfs_root;
+	to.path = env->tracefs;
+	env->tracefs_error = perfev_tracefs_open(&to, &env->tracefs_handle);
+	if (env->tracefs_error)
+		env->tracefs_handle = NULL;
+}
+
+void cli_env_release(struct cli_env *env)
+{
+	perfev_tracefs_free(env->tracefs_handle);
+	perfev_pmus_free(env->pmus);
+	env->tracefs_handle = NULL;
+	env->pmus = NULL;
 }
 
 void cli_parse_error(const char *str, const struct perfev_parse_error *err)

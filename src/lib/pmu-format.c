@@ -30,6 +30,21 @@ static int parse_dec(const char *s, size_t len, size_t *i, unsigned long *out)
 	return 0;
 }
 
+/* "N" or "N-M" at s[*i]; a single number is the range N-N. */
+static int parse_range(const char *s, size_t len, size_t *i, unsigned long *lo, unsigned long *hi)
+{
+	int err = parse_dec(s, len, i, lo);
+
+	if (err)
+		return err;
+	*hi = *lo;
+	if (*i < len && s[*i] == '-') {
+		(*i)++;
+		return parse_dec(s, len, i, hi);
+	}
+	return 0;
+}
+
 static size_t trim_len(const char *s, size_t len)
 {
 	while (len && (s[len - 1] == '\n' || s[len - 1] == ' ' || s[len - 1] == '\t' ||
@@ -64,16 +79,9 @@ int perfev_format_parse(const char *text, size_t len, struct perfev_format *out)
 		uint64_t range;
 		int err;
 
-		err = parse_dec(text, len, &i, &lo);
+		err = parse_range(text, len, &i, &lo, &hi);
 		if (err)
 			return err;
-		hi = lo;
-		if (i < len && text[i] == '-') {
-			i++;
-			err = parse_dec(text, len, &i, &hi);
-			if (err)
-				return err;
-		}
 		if (lo > 63 || hi > 63 || hi < lo)
 			return -EBADMSG;
 		range = (hi == 63 ? ~0ULL : ((1ULL << (hi + 1)) - 1)) & ~((1ULL << lo) - 1);
@@ -136,16 +144,9 @@ int perfev_cpulist_parse(const char *text, size_t len, int *cpus, size_t max)
 		unsigned long lo, hi, c;
 		int err;
 
-		err = parse_dec(text, len, &i, &lo);
+		err = parse_range(text, len, &i, &lo, &hi);
 		if (err)
 			return err;
-		hi = lo;
-		if (i < len && text[i] == '-') {
-			i++;
-			err = parse_dec(text, len, &i, &hi);
-			if (err)
-				return err;
-		}
 		if (hi < lo || hi > 1UL << 20)
 			return -EBADMSG;
 		for (c = lo; c <= hi; c++) {

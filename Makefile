@@ -190,7 +190,8 @@ fuzz: $(FUZZ_BINS)
 	@for f in $(FUZZ_BINS); do \
 		name=$${f##*/fuzz-}; mkdir -p $(O)/fuzz/corpus-$$name; \
 		echo "fuzzing $$name for $${FUZZ_TIME:-60}s"; \
-		$$f -max_total_time=$${FUZZ_TIME:-60} $(O)/fuzz/corpus-$$name fuzz/corpus/$$name || exit 1; \
+		$$f -max_total_time=$${FUZZ_TIME:-60} -artifact_prefix=$(O)/fuzz/$$name- \
+			$(O)/fuzz/corpus-$$name fuzz/corpus/$$name || exit 1; \
 	done
 
 install: all

@@ -31,9 +31,13 @@ struct perfev_knobs {
  * Read every knob under @procfs_root ("/proc" when NULL).  Missing files
  * leave the field at PERFEV_KNOB_UNKNOWN; this is not an error.
  *
- * Returns 0, or -EINVAL when @out is NULL or out->sz is too small or has a
- * non-zero unknown tail, or -ENOENT when perf_event_paranoid is absent
- * (the kernel has no perf_event support: the manual's official probe).
+ * Fields are filled up to out->sz: a caller built against an older header
+ * gets the prefix it knows, and fields of a newer header that this
+ * library does not know are left as the caller set them.
+ *
+ * Returns 0, or -EINVAL when @out is NULL or out->sz does not reach the
+ * first knob, or -ENOENT when perf_event_paranoid is absent (the kernel
+ * has no perf_event support: the manual's official probe).
  */
 PERFEV_API int perfev_knobs_read(const char *procfs_root, struct perfev_knobs *out);
 

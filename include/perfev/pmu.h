@@ -134,9 +134,11 @@ PERFEV_API const struct perfev_cap *perfev_pmu_cap(const struct perfev_pmu *pmu,
 PERFEV_API const char *perfev_pmu_cap_find(const struct perfev_pmu *pmu, const char *name);
 
 /*
- * Parse a kernel CPU list ("0-3,8,10-11") into @cpus (up to @max entries,
- * ascending).  Pure.  Returns the number of CPUs in the list (which may
- * exceed @max: only the first @max are stored), or -EBADMSG.
+ * Parse a kernel CPU list ("0-3,8,10-11") into @cpus (up to @max entries).
+ * Like the kernel, the list is a set: the result is ascending without
+ * repeats whatever the order of the ranges.  Pure.  Returns the number of
+ * CPUs in the set (which may exceed @max: only the first @max are
+ * stored), or -EBADMSG, -ENOMEM.
  */
 PERFEV_API int perfev_cpulist_parse(const char *text, size_t len, int *cpus, size_t max);
 

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include "internal.h"
 #include <perfev/attr.h>
 
@@ -324,9 +325,10 @@ int perfev_branch_type_parse(const char *str, uint64_t *out)
 	while (*p) {
 		size_t n = strcspn(p, ","), i;
 
+		/* perf matches these names without regard to case. */
 		for (i = 0; i < PERFEV__ARRAY_SIZE(branch_modes); i++)
 			if (strlen(branch_modes[i].name) == n &&
-			    !memcmp(branch_modes[i].name, p, n))
+			    !strncasecmp(branch_modes[i].name, p, n))
 				break;
 		if (i == PERFEV__ARRAY_SIZE(branch_modes))
 			return -EINVAL;

@@ -4,6 +4,7 @@
  * ("config:0-7,32-35") and CPU lists ("0-3,8").  No I/O here.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include "internal.h"
 #include <perfev/pmu.h>
 
@@ -131,9 +132,26 @@ uint64_t perfev_format_extract(const struct perfev_format *fmt, uint64_t word)
 	return value;
 }
 
+struct cpu_range {
+	unsigned long lo, hi;
+};
+
+static int cmp_range(const void *a, const void *b)
+{
+	const struct cpu_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* The largest CPU number accepted; the kernel's NR_CPUS is far below it. */
+#define MAX_CPU (1UL << 20)
+
 int perfev_cpulist_parse(const char *text, size_t len, int *cpus, size_t max)
 {
-	size_t i = 0, n = 0;
+	struct cpu_range *r = NULL;
+	size_t i = 0, n = 0, cap = 0, k, out = 0;
+	unsigned long next = 0;
+	int err = 0;
 
 	if (!text)
 		return -EINVAL;
@@ -141,26 +159,42 @@ int perfev_cpulist_parse(const char *text, size_t len, int *cpus, size_t max)
 	if (!len)
 		return 0;
 	for (;;) {
-		unsigned long lo, hi, c;
-		int err;
+		unsigned long lo, hi;
 
 		err = parse_range(text, len, &i, &lo, &hi);
 		if (err)
-			return err;
-		if (hi < lo || hi > 1UL << 20)
-			return -EBADMSG;
-		for (c = lo; c <= hi; c++) {
-			if (n < max && cpus)
-				cpus[n] = (int)c;
-			n++;
+			goto out;
+		if (hi < lo || hi > MAX_CPU) {
+			err = -EBADMSG;
+			goto out;
 		}
-		if (n > 1U << 22)
-			return -EBADMSG;
+		err = perfev__grow(&r, &cap, n + 1, sizeof(*r));
+		if (err)
+			goto out;
+		r[n].lo = lo;
+		r[n].hi = hi;
+		n++;
 		if (i == len)
 			break;
-		if (text[i] != ',')
-			return -EBADMSG;
-		i++;
+		if (text[i] != ',' || ++i == len) {
+			err = -EBADMSG;
+			goto out;
+		}
 	}
-	return n > 0x7fffffff ? -EBADMSG : (int)n;
+	/* Like the kernel's bitmap lists: a set, whatever the order or overlaps. */
+	qsort(r, n, sizeof(*r), cmp_range);
+	for (k = 0; k < n; k++) {
+		unsigned long c = r[k].lo > next ? r[k].lo : next;
+
+		for (; c <= r[k].hi; c++) {
+			if (out < max && cpus)
+				cpus[out] = (int)c;
+			out++;
+		}
+		if (r[k].hi + 1 > next)
+			next = r[k].hi + 1;
+	}
+out:
+	free(r);
+	return err ? err : (int)out;
 }

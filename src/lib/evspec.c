@@ -107,3 +107,48 @@ int perfev_evspec_attr_copy(const struct perfev_evspec *spec, size_t idx, void *
 	memcpy(buf, &spec->ev[idx].a, n);
 	return (int)n;
 }
+
+static int dup_str(char **dst, const char *src)
+{
+	*dst = NULL;
+	if (!src)
+		return 0;
+	*dst = strdup(src);
+	return *dst ? 0 : -ENOMEM;
+}
+
+int perfev__evspec_dup(const struct perfev_evspec *src, struct perfev_evspec **out)
+{
+	struct perfev_evspec *d;
+	size_t i;
+	int err;
+
+	err = perfev_evspec_new(&d);
+	if (err)
+		return err;
+	if (src->n && perfev__grow(&d->ev, &d->cap, src->n, sizeof(*d->ev))) {
+		perfev_evspec_free(d);
+		return -ENOMEM;
+	}
+	for (i = 0; i < src->n; i++) {
+		const struct perfev__event *s = &src->ev[i];
+		struct perfev__event *e = &d->ev[i];
+
+		*e = *s;
+		/* Own copies of every string, so the copy outlives @src. */
+		e->name = e->pmu = e->group_name = e->metric_id = e->driver_config = NULL;
+		e->tp_system = e->tp_name = e->unit = NULL;
+		err = dup_str(&e->name, s->name) ?: dup_str(&e->pmu, s->pmu) ?:
+		      dup_str(&e->group_name, s->group_name) ?: dup_str(&e->metric_id, s->metric_id) ?:
+		      dup_str(&e->driver_config, s->driver_config) ?:
+		      dup_str(&e->tp_system, s->tp_system) ?: dup_str(&e->tp_name, s->tp_name) ?:
+		      dup_str(&e->unit, s->unit);
+		d->n++;
+		if (err) {
+			perfev_evspec_free(d);
+			return err;
+		}
+	}
+	*out = d;
+	return 0;
+}

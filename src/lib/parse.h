@@ -62,6 +62,8 @@ struct perfev_evspec {
 void perfev__event_release(struct perfev__event *ev);
 /* Move events [from, n) of @src to the end of @dst (both owned lists). */
 int perfev__evspec_take(struct perfev_evspec *dst, struct perfev_evspec *src);
+/* A deep copy of @src. */
+int perfev__evspec_dup(const struct perfev_evspec *src, struct perfev_evspec **out);
 
 /* event-names.c */
 const struct perfev_symbol *perfev__symbol_lookup(const char *name, size_t len,

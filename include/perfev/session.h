@@ -64,6 +64,12 @@ struct perfev_session_opts {
 	bool no_fallback;	  /* report a refused event instead of adapting it */
 	bool no_group;		  /* open every event on its own, ignoring {} groups */
 	bool enable_now;	  /* non-command targets: enable at open instead of at start */
+	/*
+	 * Command targets: do not arm the counters for exec; the caller
+	 * enables them (perfev_session_enable()) when it wants, e.g. after
+	 * a start-up delay.
+	 */
+	bool manual_enable;
 };
 
 /* Why a session could not open. */

@@ -2,6 +2,7 @@
 /* Streaming JSON output with two-space indentation. */
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "json.h"
 
@@ -156,10 +157,17 @@ void json_double(struct json *j, double v)
 {
 	pre(j);
 	/* JSON has no NaN or infinity. */
-	if (isnan(v) || isinf(v))
+	if (isnan(v) || isinf(v)) {
 		fputs("null", j->f);
-	else
-		fprintf(j->f, "%.17g", v);
+	} else {
+		char buf[32];
+
+		/* The shortest of %.15g and %.17g that reads back as the same double. */
+		snprintf(buf, sizeof(buf), "%.15g", v);
+		if (strtod(buf, NULL) != v)
+			snprintf(buf, sizeof(buf), "%.17g", v);
+		fputs(buf, j->f);
+	}
 }
 
 void json_bool(struct json *j, bool v)

@@ -175,7 +175,7 @@ static void counting_attr(struct perfev_session *s, size_t i)
 	a->freq = 0;
 	a->sample_type = 0;
 	a->disabled = leader && !(s->opts.enable_now && s->kind != PERFEV_TARGET_COMMAND);
-	a->enable_on_exec = leader && s->kind == PERFEV_TARGET_COMMAND;
+	a->enable_on_exec = leader && s->kind == PERFEV_TARGET_COMMAND && !s->opts.manual_enable;
 	a->inherit = s->inherit && s->kind != PERFEV_TARGET_CPUS && s->kind != PERFEV_TARGET_CGROUP;
 	if (s->spec->ev[i].flags & PERFEV_EVF_PRECISE_MAX)
 		a->precise_ip = 3;

@@ -1,0 +1,787 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * perfev stat: count events for a command, processes, threads, CPUs or
+ * a cgroup, with perf stat's flags and output.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "options.h"
+#include "perfev-cli.h"
+#include "stat.h"
+
+static const char *const stat_usage[] = {
+    "perfev stat [options] [--] <command> [<args>]",
+    "perfev stat [options] -p PID | -t TID | -a | -C CPUS [-- <command>]",
+    NULL,
+};
+
+struct stat_opts {
+	struct opt_list events;
+	const char *pids, *tids, *cpu_list, *cgroup, *output, *sep;
+	bool all_cpus, no_aggr, per_thread, per_core, per_die, per_socket, per_node;
+	bool json, no_scale, table, no_inherit;
+	int repeat, interval_ms, interval_count, delay_ms;
+};
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* ---- targets ------------------------------------------------------------ */
+
+/* "1,2,5" into pids; exits with a usage error on anything else. */
+static pid_t *parse_pid_list(const char *s, size_t *n, const char *const *usage,
+			     const struct option *opts, const char *what)
+{
+	pid_t *v = NULL;
+	size_t cap = 0;
+	const char *p = s;
+
+	*n = 0;
+	while (*p) {
+		char *end;
+		long x = strtol(p, &end, 10);
+
+		if (end == p || x <= 0 || x > 0x3fffffff || (*end && *end != ','))
+			usage_error(usage, opts, "invalid %s list '%s'", what, s);
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 8;
+			v = realloc(v, cap * sizeof(*v));
+			if (!v)
+				cli_die("out of memory");
+		}
+		v[(*n)++] = (pid_t)x;
+		p = *end ? end + 1 : end;
+	}
+	if (!*n)
+		usage_error(usage, opts, "empty %s list", what);
+	return v;
+}
+
+/* Threads of several processes, for -p with more than one pid. */
+static pid_t *threads_of(const pid_t *pids, size_t npids, size_t *n)
+{
+	pid_t *v = NULL;
+	size_t cap = 0, i;
+
+	*n = 0;
+	for (i = 0; i < npids; i++) {
+		char path[64];
+		struct dirent *de;
+		DIR *dir;
+
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)pids[i]);
+		dir = opendir(path);
+		if (!dir)
+			cli_die("cannot count pid %d: no such process", (int)pids[i]);
+		while ((de = readdir(dir))) {
+			long t = strtol(de->d_name, NULL, 10);
+
+			if (t <= 0)
+				continue;
+			if (*n == cap) {
+				cap = cap ? cap * 2 : 16;
+				v = realloc(v, cap * sizeof(*v));
+				if (!v)
+					cli_die("out of memory");
+			}
+			v[(*n)++] = (pid_t)t;
+		}
+		closedir(dir);
+	}
+	return v;
+}
+
+static int *parse_cpus(const char *s, size_t *n, const char *const *usage,
+		       const struct option *opts)
+{
+	int cnt = perfev_cpulist_parse(s, strlen(s), NULL, 0), *cpus;
+
+	if (cnt <= 0)
+		usage_error(usage, opts, "invalid CPU list '%s' (write it like 0-3,8)", s);
+	cpus = calloc((size_t)cnt, sizeof(*cpus));
+	if (!cpus)
+		cli_die("out of memory");
+	perfev_cpulist_parse(s, strlen(s), cpus, (size_t)cnt);
+	*n = (size_t)cnt;
+	return cpus;
+}
+
+/* ---- the default event list --------------------------------------------- */
+
+static bool have_hardware(void)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_HARDWARE;
+	a.config = PERF_COUNT_HW_CPU_CYCLES;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	a.disabled = 1;
+	fd = perfev_sys_open(&a, 0, -1, -1, 0);
+	if (fd >= 0) {
+		close(fd);
+		return true;
+	}
+	return fd != -ENOENT && fd != -EOPNOTSUPP && fd != -ENODEV;
+}
+
+static bool pmu_has(struct perfev_pmus *pmus, const char *pmu, const char *alias)
+{
+	const struct perfev_pmu *p = perfev_pmus_find(pmus, pmu);
+
+	return p && perfev_pmu_alias_find(p, alias);
+}
+
+/* perf stat's defaults; hardware events only where there is hardware to count them. */
+static void default_events(struct cli_env *env, char *buf, size_t len)
+{
+	snprintf(buf, len, "task-clock,context-switches,cpu-migrations,page-faults");
+	if (!have_hardware())
+		return;
+	strncat(buf, ",cycles", len - strlen(buf) - 1);
+	if (pmu_has(env->pmus, "cpu", "stalled-cycles-frontend"))
+		strncat(buf, ",stalled-cycles-frontend", len - strlen(buf) - 1);
+	if (pmu_has(env->pmus, "cpu", "stalled-cycles-backend"))
+		strncat(buf, ",stalled-cycles-backend", len - strlen(buf) - 1);
+	strncat(buf, ",instructions,branches,branch-misses", len - strlen(buf) - 1);
+}
+
+/* ---- one measurement ------------------------------------------------------- */
+
+struct run_ctx {
+	const struct stat_opts *o;
+	struct perfev_evspec *spec;
+	struct perfev_target target;
+	char *const *workload; /* command to run when the target is not the command */
+	struct stat_data *d;
+	struct cli_env *env;
+	bool default_set;
+};
+
+static void ensure_run(struct stat_data *d)
+{
+	size_t cells = d->nev * d->nunits;
+
+	if (d->nruns < d->cap_runs)
+		return;
+	d->cap_runs = d->cap_runs ? d->cap_runs * 2 : 4;
+	d->v = realloc(d->v, d->cap_runs * cells * sizeof(*d->v));
+	d->elapsed_ns = realloc(d->elapsed_ns, d->cap_runs * sizeof(double));
+	d->user_ns = realloc(d->user_ns, d->cap_runs * sizeof(double));
+	d->sys_ns = realloc(d->sys_ns, d->cap_runs * sizeof(double));
+	if (!d->v || !d->elapsed_ns || !d->user_ns || !d->sys_ns)
+		cli_die("out of memory");
+}
+
+/* Describe events and units once, from the first session. */
+static void describe(struct stat_data *d, struct perfev_session *s)
+{
+	size_t i;
+	int n;
+
+	d->nev = perfev_session_event_count(s);
+	d->ev = calloc(d->nev ? d->nev : 1, sizeof(*d->ev));
+	if (!d->ev)
+		cli_die("out of memory");
+	for (i = 0; i < d->nev; i++) {
+		struct perfev_event_info info = {.sz = sizeof(info)};
+		const struct perf_event_attr *a = perfev_session_event_attr(s, i);
+		const char *note = perfev_session_event_note(s, i);
+
+		perfev_session_event_info(s, i, &info);
+		/* A fallback changed the event itself (cycles -> cpu-clock): show what was counted.
+		 */
+		if (info.attr->type == PERF_TYPE_HARDWARE && a->type == PERF_TYPE_SOFTWARE &&
+		    a->config == PERF_COUNT_SW_CPU_CLOCK)
+			d->ev[i].name = strdup("cpu-clock");
+		else
+			d->ev[i].name = strdup(info.name);
+		d->ev[i].type = a->type;
+		d->ev[i].config = a->config;
+		d->ev[i].leader = info.leader;
+		d->ev[i].supported = perfev_session_event_state(s, i) == PERFEV_EVENT_OPEN;
+		d->ev[i].tool = info.tool;
+		d->ev[i].scale = info.scale;
+		d->ev[i].unit = info.unit ? strdup(info.unit) : NULL;
+		d->ev[i].note = note ? strdup(note) : NULL;
+	}
+	n = perfev_session_units(s, d->aggr, NULL, 0);
+	if (n < 0)
+		cli_die("cannot aggregate counts that way: %s", perfev_strerror(n));
+	d->nunits = (size_t)n;
+	d->units = calloc(d->nunits ? d->nunits : 1, sizeof(*d->units));
+	if (!d->units)
+		cli_die("out of memory");
+	perfev_session_units(s, d->aggr, d->units, d->nunits);
+}
+
+/* Copy the session's current counts (minus @prev when given) into run @run. */
+static void collect(struct stat_data *d, struct perfev_session *s, size_t run, double elapsed,
+		    double user, double sys, struct perfev_count *prev)
+{
+	size_t ev, u;
+
+	for (ev = 0; ev < d->nev; ev++)
+		for (u = 0; u < d->nunits; u++) {
+			struct stat_value *v = stat_at(d, run, ev, u);
+			struct perfev_count c = {0};
+
+			memset(v, 0, sizeof(*v));
+			if (d->ev[ev].tool) {
+				double x = d->ev[ev].tool == PERFEV_TOOL_DURATION_TIME ? elapsed
+					   : d->ev[ev].tool == PERFEV_TOOL_USER_TIME   ? user
+										       : sys;
+
+				v->valid = !isnan(x);
+				v->raw = v->scaled = isnan(x) ? 0 : (uint64_t)x;
+				continue;
+			}
+			if (!d->ev[ev].supported || perfev_session_count(s, ev, d->aggr, u, &c))
+				continue;
+			v->valid = c.instances > 0;
+			if (prev) {
+				struct perfev_count *p = &prev[ev * d->nunits + u];
+				struct perfev_count cur = c;
+
+				c.raw -= p->raw;
+				c.enabled -= p->enabled;
+				c.running -= p->running;
+				c.scaled = perfev_scale(c.raw, c.enabled, c.running);
+				*p = cur;
+			}
+			v->raw = c.raw;
+			v->enabled = c.enabled;
+			v->running = c.running;
+			v->scaled = c.scaled;
+		}
+}
+
+static void fail_open(const struct perfev_session_error *e, const struct run_ctx *rc)
+{
+	const char *ev =
+	    e->event >= 0
+		? rc->d->ev && (size_t)e->event < rc->d->nev ? rc->d->ev[e->event].name : NULL
+		: NULL;
+	struct perfev_event_info info = {.sz = sizeof(info)};
+
+	if (!ev && e->event >= 0 && !perfev_evspec_info(rc->spec, (size_t)e->event, &info))
+		ev = info.name;
+	if (ev && e->pid > 0)
+		cli_die("cannot count '%s' on pid %d: %s", ev, (int)e->pid, e->message);
+	if (ev && e->cpu >= 0)
+		cli_die("cannot count '%s' on cpu %d: %s", ev, e->cpu, e->message);
+	if (ev)
+		cli_die("cannot count '%s': %s", ev, e->message);
+	cli_die("cannot start counting: %s", e->message);
+}
+
+static pid_t spawn(char *const *argv)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		fprintf(stderr, "%s: cannot run '%s': %s\n", cli_prog, argv[0], strerror(errno));
+		_exit(127);
+	}
+	return pid;
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+
+	while (nanosleep(&ts, &ts) && errno == EINTR && !stop_signal)
+		;
+}
+
+/* Wait for @pid, through signals (the child gets Ctrl-C too and decides). */
+static int wait_child(pid_t pid, struct rusage *ru)
+{
+	int status;
+
+	while (wait4(pid, &status, 0, ru) < 0)
+		if (errno != EINTR)
+			return -1;
+	return status;
+}
+
+static int pidfd_of(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	return -1;
+#endif
+}
+
+/* Until the process exits or a signal arrives (for -p without a command). */
+static void wait_process_or_signal(pid_t pid)
+{
+	int fd = pid > 0 ? pidfd_of(pid) : -1;
+
+	while (!stop_signal) {
+		struct pollfd p = {fd, POLLIN, 0};
+
+		if (fd >= 0) {
+			if (poll(&p, 1, -1) > 0)
+				break;
+		} else if (pid > 0 && kill(pid, 0) && errno == ESRCH) {
+			break;
+		} else {
+			poll(NULL, 0, pid > 0 ? 100 : -1);
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
+static struct perfev_session *open_session(struct run_ctx *rc)
+{
+	struct perfev_session_opts so = {.sz = sizeof(so)};
+	struct perfev_session_error se = {.sz = sizeof(se)};
+	struct perfev_session *s;
+	int err;
+
+	so.sysfs_root = rc->env->sysfs_root;
+	so.procfs_root = rc->env->procfs_root;
+	so.manual_enable = rc->o->delay_ms > 0;
+	err = perfev_session_new(rc->spec, &so, &s);
+	if (err)
+		cli_die("cannot set up counting: %s", perfev_strerror(err));
+	err = perfev_session_open(s, &rc->target, &se);
+	if (err) {
+		perfev_session_free(s);
+		fail_open(&se, rc);
+	}
+	return s;
+}
+
+/* Nothing counted at all: say why and stop before running anything. */
+static void check_countable(struct perfev_session *s)
+{
+	size_t i, n = perfev_session_event_count(s);
+	struct perfev_event_info info = {.sz = sizeof(info)};
+
+	for (i = 0; i < n; i++) {
+		perfev_session_event_info(s, i, &info);
+		if (info.tool || perfev_session_event_state(s, i) == PERFEV_EVENT_OPEN)
+			return;
+	}
+	for (i = 0; i < n; i++)
+		cli_error("cannot count '%s' here: %s", perfev_session_event_name(s, i),
+			  perfev_session_event_note(s, i));
+	perfev_session_free(s);
+	exit(1);
+}
+
+static int exit_status_of(int status, char *const *argv)
+{
+	if (status < 0)
+		return 1;
+	if (WIFSIGNALED(status)) {
+		cli_error("'%s' was killed by signal %d (%s)", argv[0], WTERMSIG(status),
+			  strsignal(WTERMSIG(status)));
+		return 128 + WTERMSIG(status);
+	}
+	return WEXITSTATUS(status);
+}
+
+static double tv_ns(struct timeval tv)
+{
+	return (double)tv.tv_sec * 1e9 + (double)tv.tv_usec * 1e3;
+}
+
+/* One complete measurement; returns the command's wait status (or 0). */
+static int measure(struct run_ctx *rc, size_t run)
+{
+	struct stat_data *d = rc->d;
+	const struct stat_opts *o = rc->o;
+	struct perfev_session *s = open_session(rc);
+	struct rusage ru = {0};
+	double t0, t1;
+	int status = 0, err;
+	pid_t child = perfev_session_child(s), work = 0;
+
+	check_countable(s);
+	if (!d->ev)
+		describe(d, s);
+	t0 = now_ns();
+	err = perfev_session_start(s);
+	if (err) {
+		perfev_session_free(s);
+		cli_die("cannot run '%s': %s", rc->target.argv[0], strerror(-err));
+	}
+	if (rc->workload)
+		work = spawn(rc->workload);
+	if (o->delay_ms > 0) {
+		sleep_ms(o->delay_ms);
+		perfev_session_enable(s);
+	}
+	if (child)
+		status = wait_child(child, &ru);
+	else if (work)
+		status = wait_child(work, &ru);
+	else
+		wait_process_or_signal(rc->target.kind == PERFEV_TARGET_PID ? rc->target.pid : 0);
+	t1 = now_ns();
+	err = perfev_session_read(s);
+	if (err)
+		cli_error("cannot read the counters: %s", perfev_strerror(err));
+	ensure_run(d);
+	d->elapsed_ns[run] = t1 - t0;
+	d->user_ns[run] = child || work ? tv_ns(ru.ru_utime) : NAN;
+	d->sys_ns[run] = child || work ? tv_ns(ru.ru_stime) : NAN;
+	collect(d, s, run, t1 - t0, d->user_ns[run], d->sys_ns[run], NULL);
+	d->nruns = run + 1;
+	perfev_session_free(s);
+	return status;
+}
+
+/* -I: print the counts of every interval until the end. */
+static int measure_intervals(struct run_ctx *rc)
+{
+	struct stat_data *d = rc->d;
+	const struct stat_opts *o = rc->o;
+	struct perfev_session *s = open_session(rc);
+	struct perfev_count *prev;
+	pid_t child = perfev_session_child(s), work = 0, waited;
+	int status = 0, n = 0, pfd = -1, err;
+	double t0, last, next;
+	struct rusage ru = {0};
+	bool done = false;
+
+	check_countable(s);
+	describe(d, s);
+	prev = calloc(d->nev * d->nunits + 1, sizeof(*prev));
+	if (!prev)
+		cli_die("out of memory");
+	d->nruns = 1;
+	ensure_run(d);
+	stat_print_interval_begin(d);
+	t0 = last = now_ns();
+	err = perfev_session_start(s);
+	if (err)
+		cli_die("cannot run '%s': %s", rc->target.argv[0], strerror(-err));
+	if (rc->workload)
+		work = spawn(rc->workload);
+	waited = child					? child
+		 : work					? work
+		 : rc->target.kind == PERFEV_TARGET_PID ? rc->target.pid
+							: 0;
+	if (waited > 0)
+		pfd = pidfd_of(waited);
+	if (o->delay_ms > 0) {
+		sleep_ms(o->delay_ms);
+		perfev_session_enable(s);
+	}
+	next = t0 + o->interval_ms * 1e6;
+	while (!done) {
+		double now = now_ns();
+		int timeout = next > now ? (int)((next - now) / 1e6) + 1 : 0;
+		struct pollfd p = {pfd, POLLIN, 0};
+
+		if (pfd >= 0 ? poll(&p, 1, timeout) > 0 : (poll(NULL, 0, timeout), false))
+			done = true;
+		if (stop_signal)
+			done = true;
+		now = now_ns();
+		if (!done && now < next)
+			continue;
+		perfev_session_read(s);
+		d->elapsed_ns[0] = now - last;
+		d->user_ns[0] = d->sys_ns[0] = NAN;
+		collect(d, s, 0, now - last, NAN, NAN, prev);
+		stat_print_interval(d, (now - t0) / 1e9, n == 0);
+		last = now;
+		next += o->interval_ms * 1e6;
+		if (o->interval_count && ++n >= o->interval_count)
+			done = true;
+	}
+	if (pfd >= 0)
+		close(pfd);
+	if ((child || work) && (waited = child ? child : work)) {
+		if (o->interval_count && !stop_signal) {
+			/* The count ran out first: the command is still running; let it finish. */
+		}
+		status = wait_child(waited, &ru);
+	}
+	d->exit_status = child || work ? (WIFEXITED(status) ? WEXITSTATUS(status) : -1) : -1;
+	stat_print_interval_end(d);
+	free(prev);
+	perfev_session_free(s);
+	return status;
+}
+
+/* ---- the command ----------------------------------------------------------- */
+
+static void free_data(struct stat_data *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nev; i++) {
+		free(d->ev[i].name);
+		free(d->ev[i].unit);
+		free(d->ev[i].note);
+	}
+	free(d->ev);
+	free(d->units);
+	free(d->v);
+	free(d->elapsed_ns);
+	free(d->user_ns);
+	free(d->sys_ns);
+}
+
+static char *describe_target(const struct stat_opts *o, char *const *argv)
+{
+	char *s = NULL;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&s, &len);
+
+	if (!f)
+		cli_die("out of memory");
+	if (o->pids)
+		fprintf(f, "process id '%s'", o->pids);
+	else if (o->tids)
+		fprintf(f, "thread id '%s'", o->tids);
+	else if (o->cgroup)
+		fprintf(f, "cgroup '%s'", o->cgroup);
+	else if (o->cpu_list)
+		fprintf(f, "CPU(s) %s", o->cpu_list);
+	else if (o->all_cpus)
+		fprintf(f, "'system wide'");
+	else {
+		fputc('\'', f);
+		for (i = 0; argv && argv[i]; i++)
+			fprintf(f, "%s%s", i ? " " : "", argv[i]);
+		fputc('\'', f);
+	}
+	fclose(f);
+	return s;
+}
+
+int cmd_stat(int argc, const char **argv)
+{
+	struct stat_opts o = {.repeat = 1, .delay_ms = 0};
+	const struct option opts[] = {
+	    OPT_MULTI('e', "event", &o.events, "EVENT", "event(s) to count (repeatable)"),
+	    OPT_STR('p', "pid", &o.pids, "PID[,PID]", "count existing process(es), all threads"),
+	    OPT_STR('t', "tid", &o.tids, "TID[,TID]", "count existing thread(s)"),
+	    OPT_FLAG('a', "all-cpus", &o.all_cpus, "count everything on every CPU"),
+	    OPT_STR('C', "cpu", &o.cpu_list, "CPUS", "count everything on these CPUs (0-3,8)"),
+	    OPT_STR('G', "cgroup", &o.cgroup, "CGROUP", "count only tasks of this cgroup"),
+	    OPT_FLAG('i', "no-inherit", &o.no_inherit, "do not count child tasks"),
+	    OPT_HEADING("aggregation"),
+	    OPT_FLAG('A', "no-aggr", &o.no_aggr, "one line per CPU (or per thread)"),
+	    OPT_FLAG(0, "per-thread", &o.per_thread, "one line per thread"),
+	    OPT_FLAG(0, "per-core", &o.per_core, "one line per physical core"),
+	    OPT_FLAG(0, "per-die", &o.per_die, "one line per die"),
+	    OPT_FLAG(0, "per-socket", &o.per_socket, "one line per socket"),
+	    OPT_FLAG(0, "per-node", &o.per_node, "one line per NUMA node"),
+	    OPT_HEADING("runs"),
+	    OPT_NUM('r', "repeat", &o.repeat, "N", "run the command N times: mean, spread, 95% CI"),
+	    OPT_FLAG(0, "table", &o.table, "with -r: the elapsed time of every run"),
+	    OPT_NUM('I', "interval-print", &o.interval_ms, "MS", "print counts every MS ms"),
+	    OPT_NUM(0, "interval-count", &o.interval_count, "N", "with -I: stop after N intervals"),
+	    OPT_NUM('D', "delay", &o.delay_ms, "MS", "start counting MS ms after the command"),
+	    OPT_HEADING("output"),
+	    OPT_STR('x', "field-separator", &o.sep, "SEP", "CSV output (RFC 4180) with SEP"),
+	    OPT_FLAG('j', "json", &o.json, "one JSON document"),
+	    OPT_STR('o', "output", &o.output, "FILE", "write to FILE instead of stderr"),
+	    OPT_FLAG(0, "no-scale", &o.no_scale, "raw counts, not scaled for multiplexing"),
+	    OPT_TERMINATOR,
+	};
+	struct perfev_parse_opts pa = {.sz = sizeof(pa)};
+	struct stat_data d = {.exit_status = -1};
+	struct run_ctx rc = {.o = &o, .d = &d};
+	struct sigaction sa;
+	struct cli_env env;
+	char defaults[256], *desc;
+	char **cmd;
+	int nargs, i, status = 0, ntargets;
+	pid_t *pids = NULL, *tids = NULL;
+	int *cpus = NULL;
+	size_t npids = 0, ntids = 0, ncpus = 0;
+
+	nargs = parse_options(argc, argv, opts, stat_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	cmd = nargs ? (char **)argv : NULL;
+	ntargets = !!o.pids + !!o.tids + (o.all_cpus || o.cpu_list || o.cgroup);
+	if (ntargets > 1)
+		usage_error(stat_usage, opts, "give only one of -p, -t and -a/-C/-G");
+	if (!ntargets && !cmd)
+		usage_error(stat_usage, opts,
+			    "no command to run: give one after the options, or -p, -t or -a");
+	if (o.repeat < 1)
+		usage_error(stat_usage, opts, "-r expects a positive number of runs, not %d",
+			    o.repeat);
+	if (o.repeat > 1 && !cmd)
+		usage_error(stat_usage, opts, "-r needs a command to repeat");
+	if (o.interval_ms < 0 || (o.interval_ms && o.interval_ms < 10))
+		usage_error(stat_usage, opts, "-I expects at least 10 ms, not %d", o.interval_ms);
+	if (o.interval_ms && o.repeat > 1)
+		usage_error(stat_usage, opts, "-I and -r cannot be used together");
+	if (o.interval_count && !o.interval_ms)
+		usage_error(stat_usage, opts, "--interval-count needs -I");
+	if (o.interval_count < 0 || o.delay_ms < 0)
+		usage_error(stat_usage, opts, "--interval-count and -D expect positive numbers");
+	if (o.sep && o.json)
+		usage_error(stat_usage, opts, "choose -x or -j, not both");
+	if (o.sep && (!*o.sep || strpbrk(o.sep, "\"\r\n")))
+		usage_error(stat_usage, opts,
+			    "invalid separator for -x: use a character such as ','");
+	if (o.table && o.repeat < 2)
+		usage_error(stat_usage, opts, "--table needs -r with at least 2 runs");
+
+	/* What and where. */
+	if (o.pids) {
+		pids = parse_pid_list(o.pids, &npids, stat_usage, opts, "pid");
+		if (npids == 1) {
+			rc.target.kind = PERFEV_TARGET_PID;
+			rc.target.pid = pids[0];
+		} else {
+			tids = threads_of(pids, npids, &ntids);
+			rc.target.kind = PERFEV_TARGET_THREADS;
+			rc.target.tids = tids;
+			rc.target.ntids = ntids;
+		}
+	} else if (o.tids) {
+		tids = parse_pid_list(o.tids, &ntids, stat_usage, opts, "thread id");
+		rc.target.kind = PERFEV_TARGET_THREADS;
+		rc.target.tids = tids;
+		rc.target.ntids = ntids;
+	} else if (o.all_cpus || o.cpu_list || o.cgroup) {
+		rc.target.kind = o.cgroup ? PERFEV_TARGET_CGROUP : PERFEV_TARGET_CPUS;
+		rc.target.cgroup = o.cgroup;
+		if (o.cpu_list) {
+			cpus = parse_cpus(o.cpu_list, &ncpus, stat_usage, opts);
+			rc.target.cpus = cpus;
+			rc.target.ncpus = ncpus;
+		}
+	} else {
+		rc.target.kind = PERFEV_TARGET_COMMAND;
+		rc.target.argv = cmd;
+	}
+	rc.target.sz = sizeof(rc.target);
+	rc.target.no_inherit = o.no_inherit;
+	if (ntargets && cmd)
+		rc.workload = cmd;
+	d.argv = cmd;
+
+	{
+		bool task =
+		    rc.target.kind != PERFEV_TARGET_CPUS && rc.target.kind != PERFEV_TARGET_CGROUP;
+		int levels =
+		    o.no_aggr + o.per_thread + o.per_core + o.per_die + o.per_socket + o.per_node;
+
+		if (levels > 1)
+			usage_error(stat_usage, opts, "give only one way to aggregate");
+		if (task && (o.per_core || o.per_die || o.per_socket || o.per_node))
+			usage_error(stat_usage, opts,
+				    "--per-core/--per-die/--per-socket/--per-node need -a or -C");
+		if (!task && o.per_thread)
+			usage_error(stat_usage, opts, "--per-thread needs -p, -t or a command");
+		d.aggr = o.per_thread || (o.no_aggr && task) ? PERFEV_AGGR_THREAD
+			 : o.no_aggr			     ? PERFEV_AGGR_CPU
+			 : o.per_core			     ? PERFEV_AGGR_CORE
+			 : o.per_die			     ? PERFEV_AGGR_DIE
+			 : o.per_socket			     ? PERFEV_AGGR_SOCKET
+			 : o.per_node			     ? PERFEV_AGGR_NODE
+							     : PERFEV_AGGR_GLOBAL;
+	}
+
+	cli_env_init(&env);
+	cli_env_open(&env, true);
+	rc.env = &env;
+	pa.pmus = env.pmus;
+	pa.tracefs = env.tracefs_handle;
+	pa.tracefs_error = env.tracefs_error;
+	if (perfev_evspec_new(&rc.spec))
+		cli_die("out of memory");
+	if (!o.events.n) {
+		struct perfev_parse_error pe = {.sz = sizeof(pe)};
+
+		default_events(&env, defaults, sizeof(defaults));
+		rc.default_set = true;
+		if (perfev_evspec_add(rc.spec, defaults, &pa, &pe))
+			cli_die("cannot set up the default events: %s", pe.message);
+	}
+	for (i = 0; i < o.events.n; i++) {
+		struct perfev_parse_error pe = {.sz = sizeof(pe)};
+
+		if (perfev_evspec_add(rc.spec, o.events.items[i], &pa, &pe)) {
+			cli_parse_error(o.events.items[i], &pe);
+			exit(1);
+		}
+	}
+
+	d.format = o.json ? STAT_JSON : o.sep ? STAT_CSV : STAT_TEXT;
+	d.sep = o.sep ? o.sep : ",";
+	d.no_scale = o.no_scale;
+	d.table = o.table;
+	d.out = stderr;
+	if (o.output) {
+		d.out = fopen(o.output, "w");
+		if (!d.out)
+			cli_die("cannot write '%s': %s", o.output, strerror(errno));
+	}
+	desc = describe_target(&o, cmd);
+	d.target_desc = desc;
+
+	/* Ctrl-C ends the measurement and prints what was counted so far. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
+	if (o.interval_ms) {
+		status = measure_intervals(&rc);
+	} else {
+		for (i = 0; i < o.repeat && !stop_signal; i++)
+			status = measure(&rc, (size_t)i);
+		if (cmd)
+			d.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+		stat_print(&d);
+	}
+	if (d.out != stderr && fclose(d.out))
+		cli_die("cannot write '%s': %s", o.output, strerror(errno));
+	else if (d.out == stderr)
+		fflush(stderr);
+
+	status = cmd ? exit_status_of(status, cmd) : 0;
+	free(desc);
+	free_data(&d);
+	perfev_evspec_free(rc.spec);
+	cli_env_release(&env);
+	free(pids);
+	free(tids);
+	free(cpus);
+	opt_list_release(&o.events);
+	return status;
+}

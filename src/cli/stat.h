@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* perfev stat: what the measuring side hands to the printing side. */
+#ifndef PERFEV_CLI_STAT_H
+#define PERFEV_CLI_STAT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <perfev/perfev.h>
+
+/* One event, one aggregation unit, one run (or interval). */
+struct stat_value {
+	uint64_t raw, enabled, running, scaled;
+	bool valid; /* a reading exists (the unit had an open counter) */
+};
+
+struct stat_event {
+	char *name;
+	uint32_t type; /* after fallbacks */
+	uint64_t config;
+	int leader; /* group leader's index (itself when alone) */
+	bool supported;
+	enum perfev_tool_event tool;
+	double scale; /* sysfs .scale */
+	char *unit;   /* sysfs .unit, "msec" for clocks, "ns" for tools */
+	char *note;   /* fallbacks or why unsupported */
+};
+
+enum stat_format { STAT_TEXT, STAT_CSV, STAT_JSON };
+
+struct stat_data {
+	/* What was measured. */
+	size_t nev;
+	struct stat_event *ev;
+	enum perfev_aggr aggr;
+	size_t nunits;
+	struct perfev_unit *units;
+	const char *target_desc; /* "'true'", "process 123", "system wide" */
+	char *const *argv;	 /* the command, or NULL */
+
+	/* Results: [run][event][unit]. */
+	size_t nruns, cap_runs;
+	struct stat_value *v;
+	double *elapsed_ns;
+	double *user_ns, *sys_ns; /* per run; NaN when unknown */
+	int exit_status;	  /* of the last run's command, -1 when none */
+
+	/* How to print. */
+	enum stat_format format;
+	const char *sep;
+	bool no_scale;
+	bool table; /* per-run table with -r */
+	FILE *out;
+};
+
+static inline struct stat_value *stat_at(const struct stat_data *d, size_t run, size_t ev,
+					 size_t unit)
+{
+	return &d->v[(run * d->nev + ev) * d->nunits + unit];
+}
+
+/* stat-print.c */
+void stat_print(const struct stat_data *d);
+/* Interval mode: one block (text/CSV) or one array element (JSON) per interval. */
+void stat_print_interval_begin(const struct stat_data *d);
+void stat_print_interval(const struct stat_data *d, double t_s, bool first);
+void stat_print_interval_end(const struct stat_data *d);
+/* "( +-  1.23% )" helpers, exposed for tests: mean, sample stddev, 95% CI half-width. */
+void stat_summary(const double *x, size_t n, double *mean, double *stddev, double *ci95);
+
+#endif /* PERFEV_CLI_STAT_H */

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # The demo: what perfev sees on this machine and how it turns event
-# strings into perf_event_attr, then the kernel's answer for each event
-# attached to the bundled workload (examples/workload.c).
+# strings into perf_event_attr, the kernel's answer for each event
+# attached to the bundled workload (examples/workload.c), then counting
+# that workload with perfev stat.
 set -eu
 PERFEV=${1:-build/perfev}
 WORKLOAD=${WORKLOAD:-build/examples/workload}
@@ -36,4 +37,12 @@ pid=$!
 step "$PERFEV" attr --open -p "$pid" 'task-clock' 'page-faults' '{context-switches,cpu-migrations}' 'instructions:u' || true
 wait "$pid"
 echo
-echo "demo done: 'perfev list -j' and 'perfev attr -j' give the same as JSON."
+echo "== counting the bundled workload, perf stat style (the report goes to stderr)"
+step "$PERFEV" stat -- "$WORKLOAD" 50000000 4096
+
+echo
+echo "== five runs: the mean and a 95% confidence interval of each count"
+step "$PERFEV" stat -r 5 -e task-clock,page-faults -- "$WORKLOAD" 5000000 512 >/dev/null
+
+echo
+echo "demo done: 'perfev list -j', 'perfev attr -j' and 'perfev stat -j' give the same as JSON."

@@ -355,10 +355,13 @@ static void print_text(const struct stat_data *d)
 			fputc('\n', f);
 	}
 	fputc('\n', f);
-	for (ev = 0; ev < d->nev; ev++)
-		if (d->ev[ev].note)
+	for (ev = 0, r = 0; ev < d->nev; ev++)
+		if (d->ev[ev].note) {
 			fprintf(f, "  note: %s: %s\n", d->ev[ev].name, d->ev[ev].note);
-	fputc('\n', f);
+			r++;
+		}
+	if (r)
+		fputc('\n', f);
 	if (d->table && d->nruns > 1) {
 		fprintf(f, " %4s  %16s  %s\n", "run", "seconds", "delta from mean");
 		for (r = 0; r < d->nruns; r++)
@@ -366,7 +369,7 @@ static void print_text(const struct stat_data *d)
 				(d->elapsed_ns[r] - mean_el) / 1e9);
 		fputc('\n', f);
 	}
-	fprintf(f, " %18.9f", mean_el / 1e9);
+	fprintf(f, " %17.9f", mean_el / 1e9);
 	if (d->nruns > 1)
 		fprintf(f, " +- %.9f", ci / 1e9);
 	fprintf(f, " seconds time elapsed");
@@ -374,8 +377,8 @@ static void print_text(const struct stat_data *d)
 		fprintf(f, "  ( +- %5.2f%% )", 100.0 * ci / mean_el);
 	fputc('\n', f);
 	if (!isnan(d->user_ns[0])) {
-		fprintf(f, "\n %18.9f seconds user\n", mean_of(d->user_ns, n) / 1e9);
-		fprintf(f, " %18.9f seconds sys\n", mean_of(d->sys_ns, n) / 1e9);
+		fprintf(f, "\n %17.9f seconds user\n", mean_of(d->user_ns, n) / 1e9);
+		fprintf(f, " %17.9f seconds sys\n", mean_of(d->sys_ns, n) / 1e9);
 	}
 	fputc('\n', f);
 }

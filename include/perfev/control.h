@@ -21,7 +21,7 @@ extern "C" {
 PERFEV_API int perfev_ioc_enable(int fd, bool group);
 PERFEV_API int perfev_ioc_disable(int fd, bool group);
 PERFEV_API int perfev_ioc_reset(int fd, bool group);
-/* Allow @count more overflows, then disable (POLL_HUP).  @count 0 is refused by the kernel. */
+/* Allow @count (> 0) more overflows, then disable (POLL_HUP).  -EINVAL for @count <= 0. */
 PERFEV_API int perfev_ioc_refresh(int fd, int count);
 /* New sample period (or frequency for freq events). */
 PERFEV_API int perfev_ioc_period(int fd, uint64_t period);

@@ -7,6 +7,8 @@
 #include "internal.h"
 #include <perfev/control.h>
 
+#define QUERY_BPF_MAX 64
+
 static int ret(long r)
 {
 	return r < 0 ? -errno : (int)r;
@@ -34,6 +36,9 @@ int perfev_ioc_reset(int fd, bool group)
 
 int perfev_ioc_refresh(int fd, int count)
 {
+	/* The kernel takes 0 and negative counts, with no defined meaning. */
+	if (count <= 0)
+		return -EINVAL;
 	return ret(ioctl(fd, PERF_EVENT_IOC_REFRESH, count));
 }
 
@@ -44,7 +49,8 @@ int perfev_ioc_period(int fd, uint64_t period)
 
 int perfev_ioc_set_output(int fd, int target_fd)
 {
-	return ret(ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, target_fd));
+	/* The kernel compares the argument with -1 as an unsigned long: sign-extend. */
+	return ret(ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, (unsigned long)(long)target_fd));
 }
 
 int perfev_ioc_set_filter(int fd, const char *filter)
@@ -79,6 +85,9 @@ int perfev_ioc_query_bpf(int fd, uint32_t *ids, uint32_t max)
 
 	if (max && !ids)
 		return -EINVAL;
+	/* The kernel refuses a longer list than it can attach (BPF_TRACE_MAX_PROGS). */
+	if (max > QUERY_BPF_MAX)
+		max = QUERY_BPF_MAX;
 	q = calloc(1, bytes);
 	if (!q)
 		return -ENOMEM;

@@ -34,6 +34,15 @@ void perfev__log(enum perfev_log_level level, const char *fmt, ...) PERFEV__PRIN
  */
 bool perfev__opts_ok(const void *opts, size_t sz, size_t known);
 
+/*
+ * A field of a caller's sized options struct, or @def when @opts is NULL
+ * or the caller's (older) struct ends before the field.
+ */
+#define PERFEV__OPT(opts, field, def)                                                              \
+	((opts) && (opts)->sz >= offsetof(__typeof__(*(opts)), field) + sizeof((opts)->field)      \
+	     ? (opts)->field                                                                       \
+	     : (def))
+
 /* Sized output struct: sz must at least cover @min bytes. */
 static inline bool perfev__out_ok(const void *out, size_t sz, size_t min)
 {

@@ -705,9 +705,9 @@ int perfev_evspec_add(struct perfev_evspec *spec, const char *str,
 	p.len = strlen(str);
 	p.err = err;
 	if (opts) {
-		p.pmus = opts->pmus;
-		p.tracefs = opts->tracefs;
-		p.tracefs_error = opts->tracefs_error;
+		p.pmus = PERFEV__OPT(opts, pmus, NULL);
+		p.tracefs = PERFEV__OPT(opts, tracefs, NULL);
+		p.tracefs_error = PERFEV__OPT(opts, tracefs_error, 0);
 	}
 	ret = parse_list(&p);
 	if (!ret)

@@ -51,8 +51,7 @@ int perfev_pmus_load(const struct perfev_pmus_opts *opts, struct perfev_pmus **o
 
 	if (!out || !perfev__opts_ok(opts, opts ? opts->sz : 0, sizeof(*opts)))
 		return -EINVAL;
-	if (opts && opts->sysfs_root)
-		root = opts->sysfs_root;
+	root = PERFEV__OPT(opts, sysfs_root, NULL) ?: root;
 	db = calloc(1, sizeof(*db));
 	if (!db)
 		return -ENOMEM;

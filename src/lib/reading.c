@@ -60,10 +60,10 @@ int perfev_read_decode(uint64_t rf, const void *buf, size_t len, struct perfev_r
 	}
 	if (perfev_read_size(rf, nr) != len)
 		return -EBADMSG;
-	out->read_format = rf;
 	out->nr = (uint32_t)nr;
 	if (nr > out->max || (nr && !out->values))
 		return -ENOSPC;
+	out->read_format = rf;
 	if (!(rf & PERF_FORMAT_GROUP))
 		out->values[0].value = word(p, i++);
 	out->time_enabled = rf & PERF_FORMAT_TOTAL_TIME_ENABLED ? word(p, i++) : 0;

@@ -71,8 +71,8 @@ int perfev_session_new(const struct perfev_evspec *spec, const struct perfev_ses
 	if (opts)
 		memcpy(&s->opts, opts, opts->sz < sizeof(s->opts) ? opts->sz : sizeof(s->opts));
 	s->opts.sz = sizeof(s->opts);
-	s->sysfs_root = strdup(opts && opts->sysfs_root ? opts->sysfs_root : "/sys");
-	s->procfs_root = strdup(opts && opts->procfs_root ? opts->procfs_root : "/proc");
+	s->sysfs_root = strdup(PERFEV__OPT(opts, sysfs_root, NULL) ?: "/sys");
+	s->procfs_root = strdup(PERFEV__OPT(opts, procfs_root, NULL) ?: "/proc");
 	err = perfev__evspec_dup(spec, &s->spec);
 	if (err || !s->sysfs_root || !s->procfs_root)
 		goto fail;

@@ -98,8 +98,7 @@ int perfev_topology_load(const struct perfev_topology_opts *opts, struct perfev_
 
 	if (!out || !perfev__opts_ok(opts, opts ? opts->sz : 0, sizeof(*opts)))
 		return -EINVAL;
-	if (opts && opts->sysfs_root)
-		root = opts->sysfs_root;
+	root = PERFEV__OPT(opts, sysfs_root, NULL) ?: root;
 	if (perfev__path(path, sizeof(path), root, "/devices/system/cpu/possible"))
 		return -ENAMETOOLONG;
 	np = read_cpulist(path, &possible);
@@ -107,6 +106,10 @@ int perfev_topology_load(const struct perfev_topology_opts *opts, struct perfev_
 		return np == -ENOTDIR ? -ENOENT : np;
 	perfev__path(path, sizeof(path), root, "/devices/system/cpu/online");
 	no = read_cpulist(path, &online);
+	if (no == -EBADMSG) {
+		free(possible);
+		return no;
+	}
 	if (no < 0) {
 		/* Without an online list, every possible CPU is taken to be online. */
 		online = NULL;

@@ -36,6 +36,7 @@ static int probe_dir(const char *dir)
 
 int perfev_tracefs_open(const struct perfev_tracefs_opts *opts, struct perfev_tracefs **out)
 {
+	const char *given;
 	static const char *const candidates[] = {"/kernel/tracing", "/kernel/debug/tracing"};
 	const char *root = "/sys";
 	char path[PATH_MAX];
@@ -45,13 +46,13 @@ int perfev_tracefs_open(const struct perfev_tracefs_opts *opts, struct perfev_tr
 
 	if (!out || !perfev__opts_ok(opts, opts ? opts->sz : 0, sizeof(*opts)))
 		return -EINVAL;
-	if (opts && opts->sysfs_root)
-		root = opts->sysfs_root;
-	if (opts && opts->path) {
-		err = probe_dir(opts->path);
+	given = PERFEV__OPT(opts, path, NULL);
+	root = PERFEV__OPT(opts, sysfs_root, NULL) ?: root;
+	if (given) {
+		err = probe_dir(given);
 		if (err)
 			return err == -ENOTDIR ? -ENOENT : err;
-		snprintf(path, sizeof(path), "%s", opts->path);
+		snprintf(path, sizeof(path), "%s", given);
 	} else {
 		for (i = 0; i < PERFEV__ARRAY_SIZE(candidates); i++) {
 			if (perfev__path(path, sizeof(path), root, "%s", candidates[i]))

@@ -189,6 +189,7 @@ $(FUZZ_BINS): | fuzz-deps
 bench: all $(BENCH_BINS)
 	@$(O)/bench/parse
 	@PERFEV=$(PERFEV) sh bench/list.sh
+	@PERFEV=$(PERFEV) SPAWN_TIME=$(O)/bench/spawn-time sh bench/stat.sh
 
 fuzz: $(FUZZ_BINS)
 	@for f in $(FUZZ_BINS); do \

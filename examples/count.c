@@ -11,9 +11,9 @@
 
 int main(int argc, char **argv)
 {
-	struct perfev_target target = { .sz = sizeof(target), .kind = PERFEV_TARGET_COMMAND };
-	struct perfev_session_error serr = { .sz = sizeof(serr) };
-	struct perfev_parse_error perr = { .sz = sizeof(perr) };
+	struct perfev_target target = {.sz = sizeof(target), .kind = PERFEV_TARGET_COMMAND};
+	struct perfev_session_error serr = {.sz = sizeof(serr)};
+	struct perfev_parse_error perr = {.sz = sizeof(perr)};
 	struct perfev_session *session;
 	struct perfev_evspec *spec;
 	int status, err;
@@ -37,8 +37,8 @@ int main(int argc, char **argv)
 	if (!err)
 		err = perfev_session_start(session);
 	if (err) {
-		fprintf(stderr, "cannot count: %s\n", serr.message[0] ? serr.message
-								      : perfev_strerror(err));
+		fprintf(stderr, "cannot count: %s\n",
+			serr.message[0] ? serr.message : perfev_strerror(err));
 		perfev_session_free(session);
 		return 1;
 	}
@@ -48,7 +48,8 @@ int main(int argc, char **argv)
 		struct perfev_count c;
 
 		if (perfev_session_event_state(session, i) != PERFEV_EVENT_OPEN) {
-			printf("%20s  %s\n", "not supported", perfev_session_event_name(session, i));
+			printf("%20s  %s\n", "not supported",
+			       perfev_session_event_name(session, i));
 			continue;
 		}
 		perfev_session_count(session, i, PERFEV_AGGR_GLOBAL, 0, &c);

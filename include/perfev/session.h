@@ -65,9 +65,9 @@ struct perfev_session_opts {
 	bool no_group;		  /* open every event on its own, ignoring {} groups */
 	bool enable_now;	  /* non-command targets: enable at open instead of at start */
 	/*
-	 * Command targets: do not arm the counters for exec; the caller
-	 * enables them (perfev_session_enable()) when it wants, e.g. after
-	 * a start-up delay.
+	 * The caller enables the counters (perfev_session_enable()) when it
+	 * wants, e.g. after a start-up delay: perfev_session_start() only
+	 * releases a command, without arming its counters for exec.
 	 */
 	bool manual_enable;
 };

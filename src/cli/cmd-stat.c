@@ -300,13 +300,30 @@ static void fail_open(const struct perfev_session_error *e, const struct run_ctx
 	cli_die("cannot start counting: %s", e->message);
 }
 
+/* Why a program could not be run, in words for its user. */
+static const char *exec_error(int err)
+{
+	switch (err < 0 ? -err : err) {
+	case ENOENT:
+		return "command not found (no such file, or not in PATH)";
+	case EACCES:
+		return "permission denied (not executable?)";
+	case ENOEXEC:
+		return "not an executable format";
+	case ESRCH:
+		return "it exited before it could start";
+	default:
+		return perfev_strerror(err);
+	}
+}
+
 static pid_t spawn(char *const *argv)
 {
 	pid_t pid = fork();
 
 	if (pid == 0) {
 		execvp(argv[0], argv);
-		fprintf(stderr, "%s: cannot run '%s': %s\n", cli_prog, argv[0], strerror(errno));
+		fprintf(stderr, "%s: cannot run '%s': %s\n", cli_prog, argv[0], exec_error(errno));
 		_exit(127);
 	}
 	return pid;
@@ -435,13 +452,15 @@ static int measure(struct run_ctx *rc, size_t run)
 	err = perfev_session_start(s);
 	if (err) {
 		perfev_session_free(s);
-		cli_die("cannot run '%s': %s", rc->target.argv[0], strerror(-err));
+		cli_die("cannot run '%s': %s", rc->target.argv[0], exec_error(err));
 	}
 	if (rc->workload)
 		work = spawn(rc->workload);
 	if (o->delay_ms > 0) {
 		sleep_ms(o->delay_ms);
 		perfev_session_enable(s);
+		/* The measurement, and what metrics divide by, starts now. */
+		t0 = now_ns();
 	}
 	if (child)
 		status = wait_child(child, &ru);
@@ -483,11 +502,12 @@ static int measure_intervals(struct run_ctx *rc)
 		cli_die("out of memory");
 	d->nruns = 1;
 	ensure_run(d);
-	stat_print_interval_begin(d);
 	t0 = last = now_ns();
 	err = perfev_session_start(s);
 	if (err)
-		cli_die("cannot run '%s': %s", rc->target.argv[0], strerror(-err));
+		cli_die("cannot run '%s': %s", rc->target.argv[0], exec_error(err));
+	/* Only once the command runs, so a failure leaves no half document. */
+	stat_print_interval_begin(d);
 	if (rc->workload)
 		work = spawn(rc->workload);
 	waited = child					? child
@@ -532,6 +552,7 @@ static int measure_intervals(struct run_ctx *rc)
 		status = wait_child(waited, &ru);
 	}
 	d->exit_status = child || work ? (WIFEXITED(status) ? WEXITSTATUS(status) : -1) : -1;
+	d->term_signal = (child || work) && WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 	stat_print_interval_end(d);
 	free(prev);
 	perfev_session_free(s);
@@ -656,6 +677,9 @@ int cmd_stat(int argc, const char **argv)
 			    "invalid separator for -x: use a character such as ','");
 	if (o.table && o.repeat < 2)
 		usage_error(stat_usage, opts, "--table needs -r with at least 2 runs");
+	if (o.table && (o.sep || o.json))
+		usage_error(stat_usage, opts,
+			    "--table is for the text report; -x and -j give every run already");
 
 	/* What and where. */
 	if (o.pids) {
@@ -747,7 +771,7 @@ int cmd_stat(int argc, const char **argv)
 	if (o.output) {
 		d.out = fopen(o.output, "w");
 		if (!d.out)
-			cli_die("cannot write '%s': %s", o.output, strerror(errno));
+			cli_die("cannot write '%s': %s", o.output, perfev_strerror(errno));
 	}
 	desc = describe_target(&o, cmd);
 	d.target_desc = desc;
@@ -767,12 +791,13 @@ int cmd_stat(int argc, const char **argv)
 			status = measure(&rc, (size_t)i);
 		if (cmd)
 			d.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+		d.term_signal = cmd && WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 		stat_print(&d);
 	}
 	if (d.out != stderr && fclose(d.out))
-		cli_die("cannot write '%s': %s", o.output, strerror(errno));
-	else if (d.out == stderr)
-		fflush(stderr);
+		cli_die("cannot write '%s': %s", o.output, perfev_strerror(errno));
+	else if (d.out == stderr && (fflush(stderr) || ferror(stderr)))
+		exit(1); /* nowhere left to say so */
 
 	status = cmd ? exit_status_of(status, cmd) : 0;
 	free(desc);

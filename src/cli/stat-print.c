@@ -57,9 +57,11 @@ static struct agg aggregate(const struct stat_data *d, size_t ev, size_t unit)
 {
 	const struct stat_event *e = &d->ev[ev];
 	struct agg a = {.supported = e->supported};
-	double xs[256];
+	double *xs = calloc(d->nruns ? d->nruns : 1, sizeof(*xs));
 	size_t r, n = 0;
 
+	if (!xs)
+		abort();
 	for (r = 0; r < d->nruns; r++) {
 		const struct stat_value *v = stat_at(d, r, ev, unit);
 
@@ -68,10 +70,15 @@ static struct agg aggregate(const struct stat_data *d, size_t ev, size_t unit)
 		a.valid = true;
 		a.enabled += v->enabled;
 		a.running += v->running;
-		if (n < sizeof(xs) / sizeof(xs[0]))
-			xs[n++] = value_of(d, v, e);
+		xs[n++] = value_of(d, v, e);
 	}
 	stat_summary(xs, n, &a.value, &a.stddev, &a.ci95);
+	free(xs);
+	/* Times per run, like the counts. */
+	if (n) {
+		a.enabled /= n;
+		a.running /= n;
+	}
 	/* Tool events have no kernel times: always counted. */
 	a.counted = e->tool ? a.valid : a.running > 0;
 	a.pct_running = a.enabled ? 100.0 * (double)a.running / (double)a.enabled : 0;
@@ -330,13 +337,11 @@ static void text_line(const struct stat_data *d, size_t ev, size_t u, double ela
 
 static void print_text(const struct stat_data *d)
 {
-	double el[256], mean_el, sd, ci;
-	size_t ev, u, r, n = d->nruns < 256 ? d->nruns : 256;
+	double mean_el, sd, ci;
+	size_t ev, u, r, n = d->nruns;
 	FILE *f = d->out;
 
-	for (r = 0; r < n; r++)
-		el[r] = d->elapsed_ns[r];
-	stat_summary(el, n, &mean_el, &sd, &ci);
+	stat_summary(d->elapsed_ns, n, &mean_el, &sd, &ci);
 	fprintf(f, "\n Performance counter stats for %s", d->target_desc);
 	if (d->nruns > 1)
 		fprintf(f, " (%zu runs; +- is the 95%% confidence interval of the mean)", d->nruns);
@@ -392,7 +397,8 @@ static void csv_field(const struct stat_data *d, const char *s, bool first)
 
 	if (!first)
 		fputs(d->sep, f);
-	if (!strpbrk(s, "\"\r\n") && !strstr(s, d->sep)) {
+	/* Quote when any character of the separator occurs, so no split is ambiguous. */
+	if (!strpbrk(s, "\"\r\n") && !strpbrk(s, d->sep)) {
 		fputs(s, f);
 		return;
 	}
@@ -591,13 +597,11 @@ static void json_header(struct json *j, const struct stat_data *d)
 
 static void print_json(const struct stat_data *d)
 {
-	double el[256], mean_el, sd, ci;
-	size_t r, n = d->nruns < 256 ? d->nruns : 256;
+	double mean_el, sd, ci;
+	size_t n = d->nruns;
 	struct json j;
 
-	for (r = 0; r < n; r++)
-		el[r] = d->elapsed_ns[r];
-	stat_summary(el, n, &mean_el, &sd, &ci);
+	stat_summary(d->elapsed_ns, n, &mean_el, &sd, &ci);
 	json_init(&j, d->out);
 	json_header(&j, d);
 	json_ku64(&j, "runs", d->nruns);
@@ -616,6 +620,11 @@ static void print_json(const struct stat_data *d)
 		json_i64(&j, d->exit_status);
 	else
 		json_null(&j);
+	json_key(&j, "signal");
+	if (d->term_signal)
+		json_i64(&j, d->term_signal);
+	else
+		json_null(&j);
 	json_events(&j, d, mean_el);
 	json_obj_end(&j);
 	json_end(&j);
@@ -624,8 +633,7 @@ static void print_json(const struct stat_data *d)
 void stat_print(const struct stat_data *d)
 {
 	size_t ev, u;
-	double el[256], mean_el, sd, ci;
-	size_t r, n = d->nruns < 256 ? d->nruns : 256;
+	double mean_el, sd, ci;
 
 	switch (d->format) {
 	case STAT_TEXT:
@@ -635,9 +643,7 @@ void stat_print(const struct stat_data *d)
 		print_json(d);
 		break;
 	case STAT_CSV:
-		for (r = 0; r < n; r++)
-			el[r] = d->elapsed_ns[r];
-		stat_summary(el, n, &mean_el, &sd, &ci);
+		stat_summary(d->elapsed_ns, d->nruns, &mean_el, &sd, &ci);
 		for (u = 0; u < d->nunits; u++)
 			for (ev = 0; ev < d->nev; ev++)
 				csv_line(d, ev, u, mean_el, NULL);
@@ -702,6 +708,11 @@ void stat_print_interval_end(const struct stat_data *d)
 	json_key(&interval_json, "exit_status");
 	if (d->exit_status >= 0)
 		json_i64(&interval_json, d->exit_status);
+	else
+		json_null(&interval_json);
+	json_key(&interval_json, "signal");
+	if (d->term_signal)
+		json_i64(&interval_json, d->term_signal);
 	else
 		json_null(&interval_json);
 	json_obj_end(&interval_json);

@@ -44,6 +44,7 @@ struct stat_data {
 	double *elapsed_ns;
 	double *user_ns, *sys_ns; /* per run; NaN when unknown */
 	int exit_status;	  /* of the last run's command, -1 when none */
+	int term_signal;	  /* the signal that killed it, 0 when none */
 
 	/* How to print. */
 	enum stat_format format;

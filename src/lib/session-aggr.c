@@ -68,10 +68,11 @@ static int cmp_unit(const void *pa, const void *pb)
 
 static int check_level(const struct perfev_session *s, enum perfev_aggr a)
 {
-	bool cpus = s->cpus && s->cpus[0] >= 0;
+	bool cpus;
 
 	if (!s || !s->opened || a > PERFEV_AGGR_NODE)
 		return -EINVAL;
+	cpus = s->cpus && s->cpus[0] >= 0;
 	if (cpu_level(a) && !cpus)
 		return -EINVAL;
 	if (a == PERFEV_AGGR_THREAD && cpus)

@@ -3,6 +3,7 @@
 #ifndef PERFEV_SESSION_INTERNAL_H
 #define PERFEV_SESSION_INTERNAL_H
 
+#include <limits.h>
 #include <perfev/reading.h>
 #include <perfev/session.h>
 #include <perfev/topology.h>
@@ -40,6 +41,7 @@ struct perfev_session {
 	pid_t *tids; /* instance threads; {-1} for CPU targets */
 	size_t ntids;
 	int cgroup_fd;
+	char cgroup_path[PATH_MAX]; /* for messages */
 	bool opened;
 
 	pid_t child; /* command target */

@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "session-internal.h"
@@ -99,10 +100,18 @@ static int cpu_instances(struct perfev_session *s, const struct perfev_target *t
 		s->cpus = malloc(t->ncpus * sizeof(*s->cpus));
 		if (!s->cpus)
 			return -ENOMEM;
+		ret = perfev_topology_load(&to, &s->topo);
 		for (i = 0; i < t->ncpus; i++) {
-			if (t->cpus[i] < 0)
+			const struct perfev_cpu_info *ci =
+			    ret ? NULL : perfev_topology_cpu(s->topo, t->cpus[i]);
+
+			if (t->cpus[i] < 0 || (!ret && !ci))
 				return perfev__sess_fail(err, -EINVAL, -1, t->cpus[i], -1,
-							 "invalid cpu %d", t->cpus[i]);
+							 "cpu %d does not exist on this machine",
+							 t->cpus[i]);
+			if (ci && !ci->online)
+				return perfev__sess_fail(err, -ENODEV, -1, t->cpus[i], -1,
+							 "cpu %d is offline", t->cpus[i]);
 			s->cpus[i] = t->cpus[i];
 		}
 		s->ncpus = t->ncpus;
@@ -123,27 +132,71 @@ static int cpu_instances(struct perfev_session *s, const struct perfev_target *t
 	return 0;
 }
 
+/*
+ * Where cgroups are mounted: the v1 hierarchy with the perf_event
+ * controller if there is one, else the cgroup2 mount (from mountinfo).
+ */
+static int cgroup_mount(const struct perfev_session *s, char *buf, size_t len)
+{
+	char path[PATH_MAX], *text, *line, *save = NULL;
+	bool found = false;
+
+	if (perfev__path(path, sizeof(path), s->procfs_root, "/self/mountinfo") ||
+	    perfev__read_file(path, &text, 1 << 22) < 0)
+		return -ENOENT;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char mnt[PATH_MAX], fstype[64], opts[512];
+		const char *dash = strstr(line, " - ");
+
+		/* "id parent maj:min root MOUNT opts ... - FSTYPE SOURCE SUPEROPTS" */
+		if (!dash || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
+		    sscanf(dash + 3, "%63s %*s %511s", fstype, opts) < 1)
+			continue;
+		if (!strcmp(fstype, "cgroup") && strstr(opts, "perf_event")) {
+			snprintf(buf, len, "%s", mnt);
+			found = true;
+			break;
+		}
+		if (!strcmp(fstype, "cgroup2") && !found) {
+			snprintf(buf, len, "%s", mnt);
+			found = true;
+		}
+	}
+	free(text);
+	return found ? 0 : -ENOENT;
+}
+
 static int open_cgroup(struct perfev_session *s, const char *name, struct perfev_session_error *err)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], mnt[PATH_MAX];
 	int fd;
 
 	if (!name || !*name)
 		return perfev__sess_fail(err, -EINVAL, -1, -1, -1, "no cgroup given");
-	if (name[0] == '/')
+	if (name[0] == '/') {
 		snprintf(path, sizeof(path), "%s", name);
-	else if (perfev__path(path, sizeof(path), s->sysfs_root, "/fs/cgroup/%s", name))
-		return -ENAMETOOLONG;
+	} else {
+		if (cgroup_mount(s, mnt, sizeof(mnt)))
+			return perfev__sess_fail(
+			    err, -ENOENT, -1, -1, -1,
+			    "cannot find cgroup '%s': no cgroup file system is "
+			    "mounted (mount -t cgroup2 none /sys/fs/cgroup)",
+			    name);
+		if (snprintf(path, sizeof(path), "%s/%s", mnt, name) >= (int)sizeof(path))
+			return -ENAMETOOLONG;
+	}
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
 		int e = -errno;
 
 		return perfev__sess_fail(err, e, -1, -1, -1,
-					 e == -ENOENT ? "no such cgroup '%s' (%s does not exist)"
-						      : "cannot open cgroup '%s' (%s)",
+					 e == -ENOENT	 ? "no such cgroup '%s' (%s does not exist)"
+					 : e == -ENOTDIR ? "'%s' is not a cgroup directory (%s)"
+							 : "cannot open cgroup '%s' (%s)",
 					 name, path);
 	}
 	s->cgroup_fd = fd;
+	snprintf(s->cgroup_path, sizeof(s->cgroup_path), "%s", path);
 	return 0;
 }
 
@@ -156,7 +209,8 @@ int perfev__sess_resolve_target(struct perfev_session *s, const struct perfev_ta
 	s->inherit = !t->no_inherit;
 	switch (t->kind) {
 	case PERFEV_TARGET_SELF:
-		self = 0;
+		/* The thread's own id opens the same as pid 0 and names it in per-thread output. */
+		self = gettid();
 		return set_task_instances(s, &self, 1);
 	case PERFEV_TARGET_PID:
 		return process_threads(s, t->pid, err);
@@ -194,7 +248,8 @@ int perfev__sess_fork_command(struct perfev_session *s, char *const *argv,
 	int go[2], ep[2], e;
 	pid_t pid;
 
-	if (pipe2(go, O_CLOEXEC))
+	/* A socket, so a write to a child that died is EPIPE, not SIGPIPE. */
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, go))
 		return -errno;
 	if (pipe2(ep, O_CLOEXEC)) {
 		e = -errno;
@@ -239,8 +294,15 @@ int perfev__sess_release_command(struct perfev_session *s)
 	int e = 0;
 	ssize_t n;
 
-	if (write(s->go_fd, &c, 1) != 1)
-		return -errno;
+	if (send(s->go_fd, &c, 1, MSG_NOSIGNAL) != 1) {
+		int se = errno;
+
+		/* The child is gone (killed before it could run the program). */
+		waitpid(s->child, NULL, 0);
+		s->child = 0;
+		s->started = true;
+		return se == EPIPE || se == ECONNRESET ? -ESRCH : -se;
+	}
 	close(s->go_fd);
 	s->go_fd = -1;
 	do

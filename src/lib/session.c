@@ -230,7 +230,10 @@ static bool fall_back(struct perfev_session *s, size_t i, int err)
 				 a->precise_ip);
 		return true;
 	}
-	if ((err == -EINVAL || err == -EOPNOTSUPP) && (a->exclude_guest || a->exclude_host)) {
+	/* Software, tracepoint and breakpoint events always accept exclude_guest. */
+	if ((err == -EINVAL || err == -EOPNOTSUPP) && (a->exclude_guest || a->exclude_host) &&
+	    a->type != PERF_TYPE_SOFTWARE && a->type != PERF_TYPE_TRACEPOINT &&
+	    a->type != PERF_TYPE_BREAKPOINT) {
 		a->exclude_guest = 0;
 		a->exclude_host = 0;
 		add_note(e,
@@ -272,6 +275,12 @@ static void diagnose(struct perfev_session *s, size_t i, size_t inst, int group_
 		     char *buf, size_t len)
 {
 	struct perfev_diag_ctx dc = {.sz = sizeof(dc)};
+
+	if (fd == -EBADF && s->cgroup_fd >= 0) {
+		snprintf(buf, len, "bad file descriptor: '%.300s' is not a cgroup directory",
+			 s->cgroup_path);
+		return;
+	}
 
 	dc.pid = s->cgroup_fd >= 0 ? s->cgroup_fd : s->tids[inst % s->ntids];
 	dc.cpu = s->cpus[inst / s->ntids];
@@ -371,9 +380,10 @@ static int open_event(struct perfev_session *s, size_t i, struct perfev_session_
 	return OPENED;
 }
 
-int perfev_session_open(struct perfev_session *s, const struct perfev_target *t,
+int perfev_session_open(struct perfev_session *s, const struct perfev_target *target,
 			struct perfev_session_error *err)
 {
+	struct perfev_target tc = {0}, *t = &tc;
 	size_t i, n;
 	int ret;
 
@@ -384,8 +394,10 @@ int perfev_session_open(struct perfev_session *s, const struct perfev_target *t,
 		err->event = -1;
 		err->cpu = -1;
 	}
-	if (!s || !t || s->opened || !perfev__opts_ok(t, t->sz, sizeof(*t)))
+	if (!s || !target || s->opened || !perfev__opts_ok(target, target->sz, sizeof(*target)))
 		return -EINVAL;
+	/* Fields beyond the caller's (older, shorter) struct read as zero. */
+	memcpy(&tc, target, target->sz < sizeof(tc) ? target->sz : sizeof(tc));
 	s->opened = true;
 	ret = perfev__sess_resolve_target(s, t, err);
 	if (ret)
@@ -461,7 +473,7 @@ int perfev_session_start(struct perfev_session *s)
 	if (s->kind == PERFEV_TARGET_COMMAND)
 		return s->started ? -EINVAL : perfev__sess_release_command(s);
 	s->started = true;
-	return s->opts.enable_now ? 0 : perfev_session_enable(s);
+	return s->opts.enable_now || s->opts.manual_enable ? 0 : perfev_session_enable(s);
 }
 
 static int read_fd(struct perfev_session *s, int fd, uint64_t rf, struct perfev_reading *r)
@@ -487,32 +499,37 @@ static int read_fd(struct perfev_session *s, int fd, uint64_t rf, struct perfev_
 
 int perfev_session_read(struct perfev_session *s)
 {
-	struct perfev_value vals[64];
-	size_t i, inst, k, m, nm, members[64];
-	int ret;
+	struct perfev_value *vals;
+	size_t i, inst, k, m, nm, *members;
+	int ret = 0;
 
 	if (!s || !s->opened)
 		return -EINVAL;
-	for (i = 0; i < s->nev; i++) {
+	vals = calloc(s->nev ? s->nev : 1, sizeof(*vals));
+	members = calloc(s->nev ? s->nev : 1, sizeof(*members));
+	if (!vals || !members) {
+		free(vals);
+		free(members);
+		return -ENOMEM;
+	}
+	for (i = 0; i < s->nev && !ret; i++) {
 		struct sess_event *e = &s->ev[i];
 		uint64_t rf = e->a.attr.read_format;
 
 		if (e->leader != (int)i || !e->fds)
 			continue;
-		for (inst = 0; inst < sess_ninst(s); inst++) {
+		for (inst = 0; inst < sess_ninst(s) && !ret; inst++) {
 			struct perfev_reading r = {.sz = sizeof(r), .values = vals};
 
 			if (e->fds[inst] < 0)
 				continue;
 			r.max = (rf & PERF_FORMAT_GROUP) ? (uint32_t)e->group_size : 1;
-			if (r.max > 64)
-				return -E2BIG;
 			ret = read_fd(s, e->fds[inst], rf, &r);
 			if (ret)
-				return ret;
+				break;
 			/* Group members come back in the order they were opened. */
 			nm = 0;
-			for (m = i; m < s->nev && nm < 64; m++)
+			for (m = i; m < s->nev; m++)
 				if (s->ev[m].leader == (int)i && s->ev[m].fds &&
 				    s->ev[m].fds[inst] >= 0)
 					members[nm++] = m;
@@ -527,7 +544,9 @@ int perfev_session_read(struct perfev_session *s)
 			}
 		}
 	}
-	return 0;
+	free(vals);
+	free(members);
+	return ret;
 }
 
 size_t perfev_session_event_count(const struct perfev_session *s)

@@ -8,14 +8,14 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/perfev-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 status=0
 
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1: $2"; status=1; }
+pass() { printf 'PASS %s\n' "$1"; }
+fail() { printf 'FAIL %s: %s\n' "$1" "$2"; status=1; }
 
 # skip FEATURE NAME REASON: a FAIL instead when PERFEV_TEST_REQUIRE lists FEATURE.
 skip() {
 	case ",${PERFEV_TEST_REQUIRE:-}," in
 	*",$1,"*|*",all,"*) fail "$2" "feature '$1' is required but missing: $3" ;;
-	*) echo "SKIP $2: $3" ;;
+	*) printf 'SKIP %s: %s\n' "$2" "$3" ;;
 	esac
 }
 

@@ -117,12 +117,15 @@ $(O)/san/libperfev.a: $(SAN_OBJS)
 $(O)/src/cli/%.o: src/cli/%.c $(HEADERS) $(wildcard src/cli/*.h) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(BASE_CFLAGS) -Isrc/cli -c $< -o $@
+	$(Q)$(CC) $(BASE_CFLAGS) -fno-math-errno -Isrc/cli -c $< -o $@
 
-# The tool links the library statically: one binary, fast start-up.
+# The tool links the library, and libtraceevent where its archive exists,
+# statically: fewer shared objects to load makes start-up faster.
+TEP_STATIC := $(firstword $(wildcard $(shell pkg-config --variable=libdir libtraceevent 2>/dev/null)/libtraceevent.a /usr/lib/$(shell $(CC) -dumpmachine 2>/dev/null)/libtraceevent.a))
+CLI_LIBS := $(if $(TEP_STATIC),$(TEP_STATIC),$(TEP_LIBS)) -lpthread
 $(PERFEV): $(CLI_OBJS) $(STLIB)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(BASE_CFLAGS) -o $@ $(CLI_OBJS) $(STLIB) $(LIB_LIBS) -lm
+	$(Q)$(CC) $(BASE_CFLAGS) -o $@ $(CLI_OBJS) $(STLIB) $(CLI_LIBS)
 
 $(O)/examples/%: examples/%.c $(SHLIB)
 	@mkdir -p $(@D)

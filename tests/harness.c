@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* The test harness: registration, running, reporting, skip policy. */
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +108,46 @@ bool harness_skip_errno(const char *feature, int err, const char *what, const ch
 		return true;
 	}
 	harness_fail(file, line, "%s: %s (%s)", what, strerrorname_np(-err), strerror(-err));
+	return true;
+}
+
+int test_read_text(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return (int)n;
+}
+
+void test_burn(void)
+{
+	volatile uint64_t x = 0;
+	int i;
+
+	for (i = 0; i < 3000000; i++)
+		x += (uint64_t)i * i;
+}
+
+bool test_touch_fresh_pages(size_t n)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	volatile char *p;
+	size_t i;
+
+	p = mmap(NULL, n * (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		 0);
+	if (p == MAP_FAILED)
+		return false;
+	for (i = 0; i < n; i++)
+		p[i * (size_t)page] = (char)i;
+	munmap((void *)p, n * (size_t)page);
 	return true;
 }
 

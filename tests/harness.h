@@ -108,6 +108,14 @@ bool harness_skip_errno(const char *feature, int err, const char *what, const ch
 			return;                                                                    \
 	} while (0)
 
+/* Helpers shared by kernel tests. */
+/* Read a small file into @buf (NUL-terminated); returns its length or -errno. */
+int test_read_text(const char *path, char *buf, size_t len);
+/* Some CPU time on this thread. */
+void test_burn(void);
+/* Map @n fresh anonymous pages and touch each once: one page fault apiece. */
+bool test_touch_fresh_pages(size_t n);
+
 /* Directory of the test data (tests/data), from PERFEV_TEST_DATA or the build. */
 const char *test_data_dir(void);
 /* "<test_data_dir>/<rel>" in a static buffer (one at a time). */

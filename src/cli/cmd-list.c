@@ -163,27 +163,6 @@ static void json_event(struct lister *l, const char *name, const char *alias, co
 	l->shown++;
 }
 
-/* Can this machine count generic hardware events?  One real open tells. */
-static int probe(uint32_t type, uint64_t config)
-{
-	struct perf_event_attr a;
-	int fd;
-
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = type;
-	a.config = config;
-	a.exclude_kernel = 1;
-	a.exclude_hv = 1;
-	a.disabled = 1;
-	fd = perfev_sys_open(&a, 0, -1, -1, 0);
-	if (fd >= 0) {
-		close(fd);
-		return 1;
-	}
-	return fd == -ENOENT || fd == -EOPNOTSUPP || fd == -ENODEV ? 0 : -1;
-}
-
 static void list_symbols(struct lister *l, enum perfev_event_kind kind, const char *title,
 			 const char *label, int supported)
 {
@@ -419,9 +398,9 @@ int cmd_list(int argc, const char **argv)
 	tfs_err = env.tracefs_error;
 	if (!env.sysfs_root) {
 		if (l.sections & S_HW)
-			l.hw_state = probe(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+			l.hw_state = cli_can_count(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
 		if (l.sections & S_CACHE)
-			l.cache_state = probe(PERF_TYPE_HW_CACHE, 0);
+			l.cache_state = cli_can_count(PERF_TYPE_HW_CACHE, 0);
 	}
 
 	if (l.json) {

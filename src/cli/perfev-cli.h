@@ -37,6 +37,12 @@ void cli_env_init(struct cli_env *env);
 void cli_env_open(struct cli_env *env, bool want_tracefs);
 void cli_env_release(struct cli_env *env);
 
+/*
+ * Can this machine count (@type, @config)?  One real open of a user-space,
+ * disabled event tells: 1 yes, 0 no (no such event or PMU), -1 unknown.
+ */
+int cli_can_count(uint32_t type, uint64_t config);
+
 /* Print a parse error with a caret under the bad token. */
 void cli_parse_error(const char *str, const struct perfev_parse_error *err);
 

@@ -129,6 +129,26 @@ void cli_parse_error(const char *str, const struct perfev_parse_error *err)
 	fputc('\n', stderr);
 }
 
+int cli_can_count(uint32_t type, uint64_t config)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = type;
+	a.config = config;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	a.disabled = 1;
+	fd = perfev_sys_open(&a, 0, -1, -1, 0);
+	if (fd >= 0) {
+		close(fd);
+		return 1;
+	}
+	return fd == -ENOENT || fd == -EOPNOTSUPP || fd == -ENODEV ? 0 : -1;
+}
+
 static void usage(FILE *f)
 {
 	size_t i;

@@ -76,33 +76,6 @@ static double thread_cpu_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Some CPU time on this thread. */
-static void burn(void)
-{
-	volatile uint64_t x = 0;
-	int i;
-
-	for (i = 0; i < 3000000; i++)
-		x += (uint64_t)i * i;
-}
-
-/* Fresh anonymous pages, each touched once: one page fault apiece. */
-static void touch_fresh_pages(size_t n)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	volatile char *p;
-	size_t i;
-
-	p = mmap(NULL, n * (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-		 0);
-	if (p == MAP_FAILED)
-		return;
-	madvise((void *)p, n * (size_t)page, MADV_NOHUGEPAGE);
-	for (i = 0; i < n; i++)
-		p[i * (size_t)page] = 1;
-	munmap((void *)p, n * (size_t)page);
-}
-
 static void close_fds(int *fds, int n)
 {
 	while (n-- > 0)
@@ -225,22 +198,22 @@ TEST(enable_disable_reset)
 
 	if (fd < 0)
 		return;
-	burn();
+	test_burn();
 	EXPECT(count(fd) == 0, "opened disabled, counted %llu", (unsigned long long)count(fd));
 	CHECK_INT(perfev_ioc_enable(fd, false), 0);
-	burn();
+	test_burn();
 	a = count(fd);
 	EXPECT(a > 0 && a != UINT64_MAX, "enabled: %llu", (unsigned long long)a);
 	CHECK_INT(perfev_ioc_disable(fd, false), 0);
 	a = count(fd);
-	burn();
+	test_burn();
 	b = count(fd);
 	EXPECT(a == b, "disabled, yet went from %llu to %llu", (unsigned long long)a,
 	       (unsigned long long)b);
 	CHECK_INT(perfev_ioc_reset(fd, false), 0);
 	EXPECT(count(fd) == 0, "reset while disabled: %llu", (unsigned long long)count(fd));
 	CHECK_INT(perfev_ioc_enable(fd, false), 0);
-	burn();
+	test_burn();
 	a = count(fd);
 	EXPECT(a > 0, "re-enabled: %llu", (unsigned long long)a);
 	/* Reset while running: starts again from zero, below what was counted. */
@@ -268,7 +241,7 @@ static void group_counts(const int *fds, uint64_t *v)
 /* Fresh page faults: every member has something to count. */
 static void group_work(void)
 {
-	touch_fresh_pages(32);
+	test_touch_fresh_pages(32);
 }
 
 /*
@@ -393,7 +366,7 @@ static void burn_until_hup(int hups)
 	double end = thread_cpu_seconds() + 3.0;
 
 	while (sig_hup < hups && thread_cpu_seconds() < end)
-		burn();
+		test_burn();
 }
 
 static int open_clock_sampler(uint64_t period, const char *what)
@@ -418,7 +391,7 @@ TEST(refresh_counts_overflows_then_hup)
 		return;
 	}
 	/* Opened disabled: no overflow, no signal. */
-	burn();
+	test_burn();
 	EXPECT(sig_in + sig_hup == 0, "signals before refresh");
 
 	/* Two overflows allowed: one POLL_IN, then POLL_HUP and the event stops. */
@@ -429,8 +402,8 @@ TEST(refresh_counts_overflows_then_hup)
 	       (int)sig_hup, (int)sig_other);
 	EXPECT(sig_fd == fd, "signal for fd %d, expected %d", (int)sig_fd, fd);
 	a = count(fd);
-	burn();
-	burn();
+	test_burn();
+	test_burn();
 	b = count(fd);
 	EXPECT(a == b, "still counting after POLL_HUP: %llu then %llu", (unsigned long long)a,
 	       (unsigned long long)b);
@@ -494,7 +467,7 @@ TEST(period_changes_sample_spacing)
 		goto out;
 	}
 	CHECK_INT(perfev_ioc_enable(fd, false), 0);
-	touch_fresh_pages(256);
+	test_touch_fresh_pages(256);
 	ring_drain(&r, s);
 	EXPECT(!s->malformed, "malformed record");
 	EXPECT(s->n >= 256 / 8, "%zu samples for 256 faults every 8", s->n);
@@ -504,7 +477,7 @@ TEST(period_changes_sample_spacing)
 
 	CHECK_INT(perfev_ioc_period(fd, 32), 0);
 	memset(s, 0, sizeof(*s));
-	touch_fresh_pages(512);
+	test_touch_fresh_pages(512);
 	ring_drain(&r, s);
 	/* The first overflows after the switch finish the old period; then 32 apart. */
 	for (i = 3; i < s->n; i++) {
@@ -599,7 +572,7 @@ TEST(set_output)
 	CHECK_INT(perfev_ioc_set_output(b, a), 0);
 	CHECK_INT(perfev_ioc_enable(a, false), 0);
 	CHECK_INT(perfev_ioc_enable(b, false), 0);
-	touch_fresh_pages(32);
+	test_touch_fresh_pages(32);
 	ring_drain(&r, s);
 	EXPECT(!s->malformed, "malformed record");
 	EXPECT(samples_with(s, ida) >= 32, "%zu samples of the ring's own event",
@@ -614,7 +587,7 @@ TEST(set_output)
 	/* Records written before the ioctl (its own page faults) are still in the ring. */
 	ring_drain(&r, s);
 	memset(s, 0, sizeof(*s));
-	touch_fresh_pages(32);
+	test_touch_fresh_pages(32);
 	ring_drain(&r, s);
 	EXPECT(samples_with(s, ida) >= 32, "%zu samples of the ring's own event",
 	       samples_with(s, ida));
@@ -934,18 +907,18 @@ TEST(pause_output)
 		return;
 	}
 	CHECK_INT(perfev_ioc_enable(fd, false), 0);
-	touch_fresh_pages(16);
+	test_touch_fresh_pages(16);
 	h0 = ring_head(&r);
 	EXPECT(h0 > 0, "no records after 16 page faults");
 
 	CHECK_INT(perfev_ioc_pause_output(fd, true), 0);
 	h1 = ring_head(&r);
-	touch_fresh_pages(16);
+	test_touch_fresh_pages(16);
 	EXPECT(ring_head(&r) == h1, "head moved from %llu to %llu while paused",
 	       (unsigned long long)h1, (unsigned long long)ring_head(&r));
 
 	CHECK_INT(perfev_ioc_pause_output(fd, false), 0);
-	touch_fresh_pages(16);
+	test_touch_fresh_pages(16);
 	h2 = ring_head(&r);
 	EXPECT(h2 >= h1 + 16 * 8, "head moved by %llu after resuming",
 	       (unsigned long long)(h2 - h1));
@@ -1031,15 +1004,15 @@ TEST(prctl_disable_enable)
 
 	if (fd < 0)
 		return;
-	burn();
+	test_burn();
 	CHECK_INT(perfev_prctl_disable(), 0);
 	a = count(fd);
 	EXPECT(a > 0, "counted nothing before prctl");
-	burn();
+	test_burn();
 	b = count(fd);
 	EXPECT(a == b, "counted %llu while disabled by prctl", (unsigned long long)(b - a));
 	CHECK_INT(perfev_prctl_enable(), 0);
-	burn();
+	test_burn();
 	c = count(fd);
 	EXPECT(c > b, "did not count after prctl enable");
 	close(fd);

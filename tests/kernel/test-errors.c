@@ -159,21 +159,6 @@ static int write_file(const char *path, const char *text, int oflags)
 	return err;
 }
 
-static int read_text(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return (int)n;
-}
-
 /* ---- running a call in a child -------------------------------------------- */
 
 struct child_report {
@@ -273,7 +258,7 @@ static bool hardware_pmu_present(void)
 		    !strncmp(de->d_name, "armv", 4))
 			found = true;
 		snprintf(path, sizeof(path), PMU_DIR "/%s/type", de->d_name);
-		if (read_text(path, text, sizeof(text)) > 0 && atoi(text) == PERF_TYPE_RAW)
+		if (test_read_text(path, text, sizeof(text)) > 0 && atoi(text) == PERF_TYPE_RAW)
 			found = true;
 	}
 	closedir(d);
@@ -292,7 +277,7 @@ static bool pmu_type_used(int type)
 		char path[PATH_MAX], text[32];
 
 		snprintf(path, sizeof(path), PMU_DIR "/%s/type", de->d_name);
-		if (de->d_name[0] != '.' && read_text(path, text, sizeof(text)) > 0 &&
+		if (de->d_name[0] != '.' && test_read_text(path, text, sizeof(text)) > 0 &&
 		    atoi(text) == type)
 			used = true;
 	}
@@ -306,7 +291,7 @@ static int first_impossible_cpu(void)
 	char text[256];
 	int cpus[4096], n;
 
-	if (read_text("/sys/devices/system/cpu/possible", text, sizeof(text)) <= 0)
+	if (test_read_text("/sys/devices/system/cpu/possible", text, sizeof(text)) <= 0)
 		return -1;
 	n = perfev_cpulist_parse(text, strlen(text), cpus, 4096);
 	if (n <= 0 || n > 4096)
@@ -707,7 +692,7 @@ TEST(enodev_offline_cpu)
 		harness_skip("cpu-hotplug", "taking cpu1 offline needs root");
 		return;
 	}
-	if (read_text(CPU1_ONLINE, state, sizeof(state)) <= 0) {
+	if (test_read_text(CPU1_ONLINE, state, sizeof(state)) <= 0) {
 		harness_skip("cpu-hotplug", "no %s: a single CPU, or cpu1 cannot be unplugged",
 			     CPU1_ONLINE);
 		return;
@@ -969,7 +954,7 @@ TEST(eintr_uprobe_used_by_ftrace)
 	if (!add_err) {
 		char idtext[32];
 
-		id_err = read_text(idpath, idtext, sizeof(idtext));
+		id_err = test_read_text(idpath, idtext, sizeof(idtext));
 		if (id_err > 0) {
 			id = atoll(idtext);
 			id_err = 0;
@@ -991,7 +976,7 @@ TEST(eintr_uprobe_used_by_ftrace)
 	del_err = add_err ? 0 : write_file(uevents, "-:" PROBE_GROUP "/" PROBE_NAME "\n", O_APPEND);
 	EXPECT(!dis_err, "cannot disable %s: %s", enable, err_name(dis_err));
 	EXPECT(!del_err, "cannot delete the probe: %s", err_name(del_err));
-	if (read_text(uevents, text, sizeof(text)) >= 0)
+	if (test_read_text(uevents, text, sizeof(text)) >= 0)
 		EXPECT(!strstr(text, PROBE_GROUP), "a probe is left in %s: %s", uevents, text);
 
 	if (add_err) {
@@ -1035,7 +1020,7 @@ static bool exclusive_pmu(char *name, size_t len, int *type)
 		if (i == sizeof(prefixes) / sizeof(prefixes[0]))
 			continue;
 		snprintf(path, sizeof(path), PMU_DIR "/%s/type", de->d_name);
-		if (read_text(path, text, sizeof(text)) > 0) {
+		if (test_read_text(path, text, sizeof(text)) > 0) {
 			snprintf(name, len, "%s", de->d_name);
 			*type = atoi(text);
 			found = true;

@@ -12,28 +12,13 @@
 #define PMU_DIR	   "/sys/bus/event_source/devices"
 #define MAX_EVENTS 16
 
-static int read_text(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return (int)n;
-}
-
 /* The integer in @path, or LLONG_MIN. */
 static long long read_number(const char *path)
 {
 	char text[64], *end;
 	long long v;
 
-	if (read_text(path, text, sizeof(text)) <= 0)
+	if (test_read_text(path, text, sizeof(text)) <= 0)
 		return LLONG_MIN;
 	v = strtoll(text, &end, 10);
 	return end == text ? LLONG_MIN : v;

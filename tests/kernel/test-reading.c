@@ -79,24 +79,6 @@ static int open_or_decide(uint64_t config, uint64_t rf, int group_fd, bool disab
 	return -1;
 }
 
-/* Fresh anonymous pages, each touched once: one page fault apiece. */
-static bool touch_fresh_pages(size_t n)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	volatile char *p;
-	size_t i;
-
-	p = mmap(NULL, n * (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-		 0);
-	if (p == MAP_FAILED)
-		return false;
-	madvise((void *)p, n * (size_t)page, MADV_NOHUGEPAGE);
-	for (i = 0; i < n; i++)
-		p[i * (size_t)page] = 1;
-	munmap((void *)p, n * (size_t)page);
-	return true;
-}
-
 /* Some CPU time, some page faults and a few context switches. */
 static void work(void)
 {
@@ -105,7 +87,7 @@ static void work(void)
 
 	for (i = 0; i < 2000000; i++)
 		x += (uint64_t)i * i;
-	touch_fresh_pages(NPAGES);
+	test_touch_fresh_pages(NPAGES);
 	for (i = 0; i < 3; i++)
 		usleep(100);
 }
@@ -319,7 +301,7 @@ TEST(group_values_grow)
 	work();
 	if (!read_decode(fds[0], rf, GROUP_NR, &ra, "first read"))
 		goto out;
-	CHECK(touch_fresh_pages(4 * NPAGES));
+	CHECK(test_touch_fresh_pages(4 * NPAGES));
 	work();
 	if (!read_decode(fds[0], rf, GROUP_NR, &rb, "second read"))
 		goto out;

@@ -42,31 +42,6 @@ static bool root(void)
 	return geteuid() == 0;
 }
 
-/* Some CPU time on this thread. */
-static void burn(void)
-{
-	volatile uint64_t x = 0;
-	int i;
-
-	for (i = 0; i < 3000000; i++)
-		x += (uint64_t)i * i;
-}
-
-/* Fresh anonymous pages, each touched once: one page fault apiece. */
-static void touch_fresh_pages(size_t n)
-{
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), i;
-	volatile char *p;
-
-	p = mmap(NULL, n * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return;
-	madvise((void *)p, n * page, MADV_NOHUGEPAGE);
-	for (i = 0; i < n; i++)
-		p[i * page] = 1;
-	munmap((void *)p, n * page);
-}
-
 /*
  * The COMMAND cases' program that touches memory: this test itself,
  * re-executed with TOUCH_ARG, touches argv[2] pages and exits before the
@@ -75,24 +50,9 @@ static void touch_fresh_pages(size_t n)
 __attribute__((constructor)) static void touch_command(int argc, char **argv, char **envp)
 {
 	if (argc == 3 && !strcmp(argv[1], TOUCH_ARG)) {
-		touch_fresh_pages((size_t)atoi(argv[2]));
+		test_touch_fresh_pages((size_t)atoi(argv[2]));
 		_exit(0);
 	}
-}
-
-static int read_text(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return (int)n;
 }
 
 /* The integer in @path, or @def when it cannot be read. */
@@ -101,7 +61,7 @@ static int read_int(const char *path, int def)
 	char text[64], *end;
 	long v;
 
-	if (read_text(path, text, sizeof(text)) <= 0)
+	if (test_read_text(path, text, sizeof(text)) <= 0)
 		return def;
 	v = strtol(text, &end, 10);
 	return end == text ? def : (int)v;
@@ -248,8 +208,8 @@ static bool start_work_read(struct perfev_session *s, size_t pages, int line)
 {
 	int ret = perfev_session_start(s);
 
-	touch_fresh_pages(pages);
-	burn();
+	test_touch_fresh_pages(pages);
+	test_burn();
 	if (!ret)
 		ret = perfev_session_read(s);
 	if (ret)
@@ -293,8 +253,8 @@ static void *busy_thread(void *arg)
 	if (write(busy_report_fd, &tid, sizeof(tid)) != (ssize_t)sizeof(tid))
 		_exit(1);
 	for (;;) {
-		touch_fresh_pages(8);
-		burn();
+		test_touch_fresh_pages(8);
+		test_burn();
 	}
 	return arg;
 }
@@ -365,8 +325,8 @@ TEST(self_counts_page_faults_of_fresh_pages)
 	if (!WORK(s, 0))
 		goto out;
 	before = TOTAL(s, 0);
-	touch_fresh_pages(n);
-	burn();
+	test_touch_fresh_pages(n);
+	test_burn();
 	CHECK_INT(perfev_session_read(s), 0);
 	after = TOTAL(s, 0);
 	t = TOTAL(s, 1);
@@ -461,7 +421,7 @@ static void *spin(void *arg)
 
 	sp->tid = gettid();
 	while (!sp->stop)
-		burn();
+		test_burn();
 	return NULL;
 }
 
@@ -720,7 +680,7 @@ static int sysfs_cpus(struct perfev_unit *out, int max)
 	long c, hi;
 	DIR *d;
 
-	if (read_text(CPU_DIR "/online", text, sizeof(text)) <= 0)
+	if (test_read_text(CPU_DIR "/online", text, sizeof(text)) <= 0)
 		return -1;
 	for (p = text; *p && *p != '\n'; p += *p == ',') {
 		c = hi = strtol(p, &p, 10);
@@ -1130,7 +1090,7 @@ TEST(large_group_reads)
 	if (!s)
 		return;
 	CHECK_INT(perfev_session_start(s), 0);
-	touch_fresh_pages(16);
+	test_touch_fresh_pages(16);
 	ret = perfev_session_read(s);
 	EXPECT(ret == 0, "read of a 70-event group: %s", strerrorname_np(-ret));
 	if (!ret)
@@ -1166,7 +1126,7 @@ static void nobody_child(struct perfev_session *s, int fd)
 	r.exclude_kernel = perfev_session_event_attr(s, 0)->exclude_kernel;
 	snprintf(r.note, sizeof(r.note), "%s", NOTE(s, 0));
 	if (!perfev_session_start(s)) {
-		burn();
+		test_burn();
 		if (!perfev_session_read(s) &&
 		    !perfev_session_count(s, 0, PERFEV_AGGR_GLOBAL, 0, &c))
 			r.raw = c.raw;
@@ -1391,8 +1351,8 @@ TEST(disable_stops_enable_resumes_reset_zeroes)
 	CHECK_INT(perfev_session_read(s), 0);
 	pf1 = TOTAL(s, 0);
 	tc1 = TOTAL(s, 1);
-	touch_fresh_pages(64);
-	burn();
+	test_touch_fresh_pages(64);
+	test_burn();
 	CHECK_INT(perfev_session_read(s), 0);
 	pf2 = TOTAL(s, 0);
 	tc2 = TOTAL(s, 1);
@@ -1403,7 +1363,7 @@ TEST(disable_stops_enable_resumes_reset_zeroes)
 	       " -> %" PRIu64,
 	       pf1.raw, pf2.raw, tc1.raw, tc2.raw);
 	CHECK_INT(perfev_session_enable(s), 0);
-	touch_fresh_pages(64);
+	test_touch_fresh_pages(64);
 	CHECK_INT(perfev_session_read(s), 0);
 	EXPECT(TOTAL(s, 0).raw >= pf2.raw + 64, "not counting again after enable");
 	CHECK_INT(perfev_session_disable(s), 0);
@@ -1423,7 +1383,7 @@ TEST(enable_now_counts_from_open)
 	if (!s)
 		return;
 	EXPECT(!perfev_session_event_attr(s, 0)->disabled, "enable_now leader opened disabled");
-	touch_fresh_pages(64);
+	test_touch_fresh_pages(64);
 	CHECK_INT(perfev_session_read(s), 0);
 	EXPECT(TOTAL(s, 0).raw >= 64, "enable_now: %" PRIu64 " faults before start",
 	       TOTAL(s, 0).raw);
@@ -1634,7 +1594,7 @@ TEST(multiplexing_scales_counts)
 		return;
 	CHECK_INT(perfev_session_start(s), 0);
 	for (k = 0; k < 50; k++)
-		burn();
+		test_burn();
 	CHECK_INT(perfev_session_read(s), 0);
 	for (i = 0; i < perfev_session_event_count(s); i++) {
 		c = TOTAL(s, i);

@@ -148,7 +148,7 @@ $(O)/san/tests/unit/%: tests/unit/%.c $(TEST_HARNESS) tests/harness.h $(O)/san/l
 	$(Q)$(CC) $(BASE_CFLAGS) $(TEP_CFLAGS) $(SAN_FLAGS) -O1 -Isrc/lib -Itests -o $@ $< \
 		$(TEST_HARNESS) $(O)/san/libperfev.a $(LIB_LIBS)
 
-$(O)/tests/kernel/%: tests/kernel/%.c $(TEST_HARNESS) tests/harness.h $(STLIB)
+$(O)/tests/kernel/%: tests/kernel/%.c $(TEST_HARNESS) tests/harness.h $(wildcard tests/kernel/*.h) $(STLIB)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(BASE_CFLAGS) $(TEP_CFLAGS) -Isrc/lib -Itests -o $@ $< $(TEST_HARNESS) $(STLIB) $(LIB_LIBS)

@@ -19,5 +19,7 @@
 #include <perfev/control.h>
 #include <perfev/topology.h>
 #include <perfev/session.h>
+#include <perfev/self.h>
+#include <perfev/signal.h>
 
 #endif /* PERFEV_PERFEV_H */

@@ -174,7 +174,12 @@ static void counting_attr(struct perfev_session *s, size_t i)
 	a->sample_period = 0;
 	a->freq = 0;
 	a->sample_type = 0;
-	a->disabled = leader && !(s->opts.enable_now && s->kind != PERFEV_TARGET_COMMAND);
+	/*
+	 * Leaders start disabled even with enable_now: a member added to a
+	 * group that is already running may count nothing until the group is
+	 * next scheduled in, so the group is enabled once it is complete.
+	 */
+	a->disabled = leader;
 	a->enable_on_exec = leader && s->kind == PERFEV_TARGET_COMMAND && !s->opts.manual_enable;
 	a->inherit = s->inherit && s->kind != PERFEV_TARGET_CPUS && s->kind != PERFEV_TARGET_CGROUP;
 	if (s->spec->ev[i].flags & PERFEV_EVF_PRECISE_MAX)
@@ -426,6 +431,8 @@ again:
 			goto again;
 		e->done = true;
 	}
+	if (s->opts.enable_now && s->kind != PERFEV_TARGET_COMMAND)
+		return perfev_session_enable(s);
 	return 0;
 }
 

@@ -191,6 +191,7 @@ $(FUZZ_BINS): | fuzz-deps
 # Measurements against Linux perf; each prints "bench=... key=value" lines.
 bench: all $(BENCH_BINS)
 	@$(O)/bench/parse
+	@$(O)/bench/readcost
 	@PERFEV=$(PERFEV) sh bench/list.sh
 	@PERFEV=$(PERFEV) SPAWN_TIME=$(O)/bench/spawn-time sh bench/stat.sh
 

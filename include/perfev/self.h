@@ -17,8 +17,8 @@
  *     is its offset plus the hardware counter read with rdpmc under the
  *     page's seqlock, with enabled/running times extrapolated from the
  *     TSC.  Only when the page says so (cap_user_rdpmc and a non-zero
- *     index, cap_user_time while multiplexed); otherwise that snapshot
- *     falls back to read(2).
+ *     index, and cap_user_time so the times are current); otherwise that
+ *     snapshot falls back to read(2).
  *
  * PERFEV_READ_AUTO times both when the group is opened and keeps the
  * faster: rdpmc is 5-10x faster than read(2) on bare metal but traps
@@ -113,12 +113,12 @@ PERFEV_API int perfev_self_delta(const struct perfev_self *s, const struct perfe
 
 /* ---- named regions ----------------------------------------------------- */
 
-/* The id of region @name, registered on first use (up to 256 regions). */
+/* The id of region @name, registered on first use; -ENOSPC past 256 regions. */
 PERFEV_API int perfev_self_region(struct perfev_self *s, const char *name);
 /*
  * Enter and leave region @id: a snapshot each, the difference added to
- * the region's totals.  Regions nest (up to 64 deep) and must be left in
- * reverse order: -EINVAL otherwise.
+ * the region's totals.  Regions nest (up to 64 deep: -ENOSPC beyond) and
+ * must be left in reverse order: -EINVAL otherwise.
  */
 PERFEV_API int perfev_self_enter(struct perfev_self *s, int id);
 PERFEV_API int perfev_self_leave(struct perfev_self *s, int id);

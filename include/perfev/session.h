@@ -65,6 +65,11 @@ struct perfev_session_opts {
 	bool no_group;		  /* open every event on its own, ignoring {} groups */
 	bool enable_now;	  /* non-command targets: enable at open instead of at start */
 	/*
+	 * Keep the sample period or frequency of events that set one with a
+	 * period= or freq= term (for overflow signals); others still count.
+	 */
+	bool keep_period;
+	/*
 	 * The caller enables the counters (perfev_session_enable()) when it
 	 * wants, e.g. after a start-up delay: perfev_session_start() only
 	 * releases a command, without arming its counters for exec.

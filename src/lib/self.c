@@ -4,6 +4,7 @@
  * read(2) or from user space through the mmap page, and named regions.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -40,6 +41,18 @@ struct perfev_self {
 };
 
 static _Thread_local pid_t my_tid;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+/* A forked child is another task: forget the thread id cached in the parent. */
+static void forget_tid(void)
+{
+	my_tid = 0;
+}
+
+static void register_atfork(void)
+{
+	pthread_atfork(NULL, NULL, forget_tid);
+}
 
 static pid_t current_tid(void)
 {
@@ -171,7 +184,7 @@ int perfev_self_open(const char *events, const struct perfev_self_opts *opts,
 		     struct perfev_self **out, struct perfev_parse_error *perr)
 {
 	struct perfev_parse_opts pa = {.sz = sizeof(pa)};
-	struct perfev_session_opts so = {.sz = sizeof(so), .enable_now = true};
+	struct perfev_session_opts so = {.sz = sizeof(so), .enable_now = true, .keep_period = true};
 	struct perfev_target t = {.sz = sizeof(t), .kind = PERFEV_TARGET_SELF, .no_inherit = true};
 	struct perfev_session_error se = {.sz = sizeof(se)};
 	enum perfev_read_path want;
@@ -182,6 +195,7 @@ int perfev_self_open(const char *events, const struct perfev_self_opts *opts,
 
 	if (!events || !out || !perfev__opts_ok(opts, opts ? opts->sz : 0, sizeof(*opts)))
 		return -EINVAL;
+	pthread_once(&atfork_once, register_atfork);
 	want = PERFEV__OPT(opts, path, PERFEV_READ_AUTO);
 	if (want > PERFEV_READ_RDPMC)
 		return -EINVAL;
@@ -237,7 +251,9 @@ int perfev_self_open(const char *events, const struct perfev_self_opts *opts,
 		struct sess_event *e = &s->sess->ev[i];
 
 		if (e->state != PERFEV_EVENT_OPEN || !e->fds || e->fds[0] < 0) {
-			err = fail_parse(perr, -EOPNOTSUPP, s->sess->spec->ev[i].offset,
+			/* The kernel's own answer: -ENOENT (no such event), -EINVAL, ... */
+			err = fail_parse(perr, e->open_err ? e->open_err : -EOPNOTSUPP,
+					 s->sess->spec->ev[i].offset,
 					 e->note ? e->note : "this event cannot be counted here");
 			perfev_self_close(s);
 			return err;
@@ -447,7 +463,8 @@ int perfev_self_time_conv(const struct perfev_self *s, struct perfev_time_conv *
 		c.time_cycles = pg->time_cycles;
 		c.time_mask = pg->time_mask;
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	} while (__atomic_load_n(&pg->lock, __ATOMIC_RELAXED) != seq);
+		/* An odd lock: the kernel was in the middle of an update. */
+	} while (__atomic_load_n(&pg->lock, __ATOMIC_RELAXED) != seq || (seq & 1));
 	c.sz = out->sz;
 	memcpy(out, &c, out->sz < sizeof(c) ? out->sz : sizeof(c));
 	return 0;

@@ -20,6 +20,7 @@ struct sess_event {
 	int leader;		  /* index of the group leader (itself when alone) */
 	int group_size;		  /* for a leader: events in its group, 1 when alone */
 	enum perfev_event_state state;
+	int open_err;		   /* the kernel's answer when unsupported (-errno) */
 	bool tool;		   /* measured by the caller, never opened */
 	bool done;		   /* opened (or given up on) on every instance */
 	char *note;		   /* fallbacks applied or why unsupported */

@@ -171,8 +171,12 @@ static void counting_attr(struct perfev_session *s, size_t i)
 		a->read_format |= PERF_FORMAT_GROUP;
 	if (lost_supported())
 		a->read_format |= PERFEV_FORMAT_LOST;
-	a->sample_period = 0;
-	a->freq = 0;
+	/* Counting, unless the caller keeps the string's period for overflow signals. */
+	if (!(s->opts.keep_period &&
+	      (s->spec->ev[i].terms_set & (PERFEV_TERM_PERIOD | PERFEV_TERM_FREQ)))) {
+		a->sample_period = 0;
+		a->freq = 0;
+	}
 	a->sample_type = 0;
 	/*
 	 * Leaders start disabled even with enable_now: a member added to a
@@ -356,6 +360,7 @@ static int open_event(struct perfev_session *s, size_t i, struct perfev_session_
 			diagnose(s, i, inst, group_fd, fd, why, sizeof(why));
 			close_event(s, e);
 			e->state = PERFEV_EVENT_UNSUPPORTED;
+			e->open_err = fd;
 			add_note(e, "%s", why);
 			if (e->leader == (int)i && e->group_size > 1) {
 				size_t k;

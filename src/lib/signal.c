@@ -89,11 +89,16 @@ int perfev_signal_attach(int fd, int signo, perfev_signal_fn fn, void *ctx)
 		err = -ENOSPC;
 		goto out;
 	}
+	if (sigaction(signo, NULL, &old)) {
+		err = -errno;
+		goto out;
+	}
+	/* Someone replaced our handler since: do not fight over the signal. */
+	if (installed[signo] && !((old.sa_flags & SA_SIGINFO) && old.sa_sigaction == dispatch)) {
+		err = -EBUSY;
+		goto out;
+	}
 	if (!installed[signo]) {
-		if (sigaction(signo, NULL, &old)) {
-			err = -errno;
-			goto out;
-		}
 		/* Someone else's handler: do not take it over silently. */
 		if (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN &&
 		    old.sa_sigaction != dispatch) {
@@ -131,6 +136,8 @@ int perfev_signal_detach(int fd)
 {
 	int i, flags, err = -ENOENT;
 
+	if (fd < 0)
+		return -ENOENT;
 	pthread_mutex_lock(&lock);
 	init_slots();
 	for (i = 0; i < MAX_ATTACHED; i++)

@@ -21,5 +21,8 @@
 #include <perfev/session.h>
 #include <perfev/self.h>
 #include <perfev/signal.h>
+#include <perfev/record.h>
+#include <perfev/ring.h>
+#include <perfev/perfdata.h>
 
 #endif /* PERFEV_PERFEV_H */

@@ -75,6 +75,28 @@ struct perfev_session_opts {
 	 * releases a command, without arming its counters for exec.
 	 */
 	bool manual_enable;
+	/*
+	 * Sampling: the sample settings of each event (period or frequency,
+	 * sample_type, read_format, wakeups, ...) are kept as the evspec and
+	 * @configure leave them instead of being replaced by the counting
+	 * setup.  Leaders still start disabled (or enable on exec) and
+	 * inherit follows the target.
+	 */
+	bool sampling;
+	/*
+	 * Task targets: open every thread once per online CPU instead of
+	 * once on cpu -1.  The kernel refuses to map the ring of an
+	 * inherited event on cpu -1, so sampling a command or a process
+	 * with its future children needs this.
+	 */
+	bool task_per_cpu;
+	/*
+	 * Called on each event's attr after the session's setup and before
+	 * the first open (fallbacks may still change it).  A negative return
+	 * fails perfev_session_open() with it.
+	 */
+	int (*configure)(struct perf_event_attr *attr, size_t ev, void *ctx);
+	void *configure_ctx;
 };
 
 /* Why a session could not open. */
@@ -134,6 +156,29 @@ PERFEV_API int perfev_session_reset(struct perfev_session *s);
 /* Read every counter now (one read(2) per group and instance). */
 PERFEV_API int perfev_session_read(struct perfev_session *s);
 
+/* ---- instances ---------------------------------------------------------- */
+
+/*
+ * An event is opened once per instance: a (CPU, thread) pair, CPU -1 for
+ * a task followed on any CPU, thread -1 for everything on a CPU.
+ */
+PERFEV_API size_t perfev_session_instance_count(const struct perfev_session *s);
+/* CPU and thread of instance @inst (either pointer may be NULL).  Errors: -EINVAL. */
+PERFEV_API int perfev_session_instance(const struct perfev_session *s, size_t inst, int *cpu,
+				       pid_t *tid);
+/*
+ * The descriptor of event @ev on instance @inst (owned by the session),
+ * -1 when it is not open there (unsupported, thread gone), -EINVAL for
+ * bad indices.
+ */
+PERFEV_API int perfev_session_fd(const struct perfev_session *s, size_t ev, size_t inst);
+/*
+ * The kernel ids (PERF_EVENT_IOC_ID) of event @ev on each instance where
+ * it is open, into @ids (up to @max).  Returns how many there are.
+ */
+PERFEV_API int perfev_session_event_ids(const struct perfev_session *s, size_t ev, uint64_t *ids,
+					size_t max);
+
 /* ---- results ------------------------------------------------------------ */
 
 enum perfev_event_state {
@@ -181,8 +226,9 @@ struct perfev_unit {
 
 /*
  * The units of level @aggr, in order, into @units (up to @max).  Returns
- * how many there are.  CPU-based levels need a CPU target (-EINVAL for
- * task targets, which count on any CPU); THREAD needs a task target.
+ * how many there are.  CPU-based levels need instances on CPUs (-EINVAL
+ * for task targets counted on any CPU, unless task_per_cpu); THREAD
+ * needs a task target.
  */
 PERFEV_API int perfev_session_units(const struct perfev_session *s, enum perfev_aggr aggr,
 				    struct perfev_unit *units, size_t max);

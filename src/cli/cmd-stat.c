@@ -18,6 +18,7 @@
 #include "options.h"
 #include "perfev-cli.h"
 #include "stat.h"
+#include "target.h"
 
 static const char *const stat_usage[] = {
     "perfev stat [options] [--] <command> [<args>]",
@@ -46,86 +47,6 @@ static double now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-/* ---- targets ------------------------------------------------------------ */
-
-/* "1,2,5" into pids; exits with a usage error on anything else. */
-static pid_t *parse_pid_list(const char *s, size_t *n, const char *const *usage,
-			     const struct option *opts, const char *what)
-{
-	pid_t *v = NULL;
-	size_t cap = 0;
-	const char *p = s;
-
-	*n = 0;
-	while (*p) {
-		char *end;
-		long x = strtol(p, &end, 10);
-
-		if (end == p || x <= 0 || x > 0x3fffffff || (*end && *end != ','))
-			usage_error(usage, opts, "invalid %s list '%s'", what, s);
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 8;
-			v = realloc(v, cap * sizeof(*v));
-			if (!v)
-				cli_die("out of memory");
-		}
-		v[(*n)++] = (pid_t)x;
-		p = *end ? end + 1 : end;
-	}
-	if (!*n)
-		usage_error(usage, opts, "empty %s list", what);
-	return v;
-}
-
-/* Threads of several processes, for -p with more than one pid. */
-static pid_t *threads_of(const pid_t *pids, size_t npids, size_t *n)
-{
-	pid_t *v = NULL;
-	size_t cap = 0, i;
-
-	*n = 0;
-	for (i = 0; i < npids; i++) {
-		char path[64];
-		struct dirent *de;
-		DIR *dir;
-
-		snprintf(path, sizeof(path), "/proc/%d/task", (int)pids[i]);
-		dir = opendir(path);
-		if (!dir)
-			cli_die("cannot count pid %d: no such process", (int)pids[i]);
-		while ((de = readdir(dir))) {
-			long t = strtol(de->d_name, NULL, 10);
-
-			if (t <= 0)
-				continue;
-			if (*n == cap) {
-				cap = cap ? cap * 2 : 16;
-				v = realloc(v, cap * sizeof(*v));
-				if (!v)
-					cli_die("out of memory");
-			}
-			v[(*n)++] = (pid_t)t;
-		}
-		closedir(dir);
-	}
-	return v;
-}
-
-static int *parse_cpus(const char *s, size_t *n, const char *const *usage,
-		       const struct option *opts)
-{
-	int cnt = perfev_cpulist_parse(s, strlen(s), NULL, 0), *cpus;
-
-	if (cnt <= 0)
-		usage_error(usage, opts, "invalid CPU list '%s' (write it like 0-3,8)", s);
-	cpus = calloc((size_t)cnt, sizeof(*cpus));
-	if (!cpus)
-		cli_die("out of memory");
-	perfev_cpulist_parse(s, strlen(s), cpus, (size_t)cnt);
-	*n = (size_t)cnt;
-	return cpus;
 }
 
 /* ---- the default event list --------------------------------------------- */
@@ -162,8 +83,7 @@ static void default_events(struct cli_env *env, char *buf, size_t len)
 struct run_ctx {
 	const struct stat_opts *o;
 	struct perfev_evspec *spec;
-	struct perfev_target target;
-	char *const *workload; /* command to run when the target is not the command */
+	struct cli_target ct;
 	struct stat_data *d;
 	struct cli_env *env;
 	bool default_set;
@@ -286,30 +206,14 @@ static void fail_open(const struct perfev_session_error *e, const struct run_ctx
 	cli_die("cannot start counting: %s", e->message);
 }
 
-/* Why a program could not be run, in words for its user. */
-static const char *exec_error(int err)
-{
-	switch (err < 0 ? -err : err) {
-	case ENOENT:
-		return "command not found (no such file, or not in PATH)";
-	case EACCES:
-		return "permission denied (not executable?)";
-	case ENOEXEC:
-		return "not an executable format";
-	case ESRCH:
-		return "it exited before it could start";
-	default:
-		return perfev_strerror(err);
-	}
-}
-
 static pid_t spawn(char *const *argv)
 {
 	pid_t pid = fork();
 
 	if (pid == 0) {
 		execvp(argv[0], argv);
-		fprintf(stderr, "%s: cannot run '%s': %s\n", cli_prog, argv[0], exec_error(errno));
+		fprintf(stderr, "%s: cannot run '%s': %s\n", cli_prog, argv[0],
+			cli_exec_error(errno));
 		_exit(127);
 	}
 	return pid;
@@ -334,19 +238,10 @@ static int wait_child(pid_t pid, struct rusage *ru)
 	return status;
 }
 
-static int pidfd_of(pid_t pid)
-{
-#ifdef SYS_pidfd_open
-	return (int)syscall(SYS_pidfd_open, pid, 0);
-#else
-	return -1;
-#endif
-}
-
 /* Until the process exits or a signal arrives (for -p without a command). */
 static void wait_process_or_signal(pid_t pid)
 {
-	int fd = pid > 0 ? pidfd_of(pid) : -1;
+	int fd = pid > 0 ? cli_pidfd(pid) : -1;
 
 	while (!stop_signal) {
 		struct pollfd p = {fd, POLLIN, 0};
@@ -377,7 +272,7 @@ static struct perfev_session *open_session(struct run_ctx *rc)
 	err = perfev_session_new(rc->spec, &so, &s);
 	if (err)
 		cli_die("cannot set up counting: %s", perfev_strerror(err));
-	err = perfev_session_open(s, &rc->target, &se);
+	err = perfev_session_open(s, &rc->ct.t, &se);
 	if (err) {
 		perfev_session_free(s);
 		fail_open(&se, rc);
@@ -403,18 +298,6 @@ static void check_countable(struct perfev_session *s)
 	exit(1);
 }
 
-static int exit_status_of(int status, char *const *argv)
-{
-	if (status < 0)
-		return 1;
-	if (WIFSIGNALED(status)) {
-		cli_error("'%s' was killed by signal %d (%s)", argv[0], WTERMSIG(status),
-			  strsignal(WTERMSIG(status)));
-		return 128 + WTERMSIG(status);
-	}
-	return WEXITSTATUS(status);
-}
-
 static double tv_ns(struct timeval tv)
 {
 	return (double)tv.tv_sec * 1e9 + (double)tv.tv_usec * 1e3;
@@ -438,10 +321,10 @@ static int measure(struct run_ctx *rc, size_t run)
 	err = perfev_session_start(s);
 	if (err) {
 		perfev_session_free(s);
-		cli_die("cannot run '%s': %s", rc->target.argv[0], exec_error(err));
+		cli_die("cannot run '%s': %s", rc->ct.t.argv[0], cli_exec_error(err));
 	}
-	if (rc->workload)
-		work = spawn(rc->workload);
+	if (rc->ct.workload)
+		work = spawn(rc->ct.workload);
 	if (o->delay_ms > 0) {
 		sleep_ms(o->delay_ms);
 		perfev_session_enable(s);
@@ -453,7 +336,7 @@ static int measure(struct run_ctx *rc, size_t run)
 	else if (work)
 		status = wait_child(work, &ru);
 	else
-		wait_process_or_signal(rc->target.kind == PERFEV_TARGET_PID ? rc->target.pid : 0);
+		wait_process_or_signal(rc->ct.t.kind == PERFEV_TARGET_PID ? rc->ct.t.pid : 0);
 	t1 = now_ns();
 	err = perfev_session_read(s);
 	if (err)
@@ -491,17 +374,17 @@ static int measure_intervals(struct run_ctx *rc)
 	t0 = last = now_ns();
 	err = perfev_session_start(s);
 	if (err)
-		cli_die("cannot run '%s': %s", rc->target.argv[0], exec_error(err));
+		cli_die("cannot run '%s': %s", rc->ct.t.argv[0], cli_exec_error(err));
 	/* Only once the command runs, so a failure leaves no half document. */
 	stat_print_interval_begin(d);
-	if (rc->workload)
-		work = spawn(rc->workload);
-	waited = child					? child
-		 : work					? work
-		 : rc->target.kind == PERFEV_TARGET_PID ? rc->target.pid
-							: 0;
+	if (rc->ct.workload)
+		work = spawn(rc->ct.workload);
+	waited = child				      ? child
+		 : work				      ? work
+		 : rc->ct.t.kind == PERFEV_TARGET_PID ? rc->ct.t.pid
+						      : 0;
 	if (waited > 0)
-		pfd = pidfd_of(waited);
+		pfd = cli_pidfd(waited);
 	if (o->delay_ms > 0) {
 		sleep_ms(o->delay_ms);
 		perfev_session_enable(s);
@@ -630,19 +513,18 @@ int cmd_stat(int argc, const char **argv)
 	struct cli_env env;
 	char defaults[256], *desc;
 	char **cmd;
-	int nargs, i, status = 0, ntargets;
-	pid_t *pids = NULL, *tids = NULL;
-	int *cpus = NULL;
-	size_t npids = 0, ntids = 0, ncpus = 0;
+	int nargs, i, status = 0;
+	struct cli_target_args ta = {0};
 
 	nargs = parse_options(argc, argv, opts, stat_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	cmd = nargs ? (char **)argv : NULL;
-	ntargets = !!o.pids + !!o.tids + (o.all_cpus || o.cpu_list || o.cgroup);
-	if (ntargets > 1)
-		usage_error(stat_usage, opts, "give only one of -p, -t and -a/-C/-G");
-	if (!ntargets && !cmd)
-		usage_error(stat_usage, opts,
-			    "no command to run: give one after the options, or -p, -t or -a");
+	ta.pids = o.pids;
+	ta.tids = o.tids;
+	ta.cpu_list = o.cpu_list;
+	ta.cgroup = o.cgroup;
+	ta.all_cpus = o.all_cpus;
+	ta.no_inherit = o.no_inherit;
+	ta.cmd = cmd;
 	if (o.repeat < 1)
 		usage_error(stat_usage, opts, "-r expects a positive number of runs, not %d",
 			    o.repeat);
@@ -668,43 +550,12 @@ int cmd_stat(int argc, const char **argv)
 			    "--table is for the text report; -x and -j give every run already");
 
 	/* What and where. */
-	if (o.pids) {
-		pids = parse_pid_list(o.pids, &npids, stat_usage, opts, "pid");
-		if (npids == 1) {
-			rc.target.kind = PERFEV_TARGET_PID;
-			rc.target.pid = pids[0];
-		} else {
-			tids = threads_of(pids, npids, &ntids);
-			rc.target.kind = PERFEV_TARGET_THREADS;
-			rc.target.tids = tids;
-			rc.target.ntids = ntids;
-		}
-	} else if (o.tids) {
-		tids = parse_pid_list(o.tids, &ntids, stat_usage, opts, "thread id");
-		rc.target.kind = PERFEV_TARGET_THREADS;
-		rc.target.tids = tids;
-		rc.target.ntids = ntids;
-	} else if (o.all_cpus || o.cpu_list || o.cgroup) {
-		rc.target.kind = o.cgroup ? PERFEV_TARGET_CGROUP : PERFEV_TARGET_CPUS;
-		rc.target.cgroup = o.cgroup;
-		if (o.cpu_list) {
-			cpus = parse_cpus(o.cpu_list, &ncpus, stat_usage, opts);
-			rc.target.cpus = cpus;
-			rc.target.ncpus = ncpus;
-		}
-	} else {
-		rc.target.kind = PERFEV_TARGET_COMMAND;
-		rc.target.argv = cmd;
-	}
-	rc.target.sz = sizeof(rc.target);
-	rc.target.no_inherit = o.no_inherit;
-	if (ntargets && cmd)
-		rc.workload = cmd;
+	cli_target_setup(&rc.ct, &ta, stat_usage, opts);
 	d.argv = cmd;
 
 	{
 		bool task =
-		    rc.target.kind != PERFEV_TARGET_CPUS && rc.target.kind != PERFEV_TARGET_CGROUP;
+		    rc.ct.t.kind != PERFEV_TARGET_CPUS && rc.ct.t.kind != PERFEV_TARGET_CGROUP;
 		int levels =
 		    o.no_aggr + o.per_thread + o.per_core + o.per_die + o.per_socket + o.per_node;
 
@@ -785,14 +636,12 @@ int cmd_stat(int argc, const char **argv)
 	else if (d.out == stderr && (fflush(stderr) || ferror(stderr)))
 		exit(1); /* nowhere left to say so */
 
-	status = cmd ? exit_status_of(status, cmd) : 0;
+	status = cmd ? cli_exit_status(status, cmd) : 0;
 	free(desc);
 	free_data(&d);
 	perfev_evspec_free(rc.spec);
 	cli_env_release(&env);
-	free(pids);
-	free(tids);
-	free(cpus);
+	cli_target_release(&rc.ct);
 	opt_list_release(&o.events);
 	return status;
 }

@@ -49,6 +49,8 @@ void cli_parse_error(const char *str, const struct perfev_parse_error *err);
 int cmd_list(int argc, const char **argv);
 int cmd_attr(int argc, const char **argv);
 int cmd_stat(int argc, const char **argv);
+int cmd_record(int argc, const char **argv);
+int cmd_script(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
 int cmd_version(int argc, const char **argv);
 

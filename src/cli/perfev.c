@@ -23,6 +23,8 @@ static const struct command commands[] = {
     {"list", cmd_list, "list the events this machine offers"},
     {"attr", cmd_attr, "show the perf_event_attr of events (and try to open them)"},
     {"stat", cmd_stat, "count events while a command runs, or on processes or CPUs"},
+    {"record", cmd_record, "sample a command, processes or CPUs into perf.data"},
+    {"script", cmd_script, "print the records of a perf.data file as perf script does"},
     {"help", cmd_help, "show help for a command"},
     {"version", cmd_version, "show the version"},
 };

@@ -68,14 +68,15 @@ static int cmp_unit(const void *pa, const void *pb)
 
 static int check_level(const struct perfev_session *s, enum perfev_aggr a)
 {
-	bool cpus;
+	bool cpus, threads;
 
 	if (!s || !s->opened || a > PERFEV_AGGR_NODE)
 		return -EINVAL;
 	cpus = s->cpus && s->cpus[0] >= 0;
+	threads = s->tids && s->tids[0] >= 0;
 	if (cpu_level(a) && !cpus)
 		return -EINVAL;
-	if (a == PERFEV_AGGR_THREAD && cpus)
+	if (a == PERFEV_AGGR_THREAD && !threads)
 		return -EINVAL;
 	if (cpu_level(a) && a != PERFEV_AGGR_CPU && ensure_topology(s))
 		return -ENOENT;

@@ -200,8 +200,26 @@ static int open_cgroup(struct perfev_session *s, const char *name, struct perfev
 	return 0;
 }
 
-int perfev__sess_resolve_target(struct perfev_session *s, const struct perfev_target *t,
-				struct perfev_session_error *err)
+/* task_per_cpu: the threads of a task target on every online CPU. */
+static int spread_over_cpus(struct perfev_session *s, struct perfev_session_error *err)
+{
+	pid_t *tids = s->tids;
+	size_t ntids = s->ntids;
+	struct perfev_target all = {.sz = sizeof(all)};
+	int ret;
+
+	free(s->cpus);
+	s->cpus = NULL;
+	s->tids = NULL;
+	ret = cpu_instances(s, &all, err);
+	free(s->tids);
+	s->tids = tids;
+	s->ntids = ntids;
+	return ret;
+}
+
+static int resolve(struct perfev_session *s, const struct perfev_target *t,
+		   struct perfev_session_error *err)
 {
 	pid_t self;
 
@@ -232,6 +250,17 @@ int perfev__sess_resolve_target(struct perfev_session *s, const struct perfev_ta
 		return open_cgroup(s, t->cgroup, err) ?: cpu_instances(s, t, err);
 	}
 	return perfev__sess_fail(err, -EINVAL, -1, -1, -1, "unknown target kind %d", (int)t->kind);
+}
+
+int perfev__sess_resolve_target(struct perfev_session *s, const struct perfev_target *t,
+				struct perfev_session_error *err)
+{
+	int ret = resolve(s, t, err);
+
+	if (ret || !s->opts.task_per_cpu || s->kind == PERFEV_TARGET_CPUS ||
+	    s->kind == PERFEV_TARGET_CGROUP)
+		return ret;
+	return spread_over_cpus(s, err);
 }
 
 /* ---- commands ---------------------------------------------------------- */

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 #include "session-internal.h"
 #include <perfev/control.h>
@@ -158,6 +159,25 @@ static const char *ev_name(const struct perfev_session *s, size_t i)
 	return s->spec->ev[i].name;
 }
 
+/*
+ * What every event gets: leaders start disabled even with enable_now (a
+ * member added to a group that is already running may count nothing
+ * until the group is next scheduled in, so the group is enabled once it
+ * is complete), commands arm them for exec, inherit follows the target.
+ */
+static void common_attr(struct perfev_session *s, size_t i)
+{
+	struct sess_event *e = &s->ev[i];
+	struct perf_event_attr *a = &e->a.attr;
+	bool leader = e->leader == (int)i;
+
+	a->disabled = leader;
+	a->enable_on_exec = leader && s->kind == PERFEV_TARGET_COMMAND && !s->opts.manual_enable;
+	a->inherit = s->inherit && s->kind != PERFEV_TARGET_CPUS && s->kind != PERFEV_TARGET_CGROUP;
+	if (s->spec->ev[i].flags & PERFEV_EVF_PRECISE_MAX)
+		a->precise_ip = 3;
+}
+
 /* Counting setup: what perf stat passes, whatever the string asked for sampling. */
 static void counting_attr(struct perfev_session *s, size_t i)
 {
@@ -165,6 +185,7 @@ static void counting_attr(struct perfev_session *s, size_t i)
 	struct perf_event_attr *a = &e->a.attr;
 	bool leader = e->leader == (int)i;
 
+	common_attr(s, i);
 	a->read_format =
 	    PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID;
 	if (leader && e->group_size > 1)
@@ -178,16 +199,6 @@ static void counting_attr(struct perfev_session *s, size_t i)
 		a->freq = 0;
 	}
 	a->sample_type = 0;
-	/*
-	 * Leaders start disabled even with enable_now: a member added to a
-	 * group that is already running may count nothing until the group is
-	 * next scheduled in, so the group is enabled once it is complete.
-	 */
-	a->disabled = leader;
-	a->enable_on_exec = leader && s->kind == PERFEV_TARGET_COMMAND && !s->opts.manual_enable;
-	a->inherit = s->inherit && s->kind != PERFEV_TARGET_CPUS && s->kind != PERFEV_TARGET_CGROUP;
-	if (s->spec->ev[i].flags & PERFEV_EVF_PRECISE_MAX)
-		a->precise_ip = 3;
 }
 
 static bool is_cycles(const struct perf_event_attr *a)
@@ -420,8 +431,17 @@ int perfev_session_open(struct perfev_session *s, const struct perfev_target *ta
 			return -ENOMEM;
 		memset(s->ev[i].fds, 0xff, n * sizeof(int));
 	}
-	for (i = 0; i < s->nev; i++)
-		counting_attr(s, i);
+	for (i = 0; i < s->nev; i++) {
+		if (s->opts.sampling)
+			common_attr(s, i);
+		else
+			counting_attr(s, i);
+		if (s->opts.configure && !s->ev[i].tool &&
+		    (ret = s->opts.configure(&s->ev[i].a.attr, i, s->opts.configure_ctx)) < 0)
+			return perfev__sess_fail(err, ret, (int)i, -1, -1,
+						 "cannot set up event '%s': %s", ev_name(s, i),
+						 perfev_strerror(ret));
+	}
 again:
 	for (i = 0; i < s->nev; i++) {
 		struct sess_event *e = &s->ev[i];
@@ -559,6 +579,50 @@ int perfev_session_read(struct perfev_session *s)
 	free(vals);
 	free(members);
 	return ret;
+}
+
+size_t perfev_session_instance_count(const struct perfev_session *s)
+{
+	return s && s->opened && s->cpus && s->tids ? sess_ninst(s) : 0;
+}
+
+int perfev_session_instance(const struct perfev_session *s, size_t inst, int *cpu, pid_t *tid)
+{
+	if (inst >= perfev_session_instance_count(s))
+		return -EINVAL;
+	if (cpu)
+		*cpu = s->cpus[inst / s->ntids];
+	if (tid)
+		*tid = s->tids[inst % s->ntids];
+	return 0;
+}
+
+int perfev_session_fd(const struct perfev_session *s, size_t ev, size_t inst)
+{
+	if (!s || ev >= s->nev || inst >= perfev_session_instance_count(s))
+		return -EINVAL;
+	return s->ev[ev].fds ? s->ev[ev].fds[inst] : -1;
+}
+
+int perfev_session_event_ids(const struct perfev_session *s, size_t ev, uint64_t *ids, size_t max)
+{
+	size_t inst, n = 0;
+
+	if (!s || ev >= s->nev || (!ids && max))
+		return -EINVAL;
+	for (inst = 0; inst < perfev_session_instance_count(s); inst++) {
+		uint64_t id;
+		int fd = s->ev[ev].fds ? s->ev[ev].fds[inst] : -1;
+
+		if (fd < 0)
+			continue;
+		if (ioctl(fd, PERF_EVENT_IOC_ID, &id))
+			return -errno;
+		if (n < max)
+			ids[n] = id;
+		n++;
+	}
+	return (int)n;
 }
 
 size_t perfev_session_event_count(const struct perfev_session *s)

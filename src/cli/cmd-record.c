@@ -1,0 +1,1029 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * perfev record: sample a command, processes, threads or CPUs into a
+ * perf.data file that perf reads, with perf record's flags.
+ *
+ * One ring buffer per CPU takes every event of that CPU (SET_OUTPUT);
+ * a single epoll set waits on the rings, the signals (signalfd) and the
+ * process measured (pidfd), so the end of the command or a Ctrl-C is
+ * noticed at once and the file is always completed.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "options.h"
+#include "record.h"
+#include "target.h"
+
+static const char *const record_usage[] = {
+    "perfev record [options] [--] <command> [<args>]",
+    "perfev record [options] -p PID | -t TID | -a | -C CPUS [-- <command>]",
+    NULL,
+};
+
+#define DEFAULT_FREQ 4000
+
+struct rec_opts {
+	struct opt_list events;
+	const char *pids, *tids, *cpu_list, *output, *freq, *call_graph, *mmap_pages;
+	bool all_cpus, no_inherit, callchain, timestamp, sample_cpu, data_addr, raw;
+	bool switch_events, overwrite, quiet;
+	int count;
+};
+
+/* A ring shared by every event of one CPU. */
+struct rec_ring {
+	struct perfev_ring *r;
+	int cpu;
+	bool hung_up;
+};
+
+struct rec {
+	const struct rec_opts *o;
+	struct cli_env *env;
+	struct perfev_evspec *spec;
+	struct perfev_session *s;
+	struct cli_target ct;
+	struct perfev_data_writer *w;
+	const char *path;
+	struct rec_ring *rings;
+	size_t nrings;
+	struct perfev_poller *poller;
+	struct perfev_sample_layout layout; /* of the first event: finds ids */
+	uint64_t freq;			    /* asked sampling frequency, 0 with -c */
+	size_t data_pages;
+
+	/* id of each open file descriptor -> event index */
+	struct id_map {
+		uint64_t id;
+		size_t ev;
+	} * ids;
+	size_t nids;
+
+	uint64_t *ev_samples;
+	uint64_t samples, lost, lost_samples, throttles, records, rounds_written;
+	bool wrote_in_round;
+	int werr; /* first write error */
+	int sigfd;
+	pid_t child;
+	int child_status;
+	bool child_done;
+};
+
+/* ---- options ------------------------------------------------------------- */
+
+static uint64_t max_sample_rate(const struct cli_env *env)
+{
+	struct perfev_knobs k = {.sz = sizeof(k)};
+
+	if (perfev_knobs_read(env->procfs_root, &k) || k.max_sample_rate <= 0)
+		return 0;
+	return (uint64_t)k.max_sample_rate;
+}
+
+static uint64_t parse_freq(const char *s, const struct cli_env *env, const struct option *opts)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!strcmp(s, "max")) {
+		v = max_sample_rate(env);
+		if (!v)
+			cli_die("-F max: cannot read /proc/sys/kernel/perf_event_max_sample_rate");
+		return v;
+	}
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *end || !v)
+		usage_error(record_usage, opts, "-F expects a frequency in Hz or 'max', not '%s'",
+			    s);
+	return v;
+}
+
+/* -m: pages (a power of two) or a size with B/K/M/G, rounded up to pages. */
+static size_t parse_pages(const char *s, const struct option *opts)
+{
+	size_t ps = (size_t)sysconf(_SC_PAGESIZE), pages = 1;
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || !v)
+		goto bad;
+	if (*end) {
+		unsigned long long mul = 0;
+
+		switch (end[0] | 0x20) {
+		case 'b':
+			mul = 1;
+			break;
+		case 'k':
+			mul = 1ULL << 10;
+			break;
+		case 'm':
+			mul = 1ULL << 20;
+			break;
+		case 'g':
+			mul = 1ULL << 30;
+			break;
+		}
+		if (!mul || end[1] || v > (1ULL << 40) / mul)
+			goto bad;
+		v = (v * mul + ps - 1) / ps;
+		while (pages < v)
+			pages <<= 1;
+		return pages;
+	}
+	if (v & (v - 1))
+		usage_error(record_usage, opts,
+			    "-m %s: the number of pages must be a power of two (or give a size "
+			    "like 512K)",
+			    s);
+	if (v > (1ULL << 28))
+		goto bad;
+	return (size_t)v;
+bad:
+	usage_error(record_usage, opts,
+		    "-m expects pages (a power of two) or a size like 4M, not '%s'", s);
+}
+
+/* ---- event setup -------------------------------------------------------- */
+
+static bool is_tracepoint(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_TRACEPOINT;
+}
+
+/* Applied by the session to every event before it is opened. */
+static int configure(struct perf_event_attr *a, size_t ev, void *ctx)
+{
+	struct rec *rc = ctx;
+	const struct rec_opts *o = rc->o;
+	struct perfev_event_info info = {.sz = sizeof(info)}, lead = {.sz = sizeof(lead)};
+	size_t nev = perfev_evspec_count(rc->spec);
+	bool leader_sampling, is_leader;
+
+	if (perfev_evspec_info(rc->spec, ev, &info) ||
+	    perfev_evspec_info(rc->spec, (size_t)info.leader, &lead))
+		return -EINVAL;
+	is_leader = info.leader == (int)ev;
+	leader_sampling = (lead.flags & PERFEV_EVF_SAMPLE_READ) && lead.group_size > 1;
+
+	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	if (nev > 1)
+		a->sample_type |= PERF_SAMPLE_IDENTIFIER;
+	if (o->callchain || (info.terms_set & PERFEV_TERM_CALLGRAPH))
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (o->sample_cpu || o->all_cpus || o->cpu_list || is_tracepoint(a) || o->raw)
+		a->sample_type |= PERF_SAMPLE_CPU;
+	if (is_tracepoint(a) || o->raw)
+		a->sample_type |= PERF_SAMPLE_RAW;
+	if (o->data_addr) {
+		a->sample_type |= PERF_SAMPLE_ADDR;
+		a->mmap_data = ev == 0;
+	}
+	a->read_format =
+	    PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	a->sample_id_all = 1;
+	a->write_backward = o->overwrite;
+
+	/* How often: the string's own period= or freq=, else -c, -F, or every tracepoint hit. */
+	if (!(info.terms_set & (PERFEV_TERM_PERIOD | PERFEV_TERM_FREQ))) {
+		if (o->count > 0) {
+			a->freq = 0;
+			a->sample_period = (uint64_t)o->count;
+		} else if (is_tracepoint(a) && !o->freq) {
+			a->freq = 0;
+			a->sample_period = 1;
+		} else {
+			a->freq = 1;
+			a->sample_freq = rc->freq;
+		}
+	}
+	if (leader_sampling) {
+		/* :S: the leader's samples read the whole group; members only count. */
+		a->sample_type |= PERF_SAMPLE_READ;
+		if (is_leader) {
+			a->read_format |= PERF_FORMAT_GROUP;
+		} else {
+			a->freq = 0;
+			a->sample_period = 0;
+		}
+		/* The kernel cannot read the group of an inherited sample. */
+		a->inherit = 0;
+	}
+	/* The first event also reports what samples need to be understood. */
+	if (ev == 0) {
+		a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = 1;
+		a->ksymbol = 1;
+		a->context_switch = o->switch_events;
+	}
+	return 0;
+}
+
+static const char *event_name(struct rec *rc, size_t ev)
+{
+	struct perfev_event_info info = {.sz = sizeof(info)};
+	const struct perf_event_attr *a = perfev_session_event_attr(rc->s, ev);
+
+	perfev_session_event_info(rc->s, ev, &info);
+	/* A fallback changed the event itself (cycles -> cpu-clock): name what was recorded. */
+	if (info.attr->type == PERF_TYPE_HARDWARE && a->type == PERF_TYPE_SOFTWARE &&
+	    a->config == PERF_COUNT_SW_CPU_CLOCK)
+		return "cpu-clock";
+	return info.name;
+}
+
+static void fail_open(struct rec *rc, const struct perfev_session_error *e)
+{
+	struct perfev_event_info info = {.sz = sizeof(info)};
+	const char *ev = NULL;
+
+	if (e->event >= 0 && !perfev_evspec_info(rc->spec, (size_t)e->event, &info))
+		ev = info.name;
+	if (ev && e->pid > 0)
+		cli_die("cannot record '%s' on pid %d: %s", ev, (int)e->pid, e->message);
+	if (ev && e->cpu >= 0)
+		cli_die("cannot record '%s' on cpu %d: %s", ev, e->cpu, e->message);
+	if (ev)
+		cli_die("cannot record '%s': %s", ev, e->message);
+	cli_die("cannot start recording: %s", e->message);
+}
+
+static void open_events(struct rec *rc)
+{
+	struct perfev_session_opts so = {.sz = sizeof(so)};
+	struct perfev_session_error se = {.sz = sizeof(se)};
+	size_t i, n, usable = 0;
+	int err;
+
+	so.sysfs_root = rc->env->sysfs_root;
+	so.procfs_root = rc->env->procfs_root;
+	so.open_flags = PERF_FLAG_FD_CLOEXEC;
+	so.sampling = true;
+	so.task_per_cpu = true;
+	so.configure = configure;
+	so.configure_ctx = rc;
+	err = perfev_session_new(rc->spec, &so, &rc->s);
+	if (err)
+		cli_die("cannot set up recording: %s", perfev_strerror(err));
+	err = perfev_session_open(rc->s, &rc->ct.t, &se);
+	if (err)
+		fail_open(rc, &se);
+	n = perfev_session_event_count(rc->s);
+	for (i = 0; i < n; i++) {
+		const char *note = perfev_session_event_note(rc->s, i);
+		bool ok = perfev_session_event_state(rc->s, i) == PERFEV_EVENT_OPEN;
+
+		if (ok)
+			usable++;
+		if (!ok)
+			cli_error("cannot record '%s' here: %s",
+				  perfev_session_event_name(rc->s, i),
+				  note ? note : "not supported");
+		else if (note && !rc->o->quiet)
+			cli_error("%s", note);
+	}
+	if (!usable)
+		exit(1);
+}
+
+/* ---- rings ----------------------------------------------------------------- */
+
+static void map_rings(struct rec *rc)
+{
+	struct perfev_ring_opts ro = {.sz = sizeof(ro)};
+	size_t ninst = perfev_session_instance_count(rc->s),
+	       nev = perfev_session_event_count(rc->s);
+	size_t inst, ev, k;
+
+	ro.data_pages = rc->data_pages;
+	ro.overwrite = rc->o->overwrite;
+	rc->rings = calloc(ninst ? ninst : 1, sizeof(*rc->rings));
+	if (!rc->rings)
+		cli_die("out of memory");
+	for (inst = 0; inst < ninst; inst++) {
+		int cpu;
+
+		perfev_session_instance(rc->s, inst, &cpu, NULL);
+		for (ev = 0; ev < nev; ev++) {
+			int fd = perfev_session_fd(rc->s, ev, inst), err;
+
+			if (fd < 0)
+				continue;
+			for (k = 0; k < rc->nrings && rc->rings[k].cpu != cpu; k++)
+				;
+			if (k < rc->nrings) {
+				err = perfev_ring_set_output(rc->rings[k].r, fd);
+				if (err)
+					cli_die("cannot share the ring buffer of cpu %d: %s", cpu,
+						perfev_strerror(err));
+				continue;
+			}
+			err = perfev_ring_map(fd, &ro, &rc->rings[k].r);
+			if (err == -EPERM || err == -ENOMEM)
+				cli_die("cannot map a %zu KiB ring buffer for cpu %d: %s; the "
+					"limit for unprivileged users is perf_event_mlock_kb "
+					"(per CPU): try -m with fewer pages",
+					rc->data_pages * (size_t)sysconf(_SC_PAGESIZE) / 1024, cpu,
+					perfev_strerror(err));
+			if (err)
+				cli_die("cannot map the ring buffer for cpu %d: %s", cpu,
+					perfev_strerror(err));
+			rc->rings[k].cpu = cpu;
+			rc->nrings++;
+		}
+	}
+}
+
+/* Tracepoint samples are only readable with the formats of their events. */
+static void add_tracing_data(struct rec *rc)
+{
+	size_t nev = perfev_session_event_count(rc->s), ev, n = 0;
+	const char **tps = calloc(nev + 1, sizeof(*tps));
+	char **names = calloc(nev + 1, sizeof(*names));
+	void *data = NULL;
+	size_t len = 0;
+	int err;
+
+	if (!tps || !names)
+		cli_die("out of memory");
+	for (ev = 0; ev < nev; ev++) {
+		struct perfev_event_info info = {.sz = sizeof(info)};
+
+		if (perfev_session_event_state(rc->s, ev) != PERFEV_EVENT_OPEN ||
+		    perfev_session_event_info(rc->s, ev, &info) || !info.tp_system || !info.tp_name)
+			continue;
+		if (asprintf(&names[n], "%s:%s", info.tp_system, info.tp_name) < 0)
+			cli_die("out of memory");
+		tps[n] = names[n];
+		n++;
+	}
+	if (n) {
+		err = perfev_data_tracing_data(rc->env->tracefs_handle, tps, n, &data, &len);
+		if (err)
+			cli_die("cannot read the tracepoint formats: %s", perfev_strerror(err));
+		err = perfev_data_set_feature(rc->w, PERFEV_FEAT_TRACING_DATA, data, len);
+		if (err)
+			cli_die("cannot write '%s': %s", rc->path, perfev_strerror(err));
+	}
+	while (n--)
+		free(names[n]);
+	free(names);
+	free(tps);
+	free(data);
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	const struct id_map *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Declare each event with its ids to the file, and remember which id is whose. */
+static void add_attrs(struct rec *rc)
+{
+	size_t nev = perfev_session_event_count(rc->s), ev;
+	size_t ninst = perfev_session_instance_count(rc->s);
+	uint64_t *ids = calloc(ninst ? ninst : 1, sizeof(*ids));
+
+	rc->ids = calloc(nev * ninst + 1, sizeof(*rc->ids));
+	rc->ev_samples = calloc(nev + 1, sizeof(*rc->ev_samples));
+	if (!ids || !rc->ids || !rc->ev_samples)
+		cli_die("out of memory");
+	for (ev = 0; ev < nev; ev++) {
+		const struct perf_event_attr *a = perfev_session_event_attr(rc->s, ev);
+		int n = 0, err, i;
+
+		if (perfev_session_event_state(rc->s, ev) != PERFEV_EVENT_OPEN)
+			continue;
+		n = perfev_session_event_ids(rc->s, ev, ids, ninst);
+		if (n < 0)
+			cli_die("cannot read the id of '%s': %s", event_name(rc, ev),
+				perfev_strerror(n));
+		for (i = 0; i < n; i++) {
+			rc->ids[rc->nids].id = ids[i];
+			rc->ids[rc->nids++].ev = ev;
+		}
+		err = perfev_data_add_attr(rc->w, a, event_name(rc, ev), ids, (size_t)n);
+		if (err)
+			cli_die("cannot write '%s': %s", rc->path, perfev_strerror(err));
+	}
+	qsort(rc->ids, rc->nids, sizeof(*rc->ids), cmp_id);
+	if (perfev_sample_layout_init(&rc->layout, perfev_session_event_attr(rc->s, 0)))
+		cli_die("cannot decode the samples of '%s'", event_name(rc, 0));
+	free(ids);
+}
+
+static size_t event_of(struct rec *rc, const struct perf_event_header *h)
+{
+	struct id_map key = {0}, *m;
+
+	if (perfev_session_event_count(rc->s) == 1 ||
+	    perfev_record_id(&rc->layout, h, h->size, &key.id))
+		return 0;
+	m = bsearch(&key, rc->ids, rc->nids, sizeof(*rc->ids), cmp_id);
+	return m ? m->ev : 0;
+}
+
+static void write_bytes(struct rec *rc, const void *p, size_t n)
+{
+	int err;
+
+	if (rc->werr)
+		return;
+	err = perfev_data_write(rc->w, p, n);
+	if (err)
+		rc->werr = err;
+	else
+		rc->wrote_in_round = true;
+}
+
+/* Count and write one record of a ring. */
+static int take(const struct perf_event_header *h, void *ctx)
+{
+	struct rec *rc = ctx;
+
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		rc->samples++;
+		rc->ev_samples[event_of(rc, h)]++;
+		break;
+	case PERF_RECORD_LOST:
+		/* header, id, lost */
+		if (h->size >= 24)
+			rc->lost += perfev_u64_at(h, 2);
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (h->size >= 16)
+			rc->lost_samples += perfev_u64_at(h, 1);
+		break;
+	case PERF_RECORD_THROTTLE:
+		rc->throttles++;
+		break;
+	}
+	rc->records++;
+	write_bytes(rc, h, h->size);
+	return 0;
+}
+
+static void drain(struct rec *rc, struct rec_ring *rr)
+{
+	const struct perf_event_header *h;
+	int64_t n = perfev_ring_begin(rr->r);
+	int ret;
+
+	if (n < 0) {
+		cli_error("the ring buffer of cpu %d is corrupt: its records are dropped", rr->cpu);
+		perfev_ring_end(rr->r);
+		return;
+	}
+	while ((ret = perfev_ring_next(rr->r, &h)) > 0)
+		take(h, rc);
+	if (ret < 0)
+		cli_error("a record of cpu %d has an impossible size: the rest of that read is "
+			  "dropped",
+			  rr->cpu);
+	perfev_ring_end(rr->r);
+}
+
+/* perf sorts by time what comes between two of these. */
+static void end_round(struct rec *rc)
+{
+	struct perf_event_header h = {.type = PERFEV_RECORD_FINISHED_ROUND, .size = sizeof(h)};
+
+	if (!rc->wrote_in_round)
+		return;
+	write_bytes(rc, &h, sizeof(h));
+	rc->wrote_in_round = false;
+	rc->rounds_written++;
+}
+
+static void drain_all(struct rec *rc)
+{
+	size_t i;
+
+	for (i = 0; i < rc->nrings; i++)
+		drain(rc, &rc->rings[i]);
+	end_round(rc);
+}
+
+/* --overwrite: what the rings hold now, oldest first. */
+static void dump_snapshot(struct rec *rc)
+{
+	uint64_t before = rc->records;
+	size_t i;
+
+	for (i = 0; i < rc->nrings; i++) {
+		int ret = perfev_ring_snapshot(rc->rings[i].r, take, rc);
+
+		if (ret < 0)
+			cli_error("cannot read the ring buffer of cpu %d: %s", rc->rings[i].cpu,
+				  perfev_strerror(ret));
+	}
+	end_round(rc);
+	if (!rc->o->quiet)
+		cli_error("dumped %" PRIu64 " records of the last moments", rc->records - before);
+}
+
+/* ---- the run -------------------------------------------------------------- */
+
+static bool kernel_samples_possible(struct rec *rc)
+{
+	size_t i, n = perfev_session_event_count(rc->s);
+
+	for (i = 0; i < n; i++)
+		if (perfev_session_event_state(rc->s, i) == PERFEV_EVENT_OPEN &&
+		    !perfev_session_event_attr(rc->s, i)->exclude_kernel)
+			return true;
+	return false;
+}
+
+static void synthesize(struct rec *rc)
+{
+	struct synth_ctx sc = {.layout = &rc->layout, .w = rc->w};
+
+	sc.procfs_root = rc->env->procfs_root ?: "/proc";
+	sc.data_maps = rc->o->data_addr;
+	if (kernel_samples_possible(rc))
+		synth_kernel(&sc);
+	switch (rc->ct.t.kind) {
+	case PERFEV_TARGET_PID:
+		synth_process(&sc, rc->ct.t.pid);
+		break;
+	case PERFEV_TARGET_THREADS:
+		synth_threads(&sc, rc->ct.t.tids, rc->ct.t.ntids);
+		break;
+	case PERFEV_TARGET_CPUS:
+	case PERFEV_TARGET_CGROUP:
+		synth_all_processes(&sc);
+		break;
+	default:
+		break; /* a command reports its own exec and mappings */
+	}
+	if (sc.err && !rc->werr)
+		rc->werr = sc.err;
+	if (sc.records)
+		rc->wrote_in_round = true;
+}
+
+static pid_t spawn(char *const *argv, const sigset_t *orig)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		sigprocmask(SIG_SETMASK, orig, NULL);
+		execvp(argv[0], argv);
+		fprintf(stderr, "%s: cannot run '%s': %s\n", cli_prog, argv[0],
+			cli_exec_error(errno));
+		_exit(127);
+	}
+	return pid;
+}
+
+static void reap(struct rec *rc, int flags)
+{
+	int status;
+	pid_t p;
+
+	if (!rc->child || rc->child_done)
+		return;
+	do
+		p = waitpid(rc->child, &status, flags);
+	while (p < 0 && errno == EINTR);
+	if (p == rc->child) {
+		rc->child_status = status;
+		rc->child_done = true;
+	}
+}
+
+enum { TAG_SIGNAL = 1, TAG_PIDFD = 2 };
+static char tags[3];
+
+/* Whether any thread of -t is still there. */
+static bool threads_alive(const struct rec *rc)
+{
+	size_t i;
+
+	for (i = 0; i < rc->ct.t.ntids; i++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "%s/%d", rc->env->procfs_root ?: "/proc",
+			 (int)rc->ct.t.tids[i]);
+		if (!access(path, F_OK))
+			return true;
+	}
+	return false;
+}
+
+/* Until the command ends, the process exits, or a signal says stop. */
+static void loop(struct rec *rc)
+{
+	struct perfev_poll_event evs[64];
+	bool stop = false;
+	int i, n;
+
+	while (!stop && !rc->werr) {
+		n = perfev_poller_wait(rc->poller, evs, 64, -1);
+		if (n == -EINTR)
+			continue;
+		if (n < 0)
+			cli_die("cannot wait for samples: %s", perfev_strerror(n));
+		for (i = 0; i < n; i++) {
+			void *d = evs[i].data;
+
+			if (d == &tags[TAG_SIGNAL]) {
+				struct signalfd_siginfo si;
+
+				while (read(rc->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+					if (si.ssi_signo == SIGCHLD) {
+						reap(rc, WNOHANG);
+						stop |= rc->child_done;
+					} else if (si.ssi_signo == SIGUSR2) {
+						if (rc->o->overwrite)
+							dump_snapshot(rc);
+					} else {
+						stop = true;
+					}
+				}
+			} else if (d == &tags[TAG_PIDFD]) {
+				stop = true;
+			} else {
+				struct rec_ring *rr = d;
+
+				if (!rc->o->overwrite)
+					drain(rc, rr);
+				if (evs[i].hangup && !rr->hung_up) {
+					rr->hung_up = true;
+					perfev_poller_del(rc->poller, perfev_ring_fd(rr->r));
+					if (rc->ct.t.kind == PERFEV_TARGET_THREADS &&
+					    !threads_alive(rc))
+						stop = true;
+				}
+			}
+		}
+		if (!rc->o->overwrite)
+			end_round(rc);
+	}
+}
+
+/* ---- the end -------------------------------------------------------------- */
+
+static void print_size(FILE *f, uint64_t bytes)
+{
+	if (bytes >= 10ULL << 20)
+		fprintf(f, "%.1f MiB", (double)bytes / (1 << 20));
+	else
+		fprintf(f, "%.1f KiB", (double)bytes / 1024);
+}
+
+/*
+ * Samples per second of the time each event ran: what the kernel
+ * actually delivered, which it lowers (perf_event_max_sample_rate,
+ * throttling) when sampling costs too much.
+ */
+static void report_rates(struct rec *rc, uint64_t max_rate_before)
+{
+	size_t ev, n = perfev_session_event_count(rc->s);
+	uint64_t max_rate_after = max_sample_rate(rc->env);
+	bool low = false;
+
+	if (perfev_session_read(rc->s))
+		return;
+	for (ev = 0; ev < n; ev++) {
+		const struct perf_event_attr *a = perfev_session_event_attr(rc->s, ev);
+		struct perfev_count c = {0};
+		double secs, rate;
+
+		if (perfev_session_event_state(rc->s, ev) != PERFEV_EVENT_OPEN || !a->freq ||
+		    perfev_session_count(rc->s, ev, PERFEV_AGGR_GLOBAL, 0, &c) || !c.running)
+			continue;
+		secs = (double)c.running / 1e9;
+		rate = (double)rc->ev_samples[ev] / secs;
+		if (!rc->o->quiet)
+			fprintf(stderr,
+				"[ perfev record: '%s': %" PRIu64 " samples in %.3f s of running "
+				"time: %.0f Hz (asked %" PRIu64 " Hz) ]\n",
+				event_name(rc, ev), rc->ev_samples[ev], secs, rate,
+				(uint64_t)a->sample_freq);
+		/* Short runs end between two samples: judge only with enough of them. */
+		if (secs >= 0.05 && rc->ev_samples[ev] >= 20 && rate < 0.9 * (double)a->sample_freq)
+			low = true;
+	}
+	if (max_rate_after && max_rate_before && max_rate_after < max_rate_before)
+		cli_error("warning: the kernel lowered perf_event_max_sample_rate from %" PRIu64
+			  " to %" PRIu64 " Hz during the recording: sampling took too long "
+			  "(see perf_cpu_time_max_percent)",
+			  max_rate_before, max_rate_after);
+	if (rc->throttles)
+		cli_error("warning: the kernel throttled sampling %" PRIu64
+			  " times: the effective rate is lower than asked",
+			  rc->throttles);
+	else if (low)
+		cli_error("warning: fewer samples than the frequency asked: the kernel could not "
+			  "keep up (or the time ran was mostly in short slices)");
+}
+
+static void summary(struct rec *rc, double secs)
+{
+	FILE *f = stderr;
+
+	if (rc->o->quiet)
+		return;
+	fprintf(f, "[ perfev record: %" PRIu64 " samples written to '%s' (", rc->samples, rc->path);
+	print_size(f, perfev_data_written(rc->w));
+	fprintf(f, ") in %.3f s; %" PRIu64 " lost, %" PRIu64 " throttled ]\n", secs,
+		rc->lost + rc->lost_samples, rc->throttles);
+	if (rc->lost)
+		cli_error("warning: %" PRIu64 " samples were lost because the ring buffer was "
+			  "full: use a larger -m or a lower -F",
+			  rc->lost);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* An existing output becomes NAME.old, as perf does. */
+static void keep_old(const char *path)
+{
+	struct stat st;
+	char old[4096];
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode) || !st.st_size)
+		return;
+	if (snprintf(old, sizeof(old), "%s.old", path) >= (int)sizeof(old))
+		return;
+	if (rename(path, old))
+		cli_die("cannot keep the previous '%s' as '%s': %s", path, old,
+			perfev_strerror(-errno));
+}
+
+static void create_output(struct rec *rc, const char **argv, int argc)
+{
+	struct perfev_data_write_opts wo = {.sz = sizeof(wo)};
+	char **cmdline;
+	int err, i;
+
+	rc->path = rc->o->output ? rc->o->output : "perf.data";
+	if (!strcmp(rc->path, "-")) {
+		wo.pipe = true;
+	} else {
+		keep_old(rc->path);
+	}
+	err = perfev_data_create(rc->path, &wo, &rc->w);
+	if (err)
+		cli_die("cannot create '%s': %s", rc->path, perfev_strerror(err));
+	cmdline = calloc((size_t)argc + 2, sizeof(*cmdline));
+	if (!cmdline)
+		cli_die("out of memory");
+	cmdline[0] = (char *)"perfev";
+	for (i = 0; i < argc; i++)
+		cmdline[i + 1] = (char *)argv[i];
+	err = perfev_data_set_host_features(rc->w, cmdline);
+	free(cmdline);
+	if (err)
+		cli_die("cannot write '%s': %s", rc->path, perfev_strerror(err));
+}
+
+static void parse_events(struct rec *rc, const struct rec_opts *o)
+{
+	struct perfev_parse_opts pa = {.sz = sizeof(pa)};
+	int i;
+
+	pa.pmus = rc->env->pmus;
+	pa.tracefs = rc->env->tracefs_handle;
+	pa.tracefs_error = rc->env->tracefs_error;
+	if (perfev_evspec_new(&rc->spec))
+		cli_die("out of memory");
+	for (i = 0; i < (o->events.n ? o->events.n : 1); i++) {
+		struct perfev_parse_error pe = {.sz = sizeof(pe)};
+		/* perf's default: cycles at the best precision, cpu-clock without hardware. */
+		const char *str = o->events.n ? o->events.items[i] : "cycles:P";
+
+		if (perfev_evspec_add(rc->spec, str, &pa, &pe)) {
+			cli_parse_error(str, &pe);
+			exit(1);
+		}
+	}
+}
+
+static void check_options(struct rec_opts *o, const struct option *opts)
+{
+	if (o->count < 0)
+		usage_error(record_usage, opts, "-c expects a positive period, not %d", o->count);
+	if (o->count && o->freq)
+		usage_error(record_usage, opts, "give -c (a period) or -F (a frequency), not both");
+	if (o->call_graph) {
+		if (!strcmp(o->call_graph, "fp"))
+			o->callchain = true;
+		else if (!strncmp(o->call_graph, "dwarf", 5))
+			cli_die(
+			    "--call-graph dwarf is not supported yet: use --call-graph fp (-g); "
+			    "programs built without frame pointers show short chains");
+		else if (!strcmp(o->call_graph, "lbr"))
+			cli_die("--call-graph lbr needs a PMU with last branch records, which "
+				"perfev does not drive yet: use --call-graph fp");
+		else
+			usage_error(record_usage, opts,
+				    "--call-graph expects fp, dwarf or lbr, not '%s'",
+				    o->call_graph);
+	}
+}
+
+static void setup_signals(struct rec *rc, sigset_t *orig)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGUSR2);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, orig);
+	rc->sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (rc->sigfd < 0)
+		cli_die("cannot watch signals: %s", perfev_strerror(-errno));
+	/* A reader of "-o -" that goes away is a write error, not a silent death. */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* More descriptors than the default 1024 for many threads times CPUs. */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+static void watch(struct rec *rc)
+{
+	size_t i;
+	int err = perfev_poller_new(&rc->poller);
+
+	if (err)
+		cli_die("cannot wait for samples: %s", perfev_strerror(err));
+	perfev_poller_add(rc->poller, rc->sigfd, &tags[TAG_SIGNAL]);
+	/* Overwrite rings are read on demand, not when they fill. */
+	for (i = 0; i < rc->nrings && !rc->o->overwrite; i++)
+		perfev_poller_add(rc->poller, perfev_ring_fd(rc->rings[i].r), &rc->rings[i]);
+	if (rc->ct.t.kind == PERFEV_TARGET_PID) {
+		int fd = cli_pidfd(rc->ct.t.pid);
+
+		if (fd >= 0)
+			perfev_poller_add(rc->poller, fd, &tags[TAG_PIDFD]);
+	}
+}
+
+static void release(struct rec *rc)
+{
+	size_t i;
+
+	for (i = 0; i < rc->nrings; i++)
+		perfev_ring_free(rc->rings[i].r);
+	free(rc->rings);
+	perfev_poller_free(rc->poller);
+	perfev_session_free(rc->s);
+	perfev_evspec_free(rc->spec);
+	free(rc->ids);
+	free(rc->ev_samples);
+	close(rc->sigfd);
+}
+
+int cmd_record(int argc, const char **argv)
+{
+	struct rec_opts o = {0};
+	const struct option opts[] = {
+	    OPT_MULTI('e', "event", &o.events, "EVENT", "event(s) to sample (repeatable)"),
+	    OPT_STR('F', "freq", &o.freq, "HZ", "samples per second of each event ('max')"),
+	    OPT_NUM('c', "count", &o.count, "N", "one sample every N events"),
+	    OPT_FLAG('g', NULL, &o.callchain, "record call chains (frame pointers)"),
+	    OPT_STR(0, "call-graph", &o.call_graph, "fp", "how to record call chains"),
+	    OPT_HEADING("target"),
+	    OPT_STR('p', "pid", &o.pids, "PID[,PID]", "sample existing process(es)"),
+	    OPT_STR('t', "tid", &o.tids, "TID[,TID]", "sample existing thread(s)"),
+	    OPT_FLAG('a', "all-cpus", &o.all_cpus, "sample everything on every CPU"),
+	    OPT_STR('C', "cpu", &o.cpu_list, "CPUS", "sample everything on these CPUs (0-3,8)"),
+	    OPT_FLAG('i', "no-inherit", &o.no_inherit, "do not follow child tasks"),
+	    OPT_HEADING("sample contents"),
+	    OPT_FLAG('T', "timestamp", &o.timestamp, "sample times (always recorded)"),
+	    OPT_FLAG(0, "sample-cpu", &o.sample_cpu, "the CPU of each sample"),
+	    OPT_FLAG('d', "data", &o.data_addr, "the data address of each sample"),
+	    OPT_FLAG('R', "raw-samples", &o.raw, "the raw data of tracepoint samples"),
+	    OPT_FLAG(0, "switch-events", &o.switch_events, "record context switches"),
+	    OPT_HEADING("output"),
+	    OPT_STR('o', "output", &o.output, "FILE",
+		    "write FILE (default perf.data; - is a pipe)"),
+	    OPT_STR('m', "mmap-pages", &o.mmap_pages, "PAGES", "ring buffer per CPU (or 4M, ...)"),
+	    OPT_FLAG(
+		0, "overwrite", &o.overwrite,
+		"flight recorder: keep the last ring's worth, write it on SIGUSR2 and at the end"),
+	    OPT_FLAG('q', "quiet", &o.quiet, "no summary"),
+	    OPT_TERMINATOR,
+	};
+	struct cli_target_args ta = {0};
+	struct rec rc = {.o = &o, .sigfd = -1};
+	struct cli_env env;
+	sigset_t orig;
+	uint64_t max_before;
+	double t0;
+	int nargs, err, status = 0;
+
+	nargs = parse_options(argc, argv, opts, record_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	ta.pids = o.pids;
+	ta.tids = o.tids;
+	ta.cpu_list = o.cpu_list;
+	ta.all_cpus = o.all_cpus;
+	ta.no_inherit = o.no_inherit;
+	ta.cmd = nargs ? (char **)argv : NULL;
+	check_options(&o, opts);
+	cli_target_setup(&rc.ct, &ta, record_usage, opts);
+	rc.data_pages = o.mmap_pages ? parse_pages(o.mmap_pages, opts) : 128;
+
+	cli_env_init(&env);
+	cli_env_open(&env, true);
+	rc.env = &env;
+	max_before = max_sample_rate(&env);
+	rc.freq = o.count ? 0 : o.freq ? parse_freq(o.freq, &env, opts) : DEFAULT_FREQ;
+	if (rc.freq && max_before && rc.freq > max_before) {
+		cli_error("-F %" PRIu64 " is above perf_event_max_sample_rate: sampling at %" PRIu64
+			  " Hz (raise kernel.perf_event_max_sample_rate for more)",
+			  rc.freq, max_before);
+		rc.freq = max_before;
+	}
+	parse_events(&rc, &o);
+	raise_fd_limit();
+	create_output(&rc, argv, argc);
+	open_events(&rc);
+	map_rings(&rc);
+	add_attrs(&rc);
+	add_tracing_data(&rc);
+	setup_signals(&rc, &orig);
+	rc.child = perfev_session_child(rc.s);
+
+	t0 = now_s();
+	if (rc.ct.t.kind == PERFEV_TARGET_COMMAND) {
+		if (kernel_samples_possible(&rc))
+			synthesize(&rc);
+		err = perfev_session_start(rc.s);
+		if (err) {
+			perfev_data_finish(rc.w);
+			cli_die("cannot run '%s': %s", rc.ct.t.argv[0], cli_exec_error(err));
+		}
+	} else {
+		err = perfev_session_start(rc.s);
+		if (err)
+			cli_die("cannot start recording: %s", perfev_strerror(err));
+		synthesize(&rc);
+		if (rc.ct.workload)
+			rc.child = spawn(rc.ct.workload, &orig);
+	}
+	/* It may have ended before the signal was blocked. */
+	reap(&rc, WNOHANG);
+	watch(&rc);
+	if (!rc.child_done)
+		loop(&rc);
+
+	perfev_session_disable(rc.s);
+	if (rc.o->overwrite)
+		dump_snapshot(&rc);
+	else
+		drain_all(&rc);
+	if (rc.child && !rc.child_done) {
+		/* Stopped by a signal while the command runs: end it, as perf does. */
+		kill(rc.child, SIGTERM);
+		reap(&rc, 0);
+	}
+	err = rc.werr ? rc.werr : perfev_data_finish(rc.w);
+	if (err)
+		cli_die("cannot write '%s': %s", rc.path, perfev_strerror(err));
+	summary(&rc, now_s() - t0);
+	report_rates(&rc, max_before);
+	if (rc.child)
+		status = cli_exit_status(rc.child_done ? rc.child_status : -1,
+					 rc.ct.t.argv ?: rc.ct.workload);
+	perfev_data_writer_free(rc.w);
+	release(&rc);
+	cli_target_release(&rc.ct);
+	cli_env_release(&env);
+	opt_list_release(&o.events);
+	return status;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Shared pieces of perfev record. */
+#ifndef PERFEV_CLI_RECORD_H
+#define PERFEV_CLI_RECORD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "perfev-cli.h"
+
+/* Where synthesized records go: the recording's first event layout and its writer. */
+struct synth_ctx {
+	const struct perfev_sample_layout *layout;
+	struct perfev_data_writer *w;
+	const char *procfs_root;
+	bool data_maps; /* -d: non-executable mappings too */
+	uint64_t records;
+	int err; /* first write error */
+};
+
+/*
+ * Describe process @pid as it is now: COMM of each thread, MMAP2 of its
+ * executable mappings (every mapping with data_maps), FORK for each
+ * thread but the first.  A process that exits meanwhile is skipped.
+ */
+void synth_process(struct synth_ctx *sc, pid_t pid);
+/* Every process on the machine (system-wide recording). */
+void synth_all_processes(struct synth_ctx *sc);
+/* The process each thread of @tids belongs to, once each. */
+void synth_threads(struct synth_ctx *sc, const pid_t *tids, size_t n);
+/*
+ * The kernel's text as an MMAP of "[kernel.kallsyms]_text" where perf
+ * looks for it, from the first _text or _stext in /proc/kallsyms (read
+ * only up to there).  Nothing when the addresses are hidden.
+ */
+void synth_kernel(struct synth_ctx *sc);
+
+#endif /* PERFEV_CLI_RECORD_H */

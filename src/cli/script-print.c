@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * perfev script: the text output, column for column as perf script 6.1
+ * prints it (builtin-script.c: perf_sample__fprintf_start, process_event,
+ * sample__fprintf_sym and sample__fprintf_callchain).
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "perfev-cli.h"
+#include "script.h"
+
+/* perf script's callchain depth limit (PERF_MAX_STACK_DEPTH). */
+#define MAX_STACK 127
+
+static const struct {
+	unsigned int field;
+	uint64_t bit;
+	const char *name, *bit_name, *hint;
+} needs[] = {
+    {SF_IP, PERF_SAMPLE_IP, "ip", "IP", "the event was recorded without sample addresses"},
+    {SF_ADDR, PERF_SAMPLE_ADDR, "addr", "ADDR", "record with -d to sample data addresses"},
+    {SF_TID | SF_PID, PERF_SAMPLE_TID, "tid' or 'pid", "TID",
+     "the event was recorded without thread ids"},
+    {SF_TIME, PERF_SAMPLE_TIME, "time", "TIME", "record with -T to sample timestamps"},
+    {SF_CPU, PERF_SAMPLE_CPU, "cpu", "CPU", "record with --sample-cpu or -a to sample CPUs"},
+};
+
+/*
+ * Check the fields against the event's sample_type, as perf's
+ * evsel__check_attr: a field asked for with -F that the samples lack is an
+ * error; a default field is dropped for the whole event type.
+ */
+int script_check_fields(struct script *s, size_t idx)
+{
+	const struct perfev_data_attr *a = perfev_data_attr(s->r, idx);
+	const struct perf_event_attr *attr = a->attr;
+	enum script_out_type ot = script_out_type(attr->type);
+	size_t k;
+
+	s->ev[idx].checked = true;
+	if (attr->type == PERF_TYPE_SOFTWARE && attr->config == PERF_COUNT_SW_DUMMY)
+		return 0;
+	/* Tracepoints recorded with -g show their callchains even by default. */
+	if (ot == OT_TRACEPOINT && !s->user_set[ot] && !s->hide_callchain &&
+	    (attr->sample_type & PERF_SAMPLE_CALLCHAIN))
+		s->fields[ot] |= SF_IP | SF_SYM | SF_DSO;
+	for (k = 0; k < sizeof(needs) / sizeof(needs[0]); k++) {
+		if (!(s->fields[ot] & needs[k].field) || (attr->sample_type & needs[k].bit))
+			continue;
+		if (s->user_fields[ot] & needs[k].field) {
+			cli_error("cannot print '%s' for event '%s': its samples have no %s (%s)",
+				  needs[k].name, script_event_name(s, idx), needs[k].bit_name,
+				  needs[k].hint);
+			return -1;
+		}
+		s->fields[ot] &= ~needs[k].field;
+	}
+	if ((s->fields[ot] & (SF_SYM | SF_DSO)) &&
+	    !(attr->sample_type & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR))) {
+		if (s->user_fields[ot] & (SF_SYM | SF_DSO)) {
+			cli_error("cannot print 'sym' or 'dso' for event '%s': its samples have "
+				  "neither IP nor ADDR to look up",
+				  script_event_name(s, idx));
+			return -1;
+		}
+		s->fields[ot] &= ~(SF_SYM | SF_DSO);
+	}
+	return 0;
+}
+
+void script_fprint_time(FILE *f, uint64_t ns, int width)
+{
+	char buf[48];
+
+	/* Microseconds, truncated, as perf's timestamp__scnprintf_usec. */
+	snprintf(buf, sizeof(buf), "%" PRIu64 ".%06" PRIu64, ns / 1000000000,
+		 ns % 1000000000 / 1000);
+	fprintf(f, "%*s", width, buf);
+}
+
+/* comm, pid/tid, [cpu] and time: the start of every line (perf_sample__fprintf_start). */
+static void print_start(struct script *s, unsigned int fields, bool callchain_comm,
+			const char *comm, uint32_t pid, uint32_t tid, uint32_t cpu, uint64_t time)
+{
+	if (fields & SF_COMM) {
+		/* perf does not pad the comm of events that print callchains. */
+		if (callchain_comm)
+			printf("%s ", comm);
+		else
+			printf("%16s ", comm);
+	}
+	if ((fields & SF_PID) && (fields & SF_TID))
+		printf("%5d/%-5d ", (int)pid, (int)tid);
+	else if (fields & SF_PID)
+		printf("%5d ", (int)pid);
+	else if (fields & SF_TID)
+		printf("%5d ", (int)tid);
+	if (fields & SF_CPU)
+		printf("[%03u] ", cpu);
+	if (fields & SF_TIME) {
+		script_fprint_time(stdout, time, 12);
+		fputs(": ", stdout);
+	}
+}
+
+static const char *dso_name(const struct script_map *map)
+{
+	return map ? map->dso : "[unknown]";
+}
+
+/* The callchain, one frame per line; perf's thread__resolve_callchain_sample rules. */
+static void print_callchain(struct script *s, unsigned int fields, const struct perfev_sample *smp)
+{
+	unsigned int cpumode = PERF_RECORD_MISC_USER;
+	uint64_t i, n, frames = 0;
+
+	/* An unknown context marker makes perf drop the whole chain. */
+	for (i = 0, n = 0; i < smp->callchain_nr && n < MAX_STACK; i++) {
+		uint64_t ip = perfev_u64_at(smp->callchain, i);
+
+		if (ip < PERF_CONTEXT_MAX)
+			n++;
+		else if (ip != PERF_CONTEXT_HV && ip != PERF_CONTEXT_KERNEL &&
+			 ip != PERF_CONTEXT_USER)
+			return;
+	}
+	for (i = 0; i < smp->callchain_nr && frames < MAX_STACK; i++) {
+		uint64_t ip = perfev_u64_at(smp->callchain, i);
+		const struct script_map *map;
+
+		if (ip >= PERF_CONTEXT_MAX) {
+			cpumode = ip == PERF_CONTEXT_HV	      ? PERF_RECORD_MISC_HYPERVISOR
+				  : ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL
+							      : PERF_RECORD_MISC_USER;
+			continue;
+		}
+		frames++;
+		map = script_machine_find(&s->m, smp->pid, cpumode, ip);
+		/* perf shows a frame's address within its file, like addr2line wants it. */
+		printf("\t%16" PRIx64, script_map_ip(map, ip));
+		if (fields & SF_SYM)
+			fputs(" [unknown]", stdout);
+		if (fields & SF_DSO)
+			printf(" (%s)", dso_name(map));
+		putchar('\n');
+	}
+}
+
+/* The data address; for page faults with its dso, as perf_sample__fprintf_addr. */
+static void print_addr(struct script *s, unsigned int fields, const struct perf_event_attr *attr,
+		       const struct perfev_sample *smp, unsigned int cpumode)
+{
+	const struct script_map *map;
+
+	printf("%16" PRIx64, smp->addr);
+	if (attr->type != PERF_TYPE_SOFTWARE || (attr->config != PERF_COUNT_SW_PAGE_FAULTS &&
+						 attr->config != PERF_COUNT_SW_PAGE_FAULTS_MIN &&
+						 attr->config != PERF_COUNT_SW_PAGE_FAULTS_MAJ))
+		return;
+	/* perf picks kernel or user maps by the address, not by the sample's mode. */
+	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_USER)
+		cpumode = smp->addr >= s->m.kernel_start ? PERF_RECORD_MISC_KERNEL
+							 : PERF_RECORD_MISC_USER;
+	map = script_machine_find(&s->m, smp->pid, cpumode, smp->addr);
+	if (fields & SF_SYM)
+		fputs(" [unknown]", stdout);
+	if (fields & SF_DSO)
+		printf(" (%s)", dso_name(map));
+}
+
+/* The tracepoint payload: not formatted with the event's format yet, only shown. */
+static void print_trace(const struct perfev_sample *smp)
+{
+	const unsigned char *p = smp->raw;
+	uint32_t i;
+
+	printf("raw_size=%u raw=", smp->raw_size);
+	for (i = 0; i < smp->raw_size; i++)
+		printf("%02x", p[i]);
+}
+
+static int max_name_len(struct script *s)
+{
+	size_t i;
+	int w = 0;
+
+	for (i = 0; i < s->nev; i++) {
+		int n = (int)strlen(script_event_name(s, i));
+
+		if (n > w)
+			w = n;
+	}
+	return w;
+}
+
+static void print_sample(struct script *s, size_t idx, const struct perfev_record *rec,
+			 const struct perfev_sample *smp, uint64_t period)
+{
+	unsigned int cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	const struct perf_event_attr *attr;
+	bool show_callchain;
+	unsigned int fields;
+	char buf[32];
+
+	if (idx >= s->nev)
+		return;
+	attr = perfev_data_attr(s->r, idx)->attr;
+	fields = s->fields[script_out_type(attr->type)];
+	show_callchain = (attr->sample_type & PERF_SAMPLE_CALLCHAIN) && !s->hide_callchain &&
+			 (fields & (SF_IP | SF_CALLCHAIN));
+	if (!s->name_width)
+		s->name_width = max_name_len(s);
+	print_start(s, fields, show_callchain && (fields & SF_IP),
+		    script_machine_comm(&s->m, smp->tid, buf, sizeof(buf)), smp->pid, smp->tid,
+		    smp->cpu, smp->time);
+	if (fields & SF_PERIOD)
+		printf("%10" PRIu64 " ", period);
+	if (fields & SF_EVENT)
+		printf("%*s: ", s->name_width, script_event_name(s, idx));
+	if ((fields & SF_TRACE) && (smp->present & PERF_SAMPLE_RAW))
+		print_trace(smp);
+	if ((fields & SF_ADDR) && (smp->present & PERF_SAMPLE_ADDR))
+		print_addr(s, fields, attr, smp, cpumode);
+	if (show_callchain) {
+		putchar('\n');
+		print_callchain(s, fields, smp);
+	} else if ((fields & SF_IP) && (smp->present & PERF_SAMPLE_IP)) {
+		const struct script_map *map =
+		    script_machine_find(&s->m, smp->pid, cpumode, smp->ip);
+
+		printf(" %16" PRIx64, smp->ip);
+		if (fields & SF_SYM)
+			fputs(" [unknown]", stdout);
+		if (fields & SF_DSO)
+			printf(" (%s)", dso_name(map));
+	}
+	putchar('\n');
+}
+
+/* The value last read for @id, and remember @value. */
+static uint64_t swap_last(struct script *s, uint64_t id, uint64_t value)
+{
+	uint64_t old;
+	size_t i;
+
+	for (i = 0; i < s->nlast; i++)
+		if (s->last[i].id == id)
+			break;
+	if (i == s->nlast) {
+		if (s->nlast == s->cap_last) {
+			s->cap_last = s->cap_last ? s->cap_last * 2 : 16;
+			s->last = realloc(s->last, s->cap_last * sizeof(*s->last));
+			if (!s->last)
+				cli_die("out of memory");
+		}
+		s->last[s->nlast].id = id;
+		s->last[s->nlast++].value = 0;
+	}
+	old = s->last[i].value;
+	s->last[i].value = value;
+	return old;
+}
+
+/*
+ * A sample with PERF_SAMPLE_READ stands for one sample per value read, each
+ * with the increase since the last read of that counter as its period
+ * (perf's deliver_sample_group): that is how groups with :S show each
+ * member.
+ */
+static void print_read_sample(struct script *s, const struct script_rec *sr,
+			      const struct perfev_record *rec)
+{
+	const struct perfev_sample *smp = &rec->u.sample;
+	uint64_t i, value, id, lost;
+
+	for (i = 0; i < smp->read.nr; i++) {
+		const struct perfev_data_attr *a;
+		uint64_t period;
+
+		if (perfev_sample_read_value(&sr->attr->layout, smp, i, &value, &id, &lost))
+			break;
+		a = (sr->attr->attr->read_format & PERF_FORMAT_ID)
+			? perfev_data_attr_by_id(s->r, id)
+			: NULL;
+		if (!a) {
+			s->nr_unknown_id++;
+			continue;
+		}
+		period = value - swap_last(s, id, value);
+		if (period)
+			print_sample(s, script_attr_index(s, a), rec, smp, period);
+	}
+}
+
+static void print_event_line(struct script *s, const struct script_rec *sr,
+			     const struct perfev_record *rec, uint32_t pid, uint32_t tid,
+			     uint64_t time)
+{
+	const struct perf_event_attr *attr = sr->attr ? sr->attr->attr : NULL;
+	uint32_t cpu = 0;
+	char buf[32];
+
+	/* Without sample_id_all, perf shows the record's own thread and time. */
+	if (attr && attr->sample_id_all) {
+		pid = rec->sid.pid;
+		tid = rec->sid.tid;
+		time = rec->sid.time;
+		cpu = rec->sid.cpu;
+	}
+	if (attr) {
+		unsigned int fields = s->fields[script_out_type(attr->type)];
+		bool cc = (fields & SF_IP) && (attr->sample_type & PERF_SAMPLE_CALLCHAIN) &&
+			  !s->hide_callchain;
+		/* The comm is the record's thread's, the ids those of its trailer. */
+		uint32_t own = tid;
+
+		switch (rec->type) {
+		case PERF_RECORD_COMM:
+			own = rec->u.comm.tid;
+			break;
+		case PERF_RECORD_FORK:
+		case PERF_RECORD_EXIT:
+			own = rec->u.fork.tid;
+			break;
+		case PERF_RECORD_MMAP:
+			own = rec->u.mmap.tid;
+			break;
+		case PERF_RECORD_MMAP2:
+			own = rec->u.mmap2.tid;
+			break;
+		default:
+			break;
+		}
+		print_start(s, fields, cc, script_machine_comm(&s->m, own, buf, sizeof(buf)), pid,
+			    tid, cpu, time);
+	}
+	script_fprint_event(stdout, rec);
+}
+
+void script_print_record(struct script *s, const struct script_rec *sr,
+			 const struct perfev_record *rec)
+{
+	switch (rec->type) {
+	case PERF_RECORD_SAMPLE:
+		if (!sr->attr)
+			return;
+		if (rec->u.sample.present & PERF_SAMPLE_READ)
+			print_read_sample(s, sr, rec);
+		else
+			print_sample(s, sr->attr_idx, rec, &rec->u.sample,
+				     (rec->u.sample.present & PERF_SAMPLE_PERIOD)
+					 ? rec->u.sample.period
+					 : sr->attr->attr->sample_period);
+		break;
+	case PERF_RECORD_MMAP:
+		if (s->show_mmap)
+			print_event_line(s, sr, rec, rec->u.mmap.pid, rec->u.mmap.tid, 0);
+		break;
+	case PERF_RECORD_MMAP2:
+		if (s->show_mmap)
+			print_event_line(s, sr, rec, rec->u.mmap2.pid, rec->u.mmap2.tid, 0);
+		break;
+	case PERF_RECORD_COMM:
+		if (s->show_task)
+			print_event_line(s, sr, rec, rec->u.comm.pid, rec->u.comm.tid, 0);
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		if (s->show_task)
+			print_event_line(s, sr, rec, rec->u.fork.pid, rec->u.fork.tid,
+					 rec->u.fork.time);
+		break;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		if (s->show_switch)
+			print_event_line(s, sr, rec, rec->sid.pid, rec->sid.tid, rec->sid.time);
+		break;
+	default:
+		break;
+	}
+}

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The perf.data layout shared by the reader and the writer, and their hidden helpers. */
+#ifndef PERFEV_PERFDATA_INTERNAL_H
+#define PERFEV_PERFDATA_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <perfev/perfdata.h>
+
+/* "PERFILE2" read as a little-endian u64, and as written by a big-endian host. */
+#define PERFEV__PD_MAGIC	 0x32454c4946524550ULL
+#define PERFEV__PD_MAGIC_SWAPPED 0x50455246494c4532ULL
+/* The first version's magic ("PERFFILE"), never read by this library. */
+#define PERFEV__PD_MAGIC1 "PERFFILE"
+
+/*
+ * The file header (struct perf_file_header): magic, size, attr_size, the
+ * attrs, data and event_types sections, then the feature bitmap.  The
+ * first format had no bitmap and was 72 bytes long.
+ */
+#define PERFEV__PD_HDR_SIZE	   104
+#define PERFEV__PD_HDR_SIZE_OLD	   72
+#define PERFEV__PD_PIPE_HDR_SIZE   16
+#define PERFEV__PD_OFF_ATTR_SIZE   16
+#define PERFEV__PD_OFF_ATTRS	   24
+#define PERFEV__PD_OFF_DATA	   40
+#define PERFEV__PD_OFF_EVENT_TYPES 56
+#define PERFEV__PD_OFF_FEATURES	   72
+#define PERFEV__PD_SECTION_SIZE	   16 /* struct perf_file_section: u64 offset, size */
+
+/* Strings in feature sections are padded to this (perf's NAME_ALIGN). */
+#define PERFEV__PD_NAME_ALIGN 64
+
+/* The smallest attr (PERF_ATTR_SIZE_VER0) and the largest one accepted at all (a page). */
+#define PERFEV__PD_ATTR_MIN 64
+#define PERFEV__PD_ATTR_MAX 4096
+
+/* Room for any attr this library knows, whatever the installed header says. */
+#define PERFEV__PD_ATTR_BUF                                                                        \
+	(sizeof(struct perf_event_attr) > PERFEV_ATTR_SIZE_MAX ? sizeof(struct perf_event_attr)    \
+							       : PERFEV_ATTR_SIZE_MAX)
+
+/* Kernel record types end here; perf's own start. */
+#define PERFEV__PD_USER_TYPE_START 64
+
+/* PERF_RECORD_EVENT_UPDATE's type for an event name (perf's PERF_EVENT_UPDATE__NAME). */
+#define PERFEV__PD_EVENT_UPDATE_NAME 2
+/* Bytes of PERF_RECORD_EVENT_UPDATE before its payload: header, u64 type, u64 id. */
+#define PERFEV__PD_EVENT_UPDATE_HDR 24
+
+static inline uint16_t perfev__pd_u16(const void *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline uint32_t perfev__pd_u32(const void *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline uint64_t perfev__pd_u64(const void *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline void perfev__pd_put32(void *p, uint32_t v)
+{
+	memcpy(p, &v, sizeof(v));
+}
+
+static inline void perfev__pd_put64(void *p, uint64_t v)
+{
+	memcpy(p, &v, sizeof(v));
+}
+
+static inline uint64_t perfev__pd_align8(uint64_t v)
+{
+	return (v + 7) & ~7ULL;
+}
+
+/*
+ * The u64 index, counted after the record header, of TIME in a sample of
+ * @sample_type, or -1.  Fields before it: IDENTIFIER, IP, TID.
+ */
+static inline int perfev__pd_time_pos(uint64_t sample_type)
+{
+	if (!(sample_type & PERF_SAMPLE_TIME))
+		return -1;
+	return !!(sample_type & PERF_SAMPLE_IDENTIFIER) + !!(sample_type & PERF_SAMPLE_IP) +
+	       !!(sample_type & PERF_SAMPLE_TID);
+}
+
+/*
+ * The u64 index of the event id in a sample of @sample_type, or -1:
+ * IDENTIFIER first, else ID after IP, TID, TIME and ADDR.
+ */
+static inline int perfev__pd_sample_id_pos(uint64_t sample_type)
+{
+	if (sample_type & PERF_SAMPLE_IDENTIFIER)
+		return 0;
+	if (!(sample_type & PERF_SAMPLE_ID))
+		return -1;
+	return !!(sample_type & PERF_SAMPLE_IP) + !!(sample_type & PERF_SAMPLE_TID) +
+	       !!(sample_type & PERF_SAMPLE_TIME) + !!(sample_type & PERF_SAMPLE_ADDR);
+}
+
+/* An id -> event index table (open addressing); the first event to claim an id keeps it. */
+struct perfev__pd_idmap {
+	struct perfev__pd_idslot {
+		uint64_t id;
+		size_t idx1; /* event index + 1; 0: empty */
+	} * slots;
+	size_t cap, used; /* cap: a power of two, or 0 */
+};
+
+int perfev__pd_idmap_add(struct perfev__pd_idmap *m, uint64_t id, size_t idx);
+/* The event index of @id, or -1. */
+long perfev__pd_idmap_find(const struct perfev__pd_idmap *m, uint64_t id);
+void perfev__pd_idmap_free(struct perfev__pd_idmap *m);
+
+#endif /* PERFEV_PERFDATA_INTERNAL_H */

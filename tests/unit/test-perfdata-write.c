@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* perf.data writer: file and pipe mode read back, attr sizes, host features, write errors. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <perfev/perfdata.h>
+#include "harness.h"
+#include "perfdata-synth.h"
+
+/* A memfd holding what a writer wrote: mapped by the reader as a regular file. */
+static int mem_fd(void)
+{
+	return memfd_create("perfev-test", MFD_CLOEXEC);
+}
+
+static void synth_records(struct buf *data, int n)
+{
+	int i;
+
+	data->len = 0;
+	rec_comm(data, 42, "work", 500);
+	for (i = 0; i < n; i++)
+		rec_sample(data, 0x400000 + (uint64_t)i * 4, 42, 1000 + (uint64_t)i * 10, 100000);
+}
+
+static void check_written(int fd, bool pipe, const struct buf *data)
+{
+	struct perfev_data_reader *r;
+	struct perfev_data_record rec;
+	const struct perfev_data_attr *da;
+	size_t off = 0;
+	uint64_t v;
+	int ret;
+
+	CHECK_INT(perfev_data_open_fd(fd, NULL, &r), 0);
+	CHECK(perfev_data_is_pipe(r) == pipe);
+	while ((ret = perfev_data_next(r, &rec)) == 1) {
+		/* Pipe mode names events with an update record of its own. */
+		if (pipe && rec.type == PERFEV_RECORD_EVENT_UPDATE)
+			continue;
+		CHECK(off + rec.size <= data->len);
+		CHECK(!memcmp(rec.bytes, data->p + off, rec.size));
+		off += rec.size;
+	}
+	CHECK_INT(ret, 0);
+	CHECK_U64(off, data->len);
+	CHECK_INT(perfev_data_attr_count(r), 1);
+	da = perfev_data_attr(r, 0);
+	CHECK_STR(da->name, "cpu-clock");
+	CHECK(da->nids == 2 && da->ids[0] == 77 && da->ids[1] == 78);
+	CHECK_U64(da->attr->sample_type, ST_CLOCK);
+	CHECK_INT(perfev_data_feature_u64(r, PERFEV_FEAT_SAMPLE_TIME, 0, &v), 0);
+	CHECK_U64(v, 1000);
+	CHECK_INT(perfev_data_feature_u64(r, PERFEV_FEAT_SAMPLE_TIME, 1, &v), 0);
+	CHECK_U64(v, 1000 + 99 * 10);
+	CHECK_INT(perfev_data_feature_u64(r, PERFEV_FEAT_CLOCKID, 0, &v), 0);
+	CHECK_U64(v, 4);
+	perfev_data_close(r);
+}
+
+static void write_one(bool pipe)
+{
+	struct perf_event_attr a;
+	uint64_t ids[2] = {77, 78}, clockid = 4;
+	struct buf data = {0};
+	struct perfev_data_write_opts o = {.sz = sizeof(o), .pipe = pipe};
+	struct perfev_data_writer *w;
+	int fd = mem_fd();
+
+	CHECK(fd >= 0);
+	o.fd = fd;
+	clock_attr(&a, ST_CLOCK);
+	synth_records(&data, 100);
+	CHECK_INT(perfev_data_create(NULL, &o, &w), 0);
+	CHECK_INT(perfev_data_add_attr(w, &a, NULL, ids, 2), 0);
+	CHECK_INT(perfev_data_set_feature(w, PERFEV_FEAT_CLOCKID, &clockid, 8), 0);
+	/* Several writes, one of them bigger than the buffer. */
+	CHECK_INT(perfev_data_write(w, data.p, 40), 0);
+	CHECK_INT(perfev_data_write(w, data.p + 40, data.len - 40), 0);
+	CHECK_INT(perfev_data_finish(w), 0);
+	CHECK_INT(perfev_data_finish(w), 0);
+	CHECK_INT(perfev_data_write(w, data.p, 48), -EINVAL);
+	CHECK_U64(perfev_data_written(w), (uint64_t)lseek(fd, 0, SEEK_END));
+	perfev_data_writer_free(w);
+	check_written(fd, pipe, &data);
+	close(fd);
+	free(data.p);
+}
+
+TEST(write_file)
+{
+	write_one(false);
+}
+
+TEST(write_pipe)
+{
+	write_one(true);
+}
+
+/* Big writes go around the buffer; the result is the same file. */
+TEST(write_large)
+{
+	struct perf_event_attr a;
+	uint64_t ids[2] = {77, 78};
+	struct buf data = {0};
+	struct perfev_data_write_opts o = {.sz = sizeof(o)};
+	struct perfev_data_writer *w;
+	struct perfev_data_reader *r;
+	size_t n;
+	int fd = mem_fd();
+
+	CHECK(fd >= 0);
+	o.fd = fd;
+	clock_attr(&a, ST_CLOCK);
+	synth_records(&data, 20000); /* 800 KB */
+	CHECK_INT(perfev_data_create(NULL, &o, &w), 0);
+	CHECK_INT(perfev_data_add_attr(w, &a, "cpu-clock", ids, 2), 0);
+	CHECK_INT(perfev_data_write(w, data.p, 40), 0);
+	CHECK_INT(perfev_data_write(w, data.p + 40, data.len - 40), 0);
+	CHECK_INT(perfev_data_finish(w), 0);
+	perfev_data_writer_free(w);
+	CHECK_INT(perfev_data_open_fd(fd, NULL, &r), 0);
+	CHECK_INT(drain(r, &n), 0);
+	CHECK_INT(n, 20001);
+	perfev_data_close(r);
+	close(fd);
+	free(data.p);
+}
+
+/* An attr declared after records moves the attrs section to the end. */
+TEST(write_late_attr)
+{
+	struct perf_event_attr a[2];
+	uint64_t ids[2] = {100, 200};
+	struct buf data = {0};
+	struct perfev_data_write_opts o = {.sz = sizeof(o)};
+	struct perfev_data_writer *w;
+	struct perfev_data_reader *r;
+	struct perfev_data_record rec;
+	int fd = mem_fd();
+
+	CHECK(fd >= 0);
+	o.fd = fd;
+	clock_attr(&a[0], ST_MULTI);
+	clock_attr(&a[1], ST_MULTI);
+	a[1].config = PERF_COUNT_SW_PAGE_FAULTS;
+	CHECK_INT(perfev_data_create(NULL, &o, &w), 0);
+	CHECK_INT(perfev_data_add_attr(w, &a[0], "first", &ids[0], 1), 0);
+	rec_sample_id(&data, 100, 1, 2, 30);
+	CHECK_INT(perfev_data_write(w, data.p, data.len), 0);
+	CHECK_INT(perfev_data_add_attr(w, &a[1], NULL, &ids[1], 1), 0);
+	data.len = 0;
+	rec_sample_id(&data, 200, 1, 2, 10);
+	CHECK_INT(perfev_data_write(w, data.p, data.len), 0);
+	CHECK_INT(perfev_data_finish(w), 0);
+	perfev_data_writer_free(w);
+	CHECK_INT(perfev_data_open_fd(fd, NULL, &r), 0);
+	CHECK_INT(perfev_data_attr_count(r), 2);
+	CHECK_STR(perfev_data_attr(r, 0)->name, "first");
+	CHECK_STR(perfev_data_attr(r, 1)->name, "page-faults");
+	CHECK_INT(perfev_data_next(r, &rec), 1);
+	CHECK(rec.attr == perfev_data_attr(r, 0));
+	CHECK_INT(perfev_data_next(r, &rec), 1);
+	CHECK(rec.attr == perfev_data_attr(r, 1));
+	CHECK_INT(perfev_data_next(r, &rec), 0);
+	{
+		uint64_t v;
+
+		/* SAMPLE_TIME is the earliest and the latest, not the first and last written. */
+		CHECK_INT(perfev_data_feature_u64(r, PERFEV_FEAT_SAMPLE_TIME, 0, &v), 0);
+		CHECK_U64(v, 10);
+		CHECK_INT(perfev_data_feature_u64(r, PERFEV_FEAT_SAMPLE_TIME, 1, &v), 0);
+		CHECK_U64(v, 30);
+	}
+	perfev_data_close(r);
+	close(fd);
+	free(data.p);
+}
+
+/* Attr sizes: a zero tail past 128 bytes is dropped, all attrs share the largest size. */
+TEST(write_attr_sizes)
+{
+	unsigned char big[PERFEV_ATTR_SIZE_MAX + 8] = {0};
+	struct perf_event_attr *a = (struct perf_event_attr *)big, old;
+	struct perfev_data_write_opts o = {.sz = sizeof(o)};
+	struct perfev_data_writer *w;
+	struct perfev_data_reader *r;
+	unsigned char hdr[24];
+	uint64_t id = 1, id2 = 2;
+	int fd = mem_fd();
+
+	CHECK(fd >= 0);
+	o.fd = fd;
+	clock_attr(a, ST_CLOCK);
+	a->size = sizeof(big);
+	clock_attr(&old, ST_CLOCK);
+	old.size = 64;
+	CHECK_INT(perfev_data_create(NULL, &o, &w), 0);
+	CHECK_INT(perfev_data_add_attr(w, a, "new", &id, 1), 0);
+	CHECK_INT(perfev_data_add_attr(w, &old, "old", &id2, 1), 0);
+	CHECK_INT(perfev_data_finish(w), 0);
+	perfev_data_writer_free(w);
+	CHECK_INT(pread(fd, hdr, sizeof(hdr), 0), (ssize_t)sizeof(hdr));
+	CHECK_U64(get_u64(hdr + 16), 128 + 16);
+	CHECK_INT(perfev_data_open_fd(fd, NULL, &r), 0);
+	CHECK_INT(perfev_data_attr(r, 0)->attr->size, 128);
+	CHECK_INT(perfev_data_attr(r, 1)->attr->size, 128);
+	CHECK_U64(perfev_data_attr(r, 1)->attr->sample_type, ST_CLOCK);
+	perfev_data_close(r);
+	close(fd);
+
+	/* A non-zero byte past 128 keeps the attr whole. */
+	fd = mem_fd();
+	CHECK(fd >= 0);
+	o.fd = fd;
+	big[130] = 1;
+	CHECK_INT(perfev_data_create(NULL, &o, &w), 0);
+	CHECK_INT(perfev_data_add_attr(w, a, "new", &id, 1), 0);
+	CHECK_INT(perfev_data_finish(w), 0);
+	perfev_data_writer_free(w);
+	CHECK_INT(perfev_data_open_fd(fd, NULL, &r), 0);
+	CHECK_INT(perfev_data_attr(r, 0)->attr->size, sizeof(big));
+	CHECK_INT(((const unsigned char *)perfev_data_attr(r, 0)->attr)[130], 1);
+	perfev_data_close(r);
+	close(fd);
+}
+
+TEST(write_errors)
+{
+	struct perf_event_attr a;
+	struct perfev_data_write_opts o = {.sz = sizeof(o), .pipe = true};
+	struct perfev_data_writer *w;
+	struct buf data = {0}, bad = {0};
+	uint64_t id = 1;
+	int fds[2];
+
+	clock_attr(&a, ST_CLOCK);
+	synth_records(&data, 10);
+	CHECK_INT(perfev_data_create(NULL, NULL, &w), -EINVAL);
+	CHECK_INT(perfev_data_create("/nonexistent/dir/perf.data", NULL, &w), -ENOENT);
+	/* File mode needs to seek back. */
+	CHECK_INT(pipe(fds), 0);
+	o.pipe = false;
+	o.fd = fds[1];
+	CHECK_INT(perfev_data_create(NULL, &o, &w), -ESPIPE);
+	close(fds[0]);
+	close(fds[1]);
+
+	/* /dev/full: the error comes when the buffer is flushed, and sticks. */
+	o.pipe = true;
+	CHECK_INT(perfev_data_create("/dev/full", &o, &w), 0);
+	CHECK_INT(perfev_data_add_attr(w, &a, "cpu-clock", &id, 1), 0);
+	CHECK_INT(perfev_data_write(w, data.p, data.len), 0);
+	CHECK_INT(perfev_data_finish(w), -ENOSPC);
+	CHECK_INT(perfev_data_finish(w), -ENOSPC);
+	perfev_data_writer_free(w);
+	o.pipe = false;
+	CHECK_INT(perfev_data_create("/dev/full", &o, &w), 0);
+	CHECK_INT(perfev_data_add_attr(w, &a, "cpu-clock", &id, 1), 0);
+	synth_records(&data, 10000); /* more than the buffer: fails at once */
+	CHECK_INT(perfev_data_write(w, data.p, data.len), -ENOSPC);
+	CHECK_INT(perfev_data_write(w, data.p, 48), -ENOSPC);
+	CHECK_INT(perfev_data_add_attr(w, &a, "x", &id, 1), -ENOSPC);
+	CHECK_INT(perfev_data_finish(w), -ENOSPC);
+	perfev_data_writer_free(w);
+
+	/* Bad arguments and records that are not. */
+	o.fd = mem_fd();
+	CHECK(o.fd >= 0);
+	CHECK_INT(perfev_data_create(NULL, &o, &w), 0);
+	CHECK_INT(perfev_data_add_attr(w, NULL, "x", &id, 1), -EINVAL);
+	CHECK_INT(perfev_data_add_attr(w, &a, "x", NULL, 1), -EINVAL);
+	a.size = 32;
+	CHECK_INT(perfev_data_add_attr(w, &a, "x", &id, 1), -EINVAL);
+	a.size = sizeof(a);
+	CHECK_INT(perfev_data_set_feature(w, 0, "x", 1), -EINVAL);
+	CHECK_INT(perfev_data_set_feature(w, PERFEV_FEAT_MAX, "x", 1), -EINVAL);
+	CHECK_INT(perfev_data_set_feature(w, PERFEV_FEAT_HOSTNAME, NULL, 1), -EINVAL);
+	b_header(&bad, PERF_RECORD_SAMPLE, 0, 4);
+	CHECK_INT(perfev_data_write(w, bad.p, bad.len), -EINVAL);
+	bad.len = 0;
+	b_header(&bad, PERF_RECORD_SAMPLE, 0, 16);
+	CHECK_INT(perfev_data_write(w, bad.p, bad.len), -EINVAL);
+	b_u64(&bad, 0);
+	b_u32(&bad, 0);
+	CHECK_INT(perfev_data_write(w, bad.p, bad.len), -EINVAL);
+	bad.len = 0;
+	b_header(&bad, PERFEV_RECORD_HEADER_ATTR, 0, 8);
+	CHECK_INT(perfev_data_write(w, bad.p, bad.len), -EINVAL);
+	bad.len = 0;
+	b_header(&bad, PERFEV_RECORD_AUXTRACE, 0, 48);
+	b_u64(&bad, 100);
+	b_zero(&bad, 32);
+	CHECK_INT(perfev_data_write(w, bad.p, bad.len), -EINVAL);
+	b_zero(&bad, 100);
+	CHECK_INT(perfev_data_write(w, bad.p, bad.len), 0);
+	CHECK_INT(perfev_data_write(w, NULL, 0), 0);
+	CHECK_INT(perfev_data_finish(w), 0);
+	CHECK_INT(perfev_data_add_attr(w, &a, "x", &id, 1), -EINVAL);
+	CHECK_INT(perfev_data_set_feature(w, PERFEV_FEAT_HOSTNAME, "x", 1), -EINVAL);
+	perfev_data_writer_free(w);
+	close(o.fd);
+
+	/* Pipe mode: a record holds 64 KiB. */
+	o.fd = mem_fd();
+	o.pipe = true;
+	CHECK_INT(perfev_data_create(NULL, &o, &w), 0);
+	{
+		uint64_t *many = calloc(9000, 8);
+		char *huge = calloc(70000, 1);
+
+		CHECK(many && huge);
+		CHECK_INT(perfev_data_add_attr(w, &a, "x", many, 9000), -EMSGSIZE);
+		CHECK_INT(perfev_data_set_feature(w, PERFEV_FEAT_CMDLINE, huge, 70000), -EMSGSIZE);
+		/* Tracing data is sent after its record: any size. */
+		CHECK_INT(perfev_data_set_feature(w, PERFEV_FEAT_TRACING_DATA, huge, 70000), 0);
+		free(many);
+		free(huge);
+	}
+	CHECK_INT(perfev_data_finish(w), 0);
+	perfev_data_writer_free(w);
+	{
+		struct perfev_data_reader *r;
+		const void *p;
+		size_t len;
+
+		CHECK_INT(perfev_data_open_fd(o.fd, NULL, &r), 0);
+		CHECK_INT(drain(r, &len), 0);
+		CHECK_INT(perfev_data_feature(r, PERFEV_FEAT_TRACING_DATA, &p, &len), 0);
+		CHECK_INT(len, 70000);
+		perfev_data_close(r);
+	}
+	close(o.fd);
+	free(data.p);
+	free(bad.p);
+}
+
+/* Host features: what this machine says, in the formats the reader reads back. */
+TEST(host_features)
+{
+	struct perfev_data_write_opts o = {.sz = sizeof(o)};
+	char a0[] = "perfev", a1[] = "record", a2[] = "--", a3[] = "true";
+	char *const argv[] = {a0, a1, a2, a3, NULL};
+	struct perfev_data_writer *w;
+	struct perfev_data_reader *r;
+	char s[256], host[256];
+	uint64_t v;
+	int fd = mem_fd();
+
+	CHECK(fd >= 0);
+	o.fd = fd;
+	CHECK_INT(perfev_data_create(NULL, &o, &w), 0);
+	CHECK_INT(perfev_data_set_host_features(w, argv), 0);
+	CHECK_INT(perfev_data_finish(w), 0);
+	perfev_data_writer_free(w);
+	CHECK_INT(perfev_data_open_fd(fd, NULL, &r), 0);
+	CHECK(perfev_data_feature_string(r, PERFEV_FEAT_HOSTNAME, s, sizeof(s)) > 0);
+	CHECK(test_read_text("/proc/sys/kernel/hostname", host, sizeof(host)) > 0);
+	host[strcspn(host, "\n")] = '\0';
+	CHECK_STR(s, host);
+	CHECK(perfev_data_feature_string(r, PERFEV_FEAT_OSRELEASE, s, sizeof(s)) > 0);
+	CHECK(perfev_data_feature_string(r, PERFEV_FEAT_ARCH, s, sizeof(s)) > 0);
+	CHECK(perfev_data_feature_string(r, PERFEV_FEAT_VERSION, s, sizeof(s)) > 0);
+	CHECK_CONTAINS(s, "perfev ");
+	CHECK_INT(perfev_data_feature_string(r, PERFEV_FEAT_CMDLINE, s, sizeof(s)), 21);
+	CHECK_STR(s, "perfev record -- true");
+	CHECK_INT(perfev_data_feature_u64(r, PERFEV_FEAT_NRCPUS, 1, &v), 0);
+	CHECK_U64(v, (uint64_t)sysconf(_SC_NPROCESSORS_ONLN));
+	CHECK_INT(perfev_data_feature_u64(r, PERFEV_FEAT_TOTAL_MEM, 0, &v), 0);
+	CHECK(v > 1024);
+#if defined(__x86_64__) || defined(__i386__)
+	{
+		char vendor[64];
+		unsigned int fam, model, step;
+
+		CHECK(perfev_data_feature_string(r, PERFEV_FEAT_CPUID, s, sizeof(s)) > 0);
+		CHECK(sscanf(s, "%63[^,],%u,%u,%u", vendor, &fam, &model, &step) == 4);
+		CHECK(perfev_data_feature_string(r, PERFEV_FEAT_CPUDESC, s, sizeof(s)) > 0);
+		CHECK(!strstr(s, "  "));
+	}
+#endif
+	perfev_data_close(r);
+	close(fd);
+}
+
+/* Pipe mode sends features as perf does: build ids as records, no AUXTRACE index. */
+TEST(write_pipe_features)
+{
+	struct perfev_data_write_opts o = {.sz = sizeof(o), .pipe = true};
+	struct perfev_data_writer *w;
+	struct perfev_data_reader *r;
+	struct perfev_data_record rec;
+	struct buf bid = {0}, host = {0};
+	const void *p;
+	size_t len;
+	char s[32];
+	int i;
+
+	o.fd = mem_fd();
+	CHECK(o.fd >= 0);
+	for (i = 0; i < 2; i++) {
+		b_header(&bid, 0, PERF_RECORD_MISC_USER, 8 + 4 + 24 + 16);
+		b_u32(&bid, 42 + i);
+		b_zero(&bid, 24);
+		b_put(&bid, "/bin/true\0\0\0\0\0\0", 16);
+	}
+	CHECK_INT(perfev_data_create(NULL, &o, &w), 0);
+	CHECK_INT(perfev_data_set_feature(w, PERFEV_FEAT_BUILD_ID, bid.p, bid.len - 1), -EINVAL);
+	CHECK_INT(perfev_data_set_feature(w, PERFEV_FEAT_BUILD_ID, bid.p, bid.len), 0);
+	CHECK_INT(perfev_data_set_feature(w, PERFEV_FEAT_AUXTRACE, "index", 5), 0);
+	b_string(&host, "first");
+	CHECK_INT(perfev_data_set_feature(w, PERFEV_FEAT_HOSTNAME, host.p, host.len), 0);
+	host.len = 0;
+	b_string(&host, "second");
+	CHECK_INT(perfev_data_set_feature(w, PERFEV_FEAT_HOSTNAME, host.p, host.len), 0);
+	CHECK_INT(perfev_data_finish(w), 0);
+	perfev_data_writer_free(w);
+
+	CHECK_INT(perfev_data_open_fd(o.fd, NULL, &r), 0);
+	for (i = 0; i < 2; i++) {
+		CHECK_INT(perfev_data_next(r, &rec), 1);
+		CHECK_INT(rec.type, PERFEV_RECORD_HEADER_BUILD_ID);
+		CHECK_INT(rec.misc, PERF_RECORD_MISC_USER);
+		CHECK(rec.size == 52 &&
+		      !memcmp((const char *)rec.bytes + 8, bid.p + i * 52 + 8, 44));
+	}
+	CHECK_INT(perfev_data_next(r, &rec), 0);
+	CHECK_INT(perfev_data_feature(r, PERFEV_FEAT_AUXTRACE, &p, &len), -ENOENT);
+	/* A feature sent again replaces the first. */
+	CHECK_INT(perfev_data_feature_string(r, PERFEV_FEAT_HOSTNAME, s, sizeof(s)), 6);
+	CHECK_STR(s, "second");
+	perfev_data_close(r);
+	close(o.fd);
+	free(bid.p);
+	free(host.p);
+}

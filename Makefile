@@ -194,6 +194,7 @@ bench: all $(BENCH_BINS)
 	@$(O)/bench/readcost
 	@PERFEV=$(PERFEV) sh bench/list.sh
 	@PERFEV=$(PERFEV) SPAWN_TIME=$(O)/bench/spawn-time sh bench/stat.sh
+	@PERFEV=$(PERFEV) SPAWN_TIME=$(O)/bench/spawn-time WORKLOAD=$(O)/examples/workload sh bench/record.sh
 
 fuzz: $(FUZZ_BINS)
 	@for f in $(FUZZ_BINS); do \

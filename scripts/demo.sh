@@ -4,7 +4,8 @@
 # The demo: what perfev sees on this machine and how it turns event
 # strings into perf_event_attr, the kernel's answer for each event
 # attached to the bundled workload (examples/workload.c), then counting
-# that workload with perfev stat.
+# that workload with perfev stat, and sampling it with perfev record, its
+# samples printed by perfev script.
 set -eu
 PERFEV=${1:-build/perfev}
 WORKLOAD=${WORKLOAD:-build/examples/workload}
@@ -45,4 +46,25 @@ echo "== five runs: the mean and a 95% confidence interval of each count"
 step "$PERFEV" stat -r 5 -e task-clock,page-faults -- "$WORKLOAD" 5000000 512 >/dev/null
 
 echo
-echo "demo done: 'perfev list -j', 'perfev attr -j' and 'perfev stat -j' give the same as JSON."
+echo "== sampling the bundled workload with call chains into a perf.data file"
+dir=$(mktemp -d "${TMPDIR:-/tmp}/perfev-demo.XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+step "$PERFEV" record -g -o "$dir/perf.data" -- "$WORKLOAD" 100000000 1024 >/dev/null
+
+echo
+echo "== its samples, as perf script prints them (the first 13 lines of $(
+	"$PERFEV" script -i "$dir/perf.data" -G | wc -l) samples)"
+step "$PERFEV" script -i "$dir/perf.data" | head -n 14
+
+echo
+echo "== one sample with every decoded field, as a line of JSON"
+step "$PERFEV" script -j -i "$dir/perf.data" | grep -m2 -e '^\$' -e '"type":"SAMPLE"'
+if command -v perf >/dev/null 2>&1; then
+	echo
+	echo "== the same file read by Linux perf"
+	step perf report -i "$dir/perf.data" --stdio --no-children -g none --sort comm,dso 2>/dev/null |
+		grep -v -e '^#' -e '^$' | head -n 6
+fi
+
+echo
+echo "demo done: 'perfev list -j', 'perfev attr -j', 'perfev stat -j' and 'perfev script -j' give JSON."

@@ -43,6 +43,12 @@ struct rec_opts {
 struct rec_ring {
 	struct perfev_ring *r;
 	int cpu;
+};
+
+/* An event descriptor watched for the end of its task (POLLHUP). */
+struct rec_fd {
+	int fd;
+	struct rec_ring *ring; /* the ring it owns, or NULL */
 	bool hung_up;
 };
 
@@ -56,6 +62,8 @@ struct rec {
 	const char *path;
 	struct rec_ring *rings;
 	size_t nrings;
+	struct rec_fd *fds;
+	size_t nfds, nhup;
 	struct perfev_poller *poller;
 	struct perfev_sample_layout layout; /* of the first event: finds ids */
 	uint64_t freq;			    /* asked sampling frequency, 0 with -c */
@@ -106,6 +114,31 @@ static uint64_t parse_freq(const char *s, const struct cli_env *env, const struc
 		usage_error(record_usage, opts, "-F expects a frequency in Hz or 'max', not '%s'",
 			    s);
 	return v;
+}
+
+/*
+ * The default ring: perf's 512 KiB per CPU is what an unprivileged user may
+ * lock (perf_event_mlock_kb), but at the highest rates a reader that is
+ * scheduled late loses samples with it.  Root is not held to that limit:
+ * give each CPU 4 MiB, less on big machines so that all rings together stay
+ * within 64 MiB, never under 512 KiB.
+ */
+static size_t default_pages(void)
+{
+	size_t ps = (size_t)sysconf(_SC_PAGESIZE);
+	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t bytes = 512 << 10, pages = 1;
+
+	if (geteuid() == 0) {
+		bytes = ((size_t)64 << 20) / (size_t)(ncpus > 0 ? ncpus : 1);
+		if (bytes > (4 << 20))
+			bytes = 4 << 20;
+		if (bytes < (512 << 10))
+			bytes = 512 << 10;
+	}
+	while (pages * 2 * ps <= bytes)
+		pages *= 2;
+	return pages;
 }
 
 /* -m: pages (a power of two) or a size with B/K/M/G, rounded up to pages. */
@@ -195,6 +228,15 @@ static int configure(struct perf_event_attr *a, size_t ev, void *ctx)
 	    PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	a->sample_id_all = 1;
 	a->write_backward = o->overwrite;
+	/*
+	 * Wake the reader when a quarter of the ring is full rather than the
+	 * kernel's half: more room left for bursts while it drains.
+	 */
+	if (!o->overwrite) {
+		a->watermark = 1;
+		a->wakeup_watermark =
+		    (uint32_t)(rc->data_pages * (size_t)sysconf(_SC_PAGESIZE) / 4);
+	}
 
 	/* How often: the string's own period= or freq=, else -c, -F, or every tracepoint hit. */
 	if (!(info.terms_set & (PERFEV_TERM_PERIOD | PERFEV_TERM_FREQ))) {
@@ -309,7 +351,8 @@ static void map_rings(struct rec *rc)
 	ro.data_pages = rc->data_pages;
 	ro.overwrite = rc->o->overwrite;
 	rc->rings = calloc(ninst ? ninst : 1, sizeof(*rc->rings));
-	if (!rc->rings)
+	rc->fds = calloc(ninst * nev + 1, sizeof(*rc->fds));
+	if (!rc->rings || !rc->fds)
 		cli_die("out of memory");
 	for (inst = 0; inst < ninst; inst++) {
 		int cpu;
@@ -320,6 +363,7 @@ static void map_rings(struct rec *rc)
 
 			if (fd < 0)
 				continue;
+			rc->fds[rc->nfds++].fd = fd;
 			for (k = 0; k < rc->nrings && rc->rings[k].cpu != cpu; k++)
 				;
 			if (k < rc->nrings) {
@@ -340,6 +384,7 @@ static void map_rings(struct rec *rc)
 				cli_die("cannot map the ring buffer for cpu %d: %s", cpu,
 					perfev_strerror(err));
 			rc->rings[k].cpu = cpu;
+			rc->fds[rc->nfds - 1].ring = &rc->rings[k];
 			rc->nrings++;
 		}
 	}
@@ -374,7 +419,7 @@ static void add_tracing_data(struct rec *rc)
 			cli_die("cannot read the tracepoint formats: %s", perfev_strerror(err));
 		err = perfev_data_set_feature(rc->w, PERFEV_FEAT_TRACING_DATA, data, len);
 		if (err)
-			cli_die("cannot write '%s': %s", rc->path, perfev_strerror(err));
+			cli_die("cannot write '%s': %s", rc->path, strerror(-err));
 	}
 	while (n--)
 		free(names[n]);
@@ -417,7 +462,7 @@ static void add_attrs(struct rec *rc)
 		}
 		err = perfev_data_add_attr(rc->w, a, event_name(rc, ev), ids, (size_t)n);
 		if (err)
-			cli_die("cannot write '%s': %s", rc->path, perfev_strerror(err));
+			cli_die("cannot write '%s': %s", rc->path, strerror(-err));
 	}
 	qsort(rc->ids, rc->nids, sizeof(*rc->ids), cmp_id);
 	if (perfev_sample_layout_init(&rc->layout, perfev_session_event_attr(rc->s, 0)))
@@ -533,7 +578,8 @@ static void dump_snapshot(struct rec *rc)
 	}
 	end_round(rc);
 	if (!rc->o->quiet)
-		cli_error("dumped %" PRIu64 " records of the last moments", rc->records - before);
+		cli_error("wrote the last %" PRIu64 " records of the ring buffers",
+			  rc->records - before);
 }
 
 /* ---- the run -------------------------------------------------------------- */
@@ -610,22 +656,6 @@ static void reap(struct rec *rc, int flags)
 enum { TAG_SIGNAL = 1, TAG_PIDFD = 2 };
 static char tags[3];
 
-/* Whether any thread of -t is still there. */
-static bool threads_alive(const struct rec *rc)
-{
-	size_t i;
-
-	for (i = 0; i < rc->ct.t.ntids; i++) {
-		char path[64];
-
-		snprintf(path, sizeof(path), "%s/%d", rc->env->procfs_root ?: "/proc",
-			 (int)rc->ct.t.tids[i]);
-		if (!access(path, F_OK))
-			return true;
-	}
-	return false;
-}
-
 /* Until the command ends, the process exits, or a signal says stop. */
 static void loop(struct rec *rc)
 {
@@ -659,21 +689,23 @@ static void loop(struct rec *rc)
 			} else if (d == &tags[TAG_PIDFD]) {
 				stop = true;
 			} else {
-				struct rec_ring *rr = d;
+				struct rec_fd *f = d;
 
-				if (!rc->o->overwrite)
-					drain(rc, rr);
-				if (evs[i].hangup && !rr->hung_up) {
-					rr->hung_up = true;
-					perfev_poller_del(rc->poller, perfev_ring_fd(rr->r));
-					if (rc->ct.t.kind == PERFEV_TARGET_THREADS &&
-					    !threads_alive(rc))
-						stop = true;
+				if (f->ring && !rc->o->overwrite)
+					drain(rc, f->ring);
+				if (evs[i].hangup && !f->hung_up) {
+					/* Its task has exited: it has nothing more to say. */
+					f->hung_up = true;
+					perfev_poller_del(rc->poller, f->fd);
+					rc->nhup++;
 				}
 			}
 		}
 		if (!rc->o->overwrite)
 			end_round(rc);
+		/* Threads given with -t: done when every one of them has exited. */
+		if (rc->ct.t.kind == PERFEV_TARGET_THREADS && rc->nhup == rc->nfds)
+			stop = true;
 	}
 }
 
@@ -698,7 +730,8 @@ static void report_rates(struct rec *rc, uint64_t max_rate_before)
 	uint64_t max_rate_after = max_sample_rate(rc->env);
 	bool low = false;
 
-	if (perfev_session_read(rc->s))
+	/* A flight recorder drops old samples on purpose: no rate to judge. */
+	if (rc->o->overwrite || perfev_session_read(rc->s))
 		return;
 	for (ev = 0; ev < n; ev++) {
 		const struct perf_event_attr *a = perfev_session_event_attr(rc->s, ev);
@@ -725,11 +758,13 @@ static void report_rates(struct rec *rc, uint64_t max_rate_before)
 			  " to %" PRIu64 " Hz during the recording: sampling took too long "
 			  "(see perf_cpu_time_max_percent)",
 			  max_rate_before, max_rate_after);
+	if (rc->o->quiet)
+		return;
 	if (rc->throttles)
 		cli_error("warning: the kernel throttled sampling %" PRIu64
 			  " times: the effective rate is lower than asked",
 			  rc->throttles);
-	else if (low)
+	else if (low && !rc->lost && !rc->lost_samples)
 		cli_error("warning: fewer samples than the frequency asked: the kernel could not "
 			  "keep up (or the time ran was mostly in short slices)");
 }
@@ -769,8 +804,7 @@ static void keep_old(const char *path)
 	if (snprintf(old, sizeof(old), "%s.old", path) >= (int)sizeof(old))
 		return;
 	if (rename(path, old))
-		cli_die("cannot keep the previous '%s' as '%s': %s", path, old,
-			perfev_strerror(-errno));
+		cli_die("cannot keep the previous '%s' as '%s': %s", path, old, strerror(errno));
 }
 
 static void create_output(struct rec *rc, const char **argv, int argc)
@@ -787,7 +821,7 @@ static void create_output(struct rec *rc, const char **argv, int argc)
 	}
 	err = perfev_data_create(rc->path, &wo, &rc->w);
 	if (err)
-		cli_die("cannot create '%s': %s", rc->path, perfev_strerror(err));
+		cli_die("cannot create '%s': %s", rc->path, strerror(-err));
 	cmdline = calloc((size_t)argc + 2, sizeof(*cmdline));
 	if (!cmdline)
 		cli_die("out of memory");
@@ -797,7 +831,7 @@ static void create_output(struct rec *rc, const char **argv, int argc)
 	err = perfev_data_set_host_features(rc->w, cmdline);
 	free(cmdline);
 	if (err)
-		cli_die("cannot write '%s': %s", rc->path, perfev_strerror(err));
+		cli_die("cannot write '%s': %s", rc->path, strerror(-err));
 }
 
 static void parse_events(struct rec *rc, const struct rec_opts *o)
@@ -882,9 +916,13 @@ static void watch(struct rec *rc)
 	if (err)
 		cli_die("cannot wait for samples: %s", perfev_strerror(err));
 	perfev_poller_add(rc->poller, rc->sigfd, &tags[TAG_SIGNAL]);
-	/* Overwrite rings are read on demand, not when they fill. */
-	for (i = 0; i < rc->nrings && !rc->o->overwrite; i++)
-		perfev_poller_add(rc->poller, perfev_ring_fd(rc->rings[i].r), &rc->rings[i]);
+	/*
+	 * Every event: the owners of rings for their data (overwrite rings
+	 * are read on demand, but still watched), all of them for the end
+	 * of their task.
+	 */
+	for (i = 0; i < rc->nfds; i++)
+		perfev_poller_add(rc->poller, rc->fds[i].fd, &rc->fds[i]);
 	if (rc->ct.t.kind == PERFEV_TARGET_PID) {
 		int fd = cli_pidfd(rc->ct.t.pid);
 
@@ -900,6 +938,7 @@ static void release(struct rec *rc)
 	for (i = 0; i < rc->nrings; i++)
 		perfev_ring_free(rc->rings[i].r);
 	free(rc->rings);
+	free(rc->fds);
 	perfev_poller_free(rc->poller);
 	perfev_session_free(rc->s);
 	perfev_evspec_free(rc->spec);
@@ -956,7 +995,7 @@ int cmd_record(int argc, const char **argv)
 	ta.cmd = nargs ? (char **)argv : NULL;
 	check_options(&o, opts);
 	cli_target_setup(&rc.ct, &ta, record_usage, opts);
-	rc.data_pages = o.mmap_pages ? parse_pages(o.mmap_pages, opts) : 128;
+	rc.data_pages = o.mmap_pages ? parse_pages(o.mmap_pages, opts) : default_pages();
 
 	cli_env_init(&env);
 	cli_env_open(&env, true);
@@ -1014,7 +1053,7 @@ int cmd_record(int argc, const char **argv)
 	}
 	err = rc.werr ? rc.werr : perfev_data_finish(rc.w);
 	if (err)
-		cli_die("cannot write '%s': %s", rc.path, perfev_strerror(err));
+		cli_die("cannot write '%s': %s", rc.path, strerror(-err));
 	summary(&rc, now_s() - t0);
 	report_rates(&rc, max_before);
 	if (rc.child)

@@ -1,0 +1,409 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# perfev record: files perf script and perf report read with the same samples as
+# perfev script, every flag, targets, signals, crashes and write errors.
+. tests/cli/lib.sh
+
+WORKLOAD=${PERFEV_BUILD:-build}/examples/workload
+W="$WORKLOAD 30000000"
+
+have_perf=
+why_no_perf="perf is not installed"
+if command -v perf >/dev/null 2>&1; then
+	have_perf=1
+fi
+
+# Sampling needs perf_event_open with mmap; a machine that refuses it skips everything.
+if ! "$PERFEV" record -q -o "$TMP/probe.data" -- true >"$TMP/probe.out" 2>&1; then
+	case "$(cat "$TMP/probe.out")" in
+	*"not permitted"*|*"not supported"*|*"Permission denied"*)
+		skip sampling record "cannot sample here: $(head -c 200 "$TMP/probe.out")"
+		finish
+		;;
+	esac
+fi
+
+# rec NAME ARGS...: perfev record ARGS; the file is $TMP/NAME.data, stderr $TMP/NAME.err.
+rec() {
+	name=$1
+	shift
+	"$PERFEV" record -o "$TMP/$name.data" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
+	rc=$?
+}
+
+# rec_bg NAME ARGS...: rec in the background, its pid in $recpid (not a subshell's:
+# a background subshell of a script ignores SIGINT and would not pass it on).
+rec_bg() {
+	name=$1
+	shift
+	"$PERFEV" record -o "$TMP/$name.data" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" &
+	recpid=$!
+}
+
+# summary_samples NAME: the sample count perfev record printed.
+summary_samples() {
+	sed -n 's/.*perfev record: \([0-9]*\) samples written.*/\1/p' "$TMP/$1.err"
+}
+
+# same_as_perf NAME FIELDS: perf script and perfev script print the same samples.
+same_as_perf() {
+	if [ -z "$have_perf" ]; then
+		skip perf "$1" "$why_no_perf"
+		return 1
+	fi
+	perf script -i "$TMP/$1.data" -F "$2" 2>"$TMP/perf.err" | awk '{$1=$1; print}' >"$TMP/perf.txt"
+	"$PERFEV" script -i "$TMP/$1.data" -F "$2" 2>"$TMP/ours.err" | awk '{$1=$1; print}' >"$TMP/ours.txt"
+	n=$(wc -l <"$TMP/perf.txt")
+	if [ "$n" -eq 0 ]; then
+		fail "$1" "perf script read no samples: $(head -c 300 "$TMP/perf.err")"
+		return 1
+	fi
+	if ! cmp -s "$TMP/perf.txt" "$TMP/ours.txt"; then
+		fail "$1" "perf script and perfev script differ: $(diff "$TMP/perf.txt" "$TMP/ours.txt" | head -4)"
+		return 1
+	fi
+	return 0
+}
+
+# ---- a command -------------------------------------------------------------
+
+rec command -- $W
+if expect_rc command 0; then
+	n=$(summary_samples command)
+	if [ -z "$n" ] || [ "$n" -eq 0 ]; then
+		fail command "no sample count in the summary: $(cat "$TMP/command.err")"
+	elif same_as_perf command comm,pid,tid,time,ip,period; then
+		m=$(wc -l <"$TMP/perf.txt")
+		if [ "$m" -ne "$n" ]; then
+			fail command "summary says $n samples, perf script shows $m"
+		else
+			pass command
+		fi
+	fi
+fi
+
+# The samples of the workload's own code land in its main program: perf resolves them.
+if [ -n "$have_perf" ]; then
+	if perf script -i "$TMP/command.data" -F ip,dso 2>/dev/null | grep -q "examples/workload"; then
+		pass command_resolves_in_perf
+	else
+		fail command_resolves_in_perf "perf script shows no sample in the workload binary"
+	fi
+	perf report -i "$TMP/command.data" --stdio >"$TMP/report.txt" 2>"$TMP/report.err"
+	rc=$?
+	got=$(sed -n 's/^# Samples: \([0-9]*\) .*/\1/p' "$TMP/report.txt")
+	if [ "$rc" -ne 0 ]; then
+		fail perf_report "perf report failed: $(head -c 300 "$TMP/report.err")"
+	elif [ "$got" != "$(summary_samples command)" ]; then
+		fail perf_report "perf report counts '$got' samples, perfev wrote $(summary_samples command)"
+	elif ! grep -q 'workload' "$TMP/report.txt"; then
+		fail perf_report "the workload is not in perf report's output"
+	else
+		pass perf_report
+	fi
+	if grep -qi 'warning\|broken\|failed' "$TMP/report.err"; then
+		fail perf_report_quiet "perf report complained: $(head -c 300 "$TMP/report.err")"
+	else
+		pass perf_report_quiet
+	fi
+else
+	skip perf command_resolves_in_perf "$why_no_perf"
+	skip perf perf_report "$why_no_perf"
+fi
+
+# The effective rate is reported.
+if grep -q 'Hz (asked 4000 Hz)' "$TMP/command.err"; then
+	pass effective_rate
+else
+	fail effective_rate "no effective sampling rate in: $(head -c 300 "$TMP/command.err")"
+fi
+
+# Call chains.
+rec callchain -g -- $W
+if expect_rc callchain 0 && same_as_perf callchain comm,tid,time,ip; then
+	if perf script -i "$TMP/callchain.data" 2>/dev/null | grep -q '^	'; then
+		pass callchain
+	else
+		fail callchain "perf script shows no call chain frames"
+	fi
+fi
+rec callgraph_fp --call-graph fp -- $W
+if expect_rc callgraph_fp 0 && [ -n "$have_perf" ]; then
+	if perf evlist -v -i "$TMP/callgraph_fp.data" 2>/dev/null | grep -q CALLCHAIN; then
+		pass callgraph_fp
+	else
+		fail callgraph_fp "sample_type has no CALLCHAIN"
+	fi
+fi
+
+# Sample contents: -T, --sample-cpu, -d, -c, --switch-events.
+rec contents -T --sample-cpu -d -c 100000 --switch-events -- $W
+if expect_rc contents 0 && [ -n "$have_perf" ]; then
+	perf evlist -v -i "$TMP/contents.data" >"$TMP/evlist" 2>&1
+	missing=
+	for want in 'TIME' 'CPU' 'ADDR' 'sample_period, sample_freq }: 100000' \
+		'context_switch: 1' 'mmap_data: 1'; do
+		grep -q "$want" "$TMP/evlist" || missing="$missing '$want'"
+	done
+	if [ -n "$missing" ]; then
+		fail contents "the attr lacks$missing: $(cat "$TMP/evlist")"
+	elif ! perf script -i "$TMP/contents.data" --show-switch-events 2>/dev/null | grep -q 'PERF_RECORD_SWITCH'; then
+		fail contents "no context switch record"
+	elif same_as_perf contents comm,tid,cpu,time,ip,addr,period; then
+		pass contents
+	fi
+fi
+
+# ---- pipe mode -------------------------------------------------------------------
+
+"$PERFEV" record -o - -- sh -c "$W >/dev/null" 2>"$TMP/pipe.err" >"$TMP/pipe.data"
+rc=$?
+if expect_rc pipe 0; then
+	n=$(sed -n 's/.*perfev record: \([0-9]*\) samples written.*/\1/p' "$TMP/pipe.err")
+	m=$("$PERFEV" script -i - <"$TMP/pipe.data" | wc -l)
+	if [ "$n" != "$m" ]; then
+		fail pipe "wrote $n samples, perfev script -i - reads $m"
+	elif [ -n "$have_perf" ]; then
+		p=$(perf script -i - <"$TMP/pipe.data" 2>/dev/null | grep -c .)
+		if [ "$p" != "$n" ]; then
+			fail pipe "wrote $n samples, perf script -i - reads $p"
+		else
+			pass pipe
+		fi
+	else
+		pass pipe
+	fi
+fi
+
+# ---- events ------------------------------------------------------------------------
+
+rec two_events -e cpu-clock -e task-clock -- $W
+if expect_rc two_events 0 && same_as_perf two_events comm,tid,time,event,ip; then
+	if grep -q task-clock "$TMP/perf.txt" && grep -q cpu-clock "$TMP/perf.txt"; then
+		pass two_events
+	else
+		fail two_events "both events should have samples"
+	fi
+fi
+
+rec leader_sampling -e '{cpu-clock,task-clock}:S' -- $W
+if expect_rc leader_sampling 0 && same_as_perf leader_sampling comm,tid,time,event,ip,period; then
+	if grep -q task-clock "$TMP/perf.txt"; then
+		pass leader_sampling
+	else
+		fail leader_sampling "perf script shows no values of the member"
+	fi
+fi
+
+if [ -d /sys/kernel/tracing/events/sched ] || [ -d /sys/kernel/debug/tracing/events/sched ]; then
+	rec tracepoint -e sched:sched_switch -a -- sleep 0.1
+	if expect_rc tracepoint 0 && [ -n "$have_perf" ]; then
+		perf script -i "$TMP/tracepoint.data" >"$TMP/tp.txt" 2>"$TMP/tp.err"
+		if grep -q 'prev_comm=.*next_comm=' "$TMP/tp.txt"; then
+			pass tracepoint
+		else
+			fail tracepoint "perf script cannot format the samples: $(head -c 300 "$TMP/tp.err")"
+		fi
+	fi
+else
+	skip tracefs tracepoint "tracefs is not mounted"
+fi
+
+rec bad_event -e no-such-event -- true
+if expect_rc bad_event 1 && grep -q "no-such-event" "$TMP/bad_event.err" &&
+	[ ! -s "$TMP/bad_event.out" ]; then
+	pass bad_event
+elif [ "$rc" -eq 1 ]; then
+	fail bad_event "the message does not name the event: $(cat "$TMP/bad_event.err")"
+fi
+
+# ---- targets -------------------------------------------------------------------------
+
+sh -c 'while :; do :; done' &
+spin=$!
+rec pid -p $spin &
+recpid=$!
+sleep 0.4
+kill $spin
+wait $recpid
+rc=$?
+if expect_rc pid 0 && same_as_perf pid comm,pid,tid,ip; then
+	# The loop was running before the recording: only synthesized maps resolve it.
+	if perf script -i "$TMP/pid.data" -F ip,dso 2>/dev/null | grep -qv 'unknown'; then
+		pass pid
+	else
+		fail pid "no sample of the attached process resolves to a file"
+	fi
+fi
+
+sh -c 'while :; do :; done' &
+spin=$!
+rec tid -t $spin &
+recpid=$!
+sleep 0.3
+kill $spin
+wait $recpid
+rc=$?
+if expect_rc tid 0; then
+	n=$(summary_samples tid)
+	if [ -n "$n" ] && [ "$n" -gt 0 ]; then
+		pass tid
+	else
+		fail tid "no samples: $(cat "$TMP/tid.err")"
+	fi
+fi
+
+rec system_wide -a -- sleep 0.2
+if expect_rc system_wide 0 && same_as_perf system_wide comm,tid,cpu,time,ip; then
+	pass system_wide
+fi
+
+rec cpu_list -C 0 -- sleep 0.2
+if expect_rc cpu_list 0 && [ -n "$have_perf" ]; then
+	cpus=$(perf script -i "$TMP/cpu_list.data" -F cpu 2>/dev/null | sort -u | tr -d ' []\n')
+	if [ "$cpus" = "000" ]; then
+		pass cpu_list
+	else
+		fail cpu_list "samples on CPUs '$cpus', expected only 000"
+	fi
+fi
+
+# ---- output ------------------------------------------------------------------------------
+
+abs=$(cd "$(dirname "$PERFEV")" && pwd)/$(basename "$PERFEV")
+(
+	cd "$TMP" || exit 1
+	"$abs" record -q -- true 2>/dev/null && "$abs" record -q -- true 2>/dev/null
+) && [ -s "$TMP/perf.data" ] && [ -s "$TMP/perf.data.old" ]
+if [ $? -eq 0 ]; then
+	pass default_output_and_old
+else
+	fail default_output_and_old "perf.data and perf.data.old were not both written"
+fi
+
+rec unwritable -- true
+"$PERFEV" record -o /nonexistent-dir/x.data -- true >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if expect_rc unwritable 1 && grep -q "cannot create '/nonexistent-dir/x.data': No such file" "$TMP/err"; then
+	pass unwritable
+elif [ "$rc" -eq 1 ]; then
+	fail unwritable "unclear message: $(cat "$TMP/err")"
+fi
+
+# A full disk: a tiny tmpfs (root only).
+if [ "$(id -u)" -eq 0 ] && mkdir -p "$TMP/full" && mount -t tmpfs -o size=16k none "$TMP/full" 2>/dev/null; then
+	"$PERFEV" record -F 20000 -g -o "$TMP/full/x.data" -- $W >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	umount "$TMP/full"
+	if expect_rc full_disk 1 && grep -q 'No space left on device' "$TMP/err"; then
+		pass full_disk
+	elif [ "$rc" -eq 1 ]; then
+		fail full_disk "unclear message: $(cat "$TMP/err")"
+	fi
+else
+	skip tmpfs full_disk "cannot mount a small tmpfs (needs root)"
+fi
+
+# ---- endings -----------------------------------------------------------------------------
+
+rec exit_status -- sh -c 'exit 3'
+expect_rc exit_status 3 && pass exit_status
+
+rec crash -- sh -c "$W >/dev/null; kill -SEGV \$\$"
+if expect_rc crash 139 && same_as_perf crash comm,tid,time,ip; then
+	if grep -q 'killed by signal 11' "$TMP/crash.err"; then
+		pass crash
+	else
+		fail crash "the crash is not reported: $(cat "$TMP/crash.err")"
+	fi
+fi
+
+rec_bg interrupt -a
+sleep 0.4
+kill -INT $recpid
+wait $recpid
+rc=$?
+if expect_rc interrupt 0 && same_as_perf interrupt comm,tid,cpu,time,ip; then
+	pass interrupt
+fi
+
+# The command ignores SIGINT: perfev still stops and ends it.
+rec_bg interrupt_command -- sh -c 'trap "" INT; while :; do :; done'
+sleep 0.4
+kill -INT $recpid
+wait $recpid
+rc=$?
+if [ "$rc" -ne 0 ] && same_as_perf interrupt_command comm,tid,time,ip; then
+	pass interrupt_command
+elif [ "$rc" -eq 0 ]; then
+	fail interrupt_command "the command should have been terminated"
+fi
+
+# Flight recorder: nothing is written until SIGUSR2, then the last ring's worth.
+sh -c 'while :; do :; done' &
+spin=$!
+rec_bg overwrite --overwrite -m 8 -p $spin
+sleep 0.4
+kill -USR2 $recpid
+sleep 0.2
+kill -INT $recpid
+wait $recpid
+rc=$?
+kill $spin
+if expect_rc overwrite 0 && same_as_perf overwrite comm,tid,time,ip; then
+	d=$(grep -c 'wrote the last' "$TMP/overwrite.err")
+	if [ "$d" -eq 2 ]; then
+		pass overwrite
+	else
+		fail overwrite "expected 2 dumps (SIGUSR2 and the end), got $d"
+	fi
+fi
+
+# ---- options ----------------------------------------------------------------------------
+
+for bad in "-c 10 -F 100" "-m 3" "-F zero" "--call-graph wrong"; do
+	# shellcheck disable=SC2086
+	"$PERFEV" record $bad -o "$TMP/x.data" -- true >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	name="bad_option($bad)"
+	expect_rc "$name" 2 && pass "$name"
+done
+"$PERFEV" record --call-graph dwarf -o "$TMP/x.data" -- true >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if expect_rc call_graph_dwarf 1 && grep -q 'dwarf is not supported yet' "$TMP/err"; then
+	pass call_graph_dwarf
+fi
+
+max=$(cat /proc/sys/kernel/perf_event_max_sample_rate 2>/dev/null || echo 0)
+if [ "$max" -gt 0 ]; then
+	rec above_max -F $((max + 1000)) -- true
+	if expect_rc above_max 0 && grep -q "sampling at $max Hz" "$TMP/above_max.err"; then
+		pass above_max
+	else
+		fail above_max "no clamping message: $(cat "$TMP/above_max.err")"
+	fi
+fi
+
+# ---- unprivileged -------------------------------------------------------------------------
+
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+	mkdir -p "$TMP/nobody" && chmod 777 "$TMP/nobody" && chmod 755 "$TMP"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$PERFEV" record -o "$TMP/nobody/u.data" -- $W >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
+	if [ "$paranoid" -ge 3 ]; then
+		skip unprivileged unprivileged "perf_event_paranoid=$paranoid forbids unprivileged sampling"
+	elif expect_rc unprivileged 0; then
+		if [ "$paranoid" -ge 2 ] && ! grep -q ':u' "$TMP/err"; then
+			fail unprivileged "no note about user-space only sampling: $(cat "$TMP/err")"
+		elif [ -n "$have_perf" ] && perf script -i "$TMP/nobody/u.data" -F ip 2>/dev/null | grep -q 'ffffffff'; then
+			fail unprivileged "kernel addresses sampled without permission"
+		else
+			pass unprivileged
+		fi
+	fi
+else
+	skip root unprivileged "needs root and setpriv to drop to nobody"
+fi
+
+finish

@@ -84,6 +84,8 @@ struct rec {
 	pid_t child;
 	int child_status;
 	bool child_done;
+	bool want_build_ids; /* the kernel puts build ids in MMAP2 records */
+	struct build_ids build_ids;
 };
 
 /* ---- options ------------------------------------------------------------- */
@@ -267,6 +269,7 @@ static int configure(struct perf_event_attr *a, size_t ev, void *ctx)
 	if (ev == 0) {
 		a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = 1;
 		a->ksymbol = 1;
+		a->build_id = rc->want_build_ids;
 		a->context_switch = o->switch_events;
 	}
 	return 0;
@@ -515,6 +518,9 @@ static int take(const struct perf_event_header *h, void *ctx)
 		break;
 	case PERF_RECORD_THROTTLE:
 		rc->throttles++;
+		break;
+	case PERF_RECORD_MMAP2:
+		build_ids_note(&rc->build_ids, &rc->layout, h);
 		break;
 	}
 	rc->records++;
@@ -944,6 +950,7 @@ static void release(struct rec *rc)
 	perfev_evspec_free(rc->spec);
 	free(rc->ids);
 	free(rc->ev_samples);
+	build_ids_release(&rc->build_ids);
 	close(rc->sigfd);
 }
 
@@ -1009,6 +1016,7 @@ int cmd_record(int argc, const char **argv)
 		rc.freq = max_before;
 	}
 	parse_events(&rc, &o);
+	rc.want_build_ids = build_ids_supported();
 	raise_fd_limit();
 	create_output(&rc, argv, argc);
 	open_events(&rc);
@@ -1051,7 +1059,9 @@ int cmd_record(int argc, const char **argv)
 		kill(rc.child, SIGTERM);
 		reap(&rc, 0);
 	}
-	err = rc.werr ? rc.werr : perfev_data_finish(rc.w);
+	err = rc.werr ?: build_ids_write(&rc.build_ids, rc.w, kernel_samples_possible(&rc));
+	if (!err)
+		err = perfev_data_finish(rc.w);
 	if (err)
 		cli_die("cannot write '%s': %s", rc.path, strerror(-err));
 	summary(&rc, now_s() - t0);

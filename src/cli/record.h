@@ -35,4 +35,30 @@ void synth_threads(struct synth_ctx *sc, const pid_t *tids, size_t n);
  */
 void synth_kernel(struct synth_ctx *sc);
 
+/*
+ * Build ids of the files mapped during the recording, for perf's
+ * BUILD_ID section: the kernel puts them in MMAP2 records when the
+ * tracking event asks (attr.build_id, Linux 5.12).
+ */
+struct build_ids {
+	struct build_id_entry {
+		char *filename;
+		uint8_t id[20];
+		uint8_t size;
+	} * v;
+	size_t n, cap;
+};
+
+/* Whether this kernel accepts attr.build_id (one probe of a dummy event). */
+bool build_ids_supported(void);
+/* Note the build id of an MMAP2 record that carries one (others are ignored). */
+void build_ids_note(struct build_ids *b, const struct perfev_sample_layout *layout,
+		    const struct perf_event_header *h);
+/*
+ * Set the BUILD_ID section: one perf build-id record per file noted, and
+ * the kernel's own (from /sys/kernel/notes) when @kernel.  0 or -errno.
+ */
+int build_ids_write(struct build_ids *b, struct perfev_data_writer *w, bool kernel);
+void build_ids_release(struct build_ids *b);
+
 #endif /* PERFEV_CLI_RECORD_H */

@@ -110,6 +110,24 @@ else
 	skip perf perf_report "$why_no_perf"
 fi
 
+# The BUILD_ID section names the files that ran by their build ids, the kernel's too.
+if [ -n "$have_perf" ] && perf buildid-list -i "$WORKLOAD" >"$TMP/want.id" 2>/dev/null && [ -s "$TMP/want.id" ]; then
+	perf buildid-list -i "$TMP/command.data" >"$TMP/ids" 2>"$TMP/ids.err"
+	want=$(cat "$TMP/want.id")
+	if ! grep -q "^$want .*examples/workload\$" "$TMP/ids"; then
+		fail build_ids "perf buildid-list lacks the workload's $want: $(cat "$TMP/ids" "$TMP/ids.err")"
+	elif ! grep -q '/libc.so' "$TMP/ids"; then
+		fail build_ids "perf buildid-list lacks libc: $(cat "$TMP/ids")"
+	elif [ -r /sys/kernel/notes ] && [ "$(perf buildid-list -k 2>/dev/null)" != "" ] &&
+		! grep -q "^$(perf buildid-list -k) \[kernel.kallsyms\]" "$TMP/ids"; then
+		fail build_ids "the kernel's build id is missing or wrong: $(cat "$TMP/ids")"
+	else
+		pass build_ids
+	fi
+else
+	skip perf build_ids "perf is not installed or the workload has no build id"
+fi
+
 # The effective rate is reported.
 if grep -q 'Hz (asked 4000 Hz)' "$TMP/command.err"; then
 	pass effective_rate

@@ -992,7 +992,13 @@ int cmd_record(int argc, const char **argv)
 	uint64_t max_before;
 	double t0;
 	int nargs, err, status = 0;
+	const char **orig_argv;
 
+	/* The command line as given, for the file's cmdline section: options are consumed below. */
+	orig_argv = calloc((size_t)argc + 1, sizeof(*orig_argv));
+	if (!orig_argv)
+		cli_die("out of memory");
+	memcpy(orig_argv, argv, (size_t)argc * sizeof(*argv));
 	nargs = parse_options(argc, argv, opts, record_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	ta.pids = o.pids;
 	ta.tids = o.tids;
@@ -1018,7 +1024,7 @@ int cmd_record(int argc, const char **argv)
 	parse_events(&rc, &o);
 	rc.want_build_ids = build_ids_supported();
 	raise_fd_limit();
-	create_output(&rc, argv, argc);
+	create_output(&rc, orig_argv, argc);
 	open_events(&rc);
 	map_rings(&rc);
 	add_attrs(&rc);
@@ -1074,5 +1080,6 @@ int cmd_record(int argc, const char **argv)
 	cli_target_release(&rc.ct);
 	cli_env_release(&env);
 	opt_list_release(&o.events);
+	free(orig_argv);
 	return status;
 }

@@ -55,10 +55,12 @@ struct perfev_ring_opts {
 };
 
 /*
- * Map the ring of event @fd.  Errors: -EINVAL (bad sizes, overwrite
- * without write_backward), -EPERM (more than perf_event_mlock_kb for an
+ * Map the ring of event @fd.  Errors: -EINVAL (bad sizes, an AUX area
+ * with overwrite: its geometry cannot be written into the read-only
+ * metadata page), -EPERM (more than perf_event_mlock_kb for an
  * unprivileged user), -ENOMEM, -EOPNOTSUPP (AUX on a PMU without it),
- * and the errors of mmap(2).
+ * and the errors of mmap(2).  Whether an overwrite ring's event has
+ * write_backward is not visible here: perfev_ring_snapshot() tells.
  */
 PERFEV_API int perfev_ring_map(int fd, const struct perfev_ring_opts *opts,
 			       struct perfev_ring **out);
@@ -69,7 +71,8 @@ PERFEV_API int perfev_ring_map(int fd, const struct perfev_ring_opts *opts,
  * data_size from the page when set, else the rest up to any AUX area),
  * then the AUX area at aux_offset/aux_size.  Nothing is copied: @base
  * must outlive the ring.  Errors: -EINVAL, -EBADMSG (offsets or sizes
- * outside @len, data size not a power of two).
+ * outside @len, data size not a power of two, a data offset that is not
+ * a multiple of 8).
  */
 PERFEV_API int perfev_ring_from_mem(void *base, size_t len, size_t page_size, bool overwrite,
 				    struct perfev_ring **out);
@@ -127,8 +130,11 @@ typedef int (*perfev_ring_record_fn)(const struct perf_event_header *rec, void *
  * Pause the output (PERF_EVENT_IOC_PAUSE_OUTPUT), call @fn on every
  * complete record in the buffer from the oldest to the newest, resume.
  * A non-zero return of @fn stops the walk and is returned.  Returns the
- * number of records otherwise.  Errors: -EINVAL (not overwrite mode),
- * -ENOMEM, and the errors of the ioctl.
+ * number of records otherwise.  Each call returns only the records
+ * written since the previous one.  Errors: -EINVAL (not overwrite mode),
+ * -EBADMSG (data_head not a multiple of 8, or above the previous
+ * snapshot's: the event was not opened with write_backward), -ENOMEM,
+ * and the errors of the ioctl.
  */
 PERFEV_API int perfev_ring_snapshot(struct perfev_ring *r, perfev_ring_record_fn fn, void *ctx);
 
@@ -145,7 +151,10 @@ PERFEV_API size_t perfev_ring_aux_size(const struct perfev_ring *r);
  */
 PERFEV_API int64_t perfev_ring_aux_peek(struct perfev_ring *r, const void **p1, size_t *n1,
 					const void **p2, size_t *n2);
-/* Hand @n bytes of AUX data back to the PMU (aux_tail). */
+/*
+ * Hand @n bytes of AUX data back to the PMU (aux_tail).  Errors: -EINVAL
+ * (no AUX area, @n more than is unread), -EBADMSG (as for peek).
+ */
 PERFEV_API int perfev_ring_aux_consume(struct perfev_ring *r, uint64_t n);
 
 /* ---- waiting on many rings ------------------------------------------------ */

@@ -102,6 +102,12 @@ int perfev_ring_map(int fd, const struct perfev_ring_opts *opts, struct perfev_r
 		return -EINVAL;
 	if (!pow2(pages) || pages > (SIZE_MAX / ps) - 1)
 		return -EINVAL;
+	/*
+	 * The AUX geometry has to be written into the metadata page, which an
+	 * overwrite ring maps read-only: the store would fault.
+	 */
+	if (ow && PERFEV__OPT(opts, aux_pages, 0))
+		return -EINVAL;
 	r = ring_alloc(fd, ow);
 	if (!r)
 		return -ENOMEM;
@@ -119,6 +125,8 @@ int perfev_ring_map(int fd, const struct perfev_ring_opts *opts, struct perfev_r
 	r->data = (unsigned char *)base + ps;
 	r->size = (uint64_t)pages * ps;
 	r->tail = ow ? 0 : r->page->data_tail;
+	/* Nothing read yet: perfev_ring_end() before a begin keeps the tail. */
+	r->head = r->pos = r->tail;
 	err = map_aux(r, opts, ps);
 	if (err) {
 		perfev_ring_free(r);
@@ -143,7 +151,9 @@ int perfev_ring_from_mem(void *base, size_t len, size_t page_size, bool overwrit
 	size = pg->data_size;
 	if (!size && off <= len)
 		size = asize && aoff > off ? aoff - off : len - off;
-	if (off < page_size || off > len || size > len - off || !pow2(size) || size < 8)
+	/* Records start 8-aligned in the data area; so must the area. */
+	if (off < page_size || off > len || (off & 7) || size > len - off || !pow2(size) ||
+	    size < 8)
 		return -EBADMSG;
 	if (asize && (aoff < off + size || aoff > len || asize > len - aoff))
 		return -EBADMSG;
@@ -156,6 +166,7 @@ int perfev_ring_from_mem(void *base, size_t len, size_t page_size, bool overwrit
 	r->data = (unsigned char *)base + off;
 	r->size = size;
 	r->tail = overwrite ? 0 : pg->data_tail;
+	r->head = r->pos = r->tail;
 	if (asize) {
 		r->aux = (unsigned char *)base + aoff;
 		r->aux_size = asize;
@@ -323,6 +334,16 @@ int perfev_ring_snapshot(struct perfev_ring *r, perfev_ring_record_fn fn, void *
 	if (ret)
 		return ret;
 	head = load_head(r);
+	/*
+	 * Records are 8-aligned, and a write_backward head only moves down
+	 * from the last snapshot's: anything else is not such a ring (a
+	 * forward one mapped read-only, or corrupt memory) and walking it
+	 * would return misframed or misaligned records.
+	 */
+	if ((head & 7) || (int64_t)(r->tail - head) < 0) {
+		ret = -EBADMSG;
+		goto out;
+	}
 	limit = r->tail - head;
 	if (limit > r->size)
 		limit = r->size;
@@ -395,12 +416,20 @@ int64_t perfev_ring_aux_peek(struct perfev_ring *r, const void **p1, size_t *n1,
 
 int perfev_ring_aux_consume(struct perfev_ring *r, uint64_t n)
 {
-	uint64_t head;
+	uint64_t head, avail;
 
 	if (!r || !r->aux_size)
 		return -EINVAL;
+	/* Pairs with the PMU driver's barrier before it publishes aux_head. */
 	head = __atomic_load_n(&r->page->aux_head, __ATOMIC_ACQUIRE);
-	if (n > head - r->aux_tail)
+	avail = head - r->aux_tail;
+	/*
+	 * A head behind the tail makes the difference huge: without this
+	 * check any @n would pass and move the tail past the head.
+	 */
+	if (avail > r->aux_size && !r->aux_overwrite)
+		return -EBADMSG;
+	if (n > avail)
 		return -EINVAL;
 	r->aux_tail += n;
 	/* Read-only areas have no tail to publish: the PMU overwrites. */

@@ -116,6 +116,22 @@ void test_burn(void);
 /* Map @n fresh anonymous pages and touch each once: one page fault apiece. */
 bool test_touch_fresh_pages(size_t n);
 
+/*
+ * True when a write breakpoint on this thread counts writes.  When false,
+ * *why says why (it opened but never fired, or the errno "not supported").
+ */
+bool test_breakpoints_fire(const char **why);
+
+/* Skip the case unless hardware breakpoints work here. */
+#define REQUIRE_BREAKPOINTS()                                                                      \
+	do {                                                                                       \
+		const char *why_;                                                                  \
+		if (!test_breakpoints_fire(&why_)) {                                               \
+			harness_skip("breakpoints", "%s", why_);                                   \
+			return;                                                                    \
+		}                                                                                  \
+	} while (0)
+
 /* Directory of the test data (tests/data), from PERFEV_TEST_DATA or the build. */
 const char *test_data_dir(void);
 /* "<test_data_dir>/<rel>" in a static buffer (one at a time). */

@@ -24,5 +24,6 @@
 #include <perfev/record.h>
 #include <perfev/ring.h>
 #include <perfev/perfdata.h>
+#include <perfev/tracing-data.h>
 
 #endif /* PERFEV_PERFEV_H */

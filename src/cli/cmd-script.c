@@ -643,6 +643,7 @@ int cmd_script(int argc, const char **argv)
 	status = run(&s);
 out:
 	perfev_set_log(NULL, PERFEV_LOG_ERROR, NULL);
+	script_trace_release(&s);
 	perfev_data_close(s.r);
 	script_machine_release(&s.m);
 	for (i = 0; i < s.nev; i++)

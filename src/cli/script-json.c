@@ -158,6 +158,12 @@ void jw_u64(struct jw *w, uint64_t v)
 	fprintf(w->f, "%" PRIu64, v);
 }
 
+void jw_i64(struct jw *w, int64_t v)
+{
+	pre(w);
+	fprintf(w->f, "%" PRId64, v);
+}
+
 void jw_ku64(struct jw *w, const char *key, uint64_t v)
 {
 	jw_key(w, key);
@@ -167,8 +173,7 @@ void jw_ku64(struct jw *w, const char *key, uint64_t v)
 void jw_ki64(struct jw *w, const char *key, int64_t v)
 {
 	jw_key(w, key);
-	pre(w);
-	fprintf(w->f, "%" PRId64, v);
+	jw_i64(w, v);
 }
 
 void jw_kstr(struct jw *w, const char *key, const char *s)
@@ -340,6 +345,79 @@ static void data_src(struct jw *w, uint64_t v)
 	jw_obj_end(w);
 }
 
+/* A string of @len bytes that need not end with a NUL. */
+static void counted_string(struct jw *w, const char *key, const char *str, size_t len)
+{
+	char stack[256], *copy = len < sizeof(stack) ? stack : malloc(len + 1);
+
+	if (!copy)
+		cli_die("out of memory");
+	memcpy(copy, str, len);
+	copy[len] = '\0';
+	jw_kstr(w, key, copy);
+	if (copy != stack)
+		free(copy);
+}
+
+/*
+ * A tracepoint's payload decoded with its format: "trace", the text perf
+ * script prints, and "fields", each field of the event (not the common_
+ * ones) by name: numbers as numbers, char arrays as strings, other arrays
+ * as arrays of numbers.  Nothing when there is no format; a field outside
+ * the record is null.
+ */
+static void trace_fields(struct script *s, struct jw *w, size_t idx,
+			 const struct perfev_sample *smp)
+{
+	const struct perfev_tp_format *fmt = script_tp_format(s, idx);
+	const char *text;
+	size_t i, k, n;
+
+	if (!fmt)
+		return;
+	text = script_trace_text(s, idx, smp);
+	if (text)
+		jw_kstr(w, "trace", text);
+	jw_key(w, "fields");
+	jw_obj_begin(w);
+	n = perfev_tp_format_field_count(fmt);
+	for (i = 0; i < n; i++) {
+		const struct perfev_tp_field *f = perfev_tp_format_field(fmt, i);
+		struct perfev_tp_value v;
+		uint64_t e;
+
+		if (f->is_common)
+			continue;
+		if (perfev_tp_format_value(fmt, i, smp->raw, smp->raw_size, &v)) {
+			jw_kstr(w, f->name, NULL);
+			continue;
+		}
+		switch (v.type) {
+		case PERFEV_TP_VALUE_INT:
+			jw_ki64(w, f->name, v.i);
+			break;
+		case PERFEV_TP_VALUE_UINT:
+			jw_ku64(w, f->name, v.u);
+			break;
+		case PERFEV_TP_VALUE_STRING:
+			counted_string(w, f->name, v.str, v.len);
+			break;
+		case PERFEV_TP_VALUE_ARRAY:
+			jw_key(w, f->name);
+			jw_arr_begin(w);
+			for (k = 0; k < v.len && !perfev_tp_value_elem(&v, k, &e); k++) {
+				if (v.elem_signed)
+					jw_i64(w, (int64_t)e);
+				else
+					jw_u64(w, e);
+			}
+			jw_arr_end(w);
+			break;
+		}
+	}
+	jw_obj_end(w);
+}
+
 static void sample(struct script *s, struct jw *w, const struct script_rec *sr,
 		   const struct perfev_record *rec)
 {
@@ -382,6 +460,7 @@ static void sample(struct script *s, struct jw *w, const struct script_rec *sr,
 	if (t & PERF_SAMPLE_RAW) {
 		jw_ku64(w, "raw_size", smp->raw_size);
 		hex_string(w, "raw", smp->raw, smp->raw_size);
+		trace_fields(s, w, sr->attr_idx, smp);
 	}
 	if (t & PERF_SAMPLE_BRANCH_STACK)
 		branches(w, layout, smp);

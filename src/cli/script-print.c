@@ -169,12 +169,21 @@ static void print_addr(struct script *s, unsigned int fields, const struct perf_
 		printf(" (%s)", dso_name(map));
 }
 
-/* The tracepoint payload: not formatted with the event's format yet, only shown. */
-static void print_trace(const struct perfev_sample *smp)
+/*
+ * The tracepoint payload as its format prints it (perf's
+ * event_format__fprintf); the raw bytes when there is no format or the
+ * data does not fit it.
+ */
+static void print_trace(struct script *s, size_t idx, const struct perfev_sample *smp)
 {
+	const char *text = script_trace_text(s, idx, smp);
 	const unsigned char *p = smp->raw;
 	uint32_t i;
 
+	if (text) {
+		fputs(text, stdout);
+		return;
+	}
 	printf("raw_size=%u raw=", smp->raw_size);
 	for (i = 0; i < smp->raw_size; i++)
 		printf("%02x", p[i]);
@@ -219,7 +228,7 @@ static void print_sample(struct script *s, size_t idx, const struct perfev_recor
 	if (fields & SF_EVENT)
 		printf("%*s: ", s->name_width, script_event_name(s, idx));
 	if ((fields & SF_TRACE) && (smp->present & PERF_SAMPLE_RAW))
-		print_trace(smp);
+		print_trace(s, idx, smp);
 	if ((fields & SF_ADDR) && (smp->present & PERF_SAMPLE_ADDR))
 		print_addr(s, fields, attr, smp, cpumode);
 	if (show_callchain) {

@@ -97,7 +97,19 @@ enum script_out_type {
 /* Per-event state, by the event's index in the reader. */
 struct script_event {
 	char *name;
-	bool checked; /* its fields were checked against its sample_type */
+	bool checked;	/* its fields were checked against its sample_type */
+	bool tp_warned; /* told that its tracepoint format is missing */
+};
+
+/* The file's tracing data, for tracepoint samples (script-trace.c). */
+struct script_trace {
+	struct perfev_tracing_data *td;
+	const void *src; /* the feature bytes @td was parsed from */
+	int err;	 /* why there is no @td (a stream may still send it) */
+	bool warned;	 /* told why */
+	char *buf;	 /* the last payload formatted */
+	size_t cap;
+	uint64_t nr_raw; /* samples shown raw: they did not fit their format */
 };
 
 /* The last value seen per sample id, to turn PERF_SAMPLE_READ into periods. */
@@ -126,6 +138,7 @@ struct script {
 	uint64_t nr_unknown_id, nr_bad; /* samples of no known event; records not decoded */
 	uint64_t nr_lost;
 	uint64_t nr_compressed; /* PERF_RECORD_COMPRESSED, which are not decompressed */
+	struct script_trace trace;
 	bool failed;
 };
 
@@ -145,6 +158,20 @@ size_t script_attr_index(struct script *s, const struct perfev_data_attr *a);
 /* The event's name: from the file, or made from its attr. */
 const char *script_event_name(struct script *s, size_t idx);
 enum script_out_type script_out_type(uint32_t attr_type);
+
+/*
+ * script-trace.c: the format of event @idx when it is a tracepoint whose
+ * format the file's tracing data has (loaded at first use, warning once
+ * when it cannot be), else NULL.
+ */
+const struct perfev_tp_format *script_tp_format(struct script *s, size_t idx);
+/*
+ * The sample's raw data formatted with that format, as perf script prints
+ * it (valid until the next call), or NULL: no format, or data that does
+ * not fit it (counted, and reported by script_trace_release()).
+ */
+const char *script_trace_text(struct script *s, size_t idx, const struct perfev_sample *smp);
+void script_trace_release(struct script *s);
 
 /* script-print.c: perf script's text. */
 int script_check_fields(struct script *s, size_t idx);
@@ -170,6 +197,7 @@ void jw_arr_end(struct jw *w);
 void jw_key(struct jw *w, const char *key);
 void jw_str(struct jw *w, const char *s); /* NULL: null; invalid UTF-8 becomes U+FFFD */
 void jw_u64(struct jw *w, uint64_t v);
+void jw_i64(struct jw *w, int64_t v);
 void jw_ku64(struct jw *w, const char *key, uint64_t v);
 void jw_ki64(struct jw *w, const char *key, int64_t v);
 void jw_kstr(struct jw *w, const char *key, const char *s);

@@ -215,9 +215,10 @@ if PIPE=1 record pipe -e cpu-clock -c 100000 -- "$WORK"; then
 	rc=$?
 	[ "$rc" -eq 0 ] && python3 "$TMP/cmp.py" --exact "$TMP/perf.txt" "$TMP/out" >"$TMP/cmp.err" 2>&1 &&
 		pass script_pipe_stdin || fail script_pipe_stdin "rc $rc: $(cat "$TMP/err" "$TMP/cmp.err")"
-	# A stream cut short: the records before the cut, then the error.
+	# A stream cut short inside a record (sizes are multiples of 8, so a cut
+	# at 4 mod 8 never lands between two): the records before it, then the error.
 	size=$(wc -c <"$TMP/pipe.data")
-	head -c $((size * 2 / 3)) "$TMP/pipe.data" | "$PERFEV" script -i - >"$TMP/out" 2>"$TMP/err"
+	head -c $((size * 2 / 3 / 8 * 8 + 4)) "$TMP/pipe.data" | "$PERFEV" script -i - >"$TMP/out" 2>"$TMP/err"
 	rc=$?
 	[ "$rc" -eq 1 ] && [ -s "$TMP/out" ] &&
 		grep -q "cannot read '-': corrupt or truncated record after offset 0x" "$TMP/err" &&
@@ -231,23 +232,171 @@ if record compressed -z -e cpu-clock -c 100000 -- "$WORK"; then
 		pass script_compressed || fail script_compressed "$(cat "$TMP/err")"
 fi
 
-if [ "$(id -u)" -ne 0 ] || [ ! -d /sys/kernel/tracing/events/sched/sched_switch ]; then
-	skip tracefs script_tracepoint "needs root and a mounted tracefs"
+# ---- tracepoints: the payload printed with the format of the file's tracing data ----
+
+# Why tracepoints cannot be recorded here, or nothing.
+why_no_tracepoints=
+if [ ! -d /sys/kernel/tracing/events ]; then
+	why_no_tracepoints="no tracefs at /sys/kernel/tracing (mount -t tracefs nodev /sys/kernel/tracing)"
+elif [ ! -d /sys/kernel/tracing/events/sched/sched_switch ]; then
+	why_no_tracepoints="this kernel has no sched:sched_switch tracepoint"
+elif [ "$(id -u)" -ne 0 ]; then
+	why_no_tracepoints="recording tracepoints on all CPUs needs root"
+fi
+
+TRACE_FIELDS=comm,tid,cpu,time,event,trace
+
+# trace_compare NAME FILE [WANT]: perf script and perfev script print the same lines with
+# the trace field, and the default layout too; WANT, a pattern the text must contain.
+trace_compare() {
+	compare "$1" "$2" "$TRACE_FIELDS" || return 1
+	if ! grep -q "${3:-=}" "$TMP/out"; then
+		fail "$1" "no '${3:-=}' in the trace field: $(head -2 "$TMP/out")"
+		return 1
+	fi
+	perf script -i "$2" >"$TMP/perf.txt" 2>/dev/null
+	run "$PERFEV" script -i "$2"
+	expect_rc "$1" 0 || return 1
+	if ! python3 "$TMP/cmp.py" --exact "$TMP/perf.txt" "$TMP/out" >"$TMP/cmp.err" 2>&1; then
+		fail "$1" "default fields: $(cat "$TMP/cmp.err")"
+		return 1
+	fi
+	pass "$1"
+}
+
+# The JSON fields of sched_switch samples against the text of their trace field.
+cat >"$TMP/switch-json.py" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+s = [r for r in recs if r["type"] == "SAMPLE"]
+texts = [" ".join(l.split()) for l in open(sys.argv[2])]
+assert s and len(s) == len(texts), (len(s), len(texts))
+for r, t in zip(s, texts):
+    assert r["event"] == "sched:sched_switch" and r["raw_size"] > 0 and "cpu" in r, r
+    assert len(r["raw"]) == 2 * r["raw_size"], r
+    f = r["fields"]
+    assert isinstance(f["prev_comm"], str) and isinstance(f["next_comm"], str), f
+    for k in ("prev_pid", "prev_prio", "prev_state", "next_pid", "next_prio"):
+        assert isinstance(f[k], int) and not isinstance(f[k], bool), (k, f)
+    assert not any(k.startswith("common_") for k in f), f
+    assert " ".join(r["trace"].split()) == t, (r["trace"], t)
+    assert t.startswith("prev_comm=%s prev_pid=%d prev_prio=%d prev_state=" %
+                        (f["prev_comm"], f["prev_pid"], f["prev_prio"])), (t, f)
+    assert t.endswith("==> next_comm=%s next_pid=%d next_prio=%d" %
+                      (f["next_comm"], f["next_pid"], f["next_prio"])), (t, f)
+PY
+
+if [ -n "$why_no_tracepoints" ]; then
+	skip tracefs script_tracepoint "$why_no_tracepoints"
 elif record tracepoint -e sched:sched_switch -a -- sleep 0.1; then
 	check script_tracepoint tracepoint
-	run "$PERFEV" script -i "$TMP/tracepoint.data"
-	expect_rc script_tracepoint_raw 0 &&
-		grep -q '\[[0-9][0-9][0-9]\] *[0-9]*\.[0-9]*: sched:sched_switch: raw_size=[0-9]* raw=[0-9a-f]*$' "$TMP/out" &&
-		pass script_tracepoint_raw || fail script_tracepoint_raw "$(head -3 "$TMP/out")"
+	trace_compare script_tracepoint_trace "$TMP/tracepoint.data" 'prev_comm=.* ==> next_comm='
+	run "$PERFEV" script -i "$TMP/tracepoint.data" -F trace
+	cp "$TMP/out" "$TMP/trace.txt"
 	run "$PERFEV" script -j -i "$TMP/tracepoint.data"
-	expect_rc script_tracepoint_json 0 && python3 - "$TMP/out" <<'PY' >"$TMP/py.err" 2>&1 &&
+	expect_rc script_tracepoint_json 0 &&
+		python3 "$TMP/switch-json.py" "$TMP/out" "$TMP/trace.txt" >"$TMP/py.err" 2>&1 &&
+		pass script_tracepoint_json || fail script_tracepoint_json "$(tail -3 "$TMP/py.err")"
+
+	# Tracing data that does not parse: the raw bytes, and a warning saying why.
+	python3 - "$TMP/tracepoint.data" "$TMP/tracing-bad.data" <<'PY'
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+i = b.find(b"\x17\x08\x44tracing")
+assert i > 0
+b[i + 3] = ord("X")
+open(sys.argv[2], "wb").write(b)
+PY
+	run "$PERFEV" script -i "$TMP/tracing-bad.data" -F $TRACE_FIELDS
+	expect_rc script_tracepoint_no_format 0 &&
+		[ "$(grep -c ' raw_size=[0-9]* raw=[0-9a-f]*$' "$TMP/out")" -eq "$(wc -l <"$TMP/out")" ] &&
+		[ -s "$TMP/out" ] &&
+		grep -q "warning: cannot decode tracepoint samples: the file's tracing data is corrupt" "$TMP/err" &&
+		pass script_tracepoint_no_format ||
+		fail script_tracepoint_no_format "$(head -c 300 "$TMP/err") $(head -2 "$TMP/out")"
+
+	# One sample of another tracepoint id: that one raw, the others formatted, a count.
+	"$PERFEV" script -j -i "$TMP/tracepoint.data" >"$TMP/recs.json" 2>/dev/null
+	python3 - "$TMP/recs.json" "$TMP/tracepoint.data" "$TMP/tracing-odd.data" <<'PY'
 import json, sys
 s = [r for r in map(json.loads, open(sys.argv[1])) if r["type"] == "SAMPLE"]
-assert s and all(r["event"] == "sched:sched_switch" and r["raw_size"] > 0 and "cpu" in r for r in s)
-assert all(len(r["raw"]) == 2 * r["raw_size"] for r in s)
+r = s[len(s) // 2]
+b = bytearray(open(sys.argv[2], "rb").read())
+raw = bytes.fromhex(r["raw"])
+i = b.find(raw, r["offset"], r["offset"] + r["size"])
+assert i > 0
+b[i] ^= 0xff
+open(sys.argv[3], "wb").write(b)
 PY
-		pass script_tracepoint_json || fail script_tracepoint_json "$(cat "$TMP/py.err")"
+	run "$PERFEV" script -i "$TMP/tracing-odd.data" -F $TRACE_FIELDS
+	expect_rc script_tracepoint_bad_sample 0 &&
+		[ "$(grep -c ' raw=[0-9a-f]*$' "$TMP/out")" -eq 1 ] &&
+		[ "$(grep -c 'prev_comm=' "$TMP/out")" -eq $(($(wc -l <"$TMP/out") - 1)) ] &&
+		grep -q "warning: 1 tracepoint samples could not be formatted" "$TMP/err" &&
+		pass script_tracepoint_bad_sample ||
+		fail script_tracepoint_bad_sample "$(head -c 300 "$TMP/err") $(grep -c raw= "$TMP/out")"
 fi
+
+# Pipe mode: the tracing data comes as a record among the others.
+if [ -n "$why_no_tracepoints" ]; then
+	skip tracefs script_tracepoint_pipe "$why_no_tracepoints"
+elif PIPE=1 record tracepipe -e sched:sched_switch -a -- sleep 0.1; then
+	trace_compare script_tracepoint_pipe "$TMP/tracepipe.data" 'prev_comm=.* ==> next_comm='
+fi
+
+# Dynamic strings (__data_loc), array fields indexed by the print fmt, several formats.
+if [ -n "$why_no_tracepoints" ]; then
+	skip tracefs script_tracepoint_many "$why_no_tracepoints"
+elif record tpmany -e sched:sched_switch -e sched:sched_wakeup -e sched:sched_process_exec \
+	-e raw_syscalls:sys_enter -a -- "$WORK"; then
+	if trace_compare script_tracepoint_many "$TMP/tpmany.data" 'sched_process_exec: filename=/'; then
+		grep -q 'raw_syscalls:sys_enter: NR [0-9]* (' "$TMP/out" &&
+			grep -q 'sched:sched_wakeup: comm=' "$TMP/out" && pass script_tracepoint_many_kinds ||
+			fail script_tracepoint_many_kinds "a tracepoint is missing: $(head -2 "$TMP/out")"
+	fi
+	run "$PERFEV" script -j -i "$TMP/tpmany.data"
+	expect_rc script_tracepoint_many_json 0 && python3 - "$TMP/out" <<'PY' >"$TMP/py.err" 2>&1 &&
+import json, sys
+s = [r for r in map(json.loads, open(sys.argv[1])) if r["type"] == "SAMPLE"]
+ex = [r for r in s if r["event"] == "sched:sched_process_exec"]
+sc = [r for r in s if r["event"] == "raw_syscalls:sys_enter"]
+assert ex and sc, (len(ex), len(sc))
+for r in ex:
+    f = r["fields"]
+    assert f["filename"].startswith("/") and isinstance(f["pid"], int), f
+    assert r["trace"] == "filename=%s pid=%d old_pid=%d" % (f["filename"], f["pid"], f["old_pid"]), r
+for r in sc:
+    f = r["fields"]
+    assert isinstance(f["id"], int) and len(f["args"]) == 6, f
+    assert all(isinstance(a, int) and a >= 0 for a in f["args"]), f
+    assert r["trace"] == "NR %d (%s)" % (f["id"], ", ".join("%x" % a for a in f["args"])), r
+PY
+		pass script_tracepoint_many_json || fail script_tracepoint_many_json "$(tail -3 "$TMP/py.err")"
+fi
+
+# Files perfev records, read back by perf and by perfev: file mode and a stream.
+for mode in file pipe; do
+	name=script_tracepoint_perfev_$mode
+	if [ -n "$why_no_tracepoints" ]; then
+		skip tracefs "$name" "$why_no_tracepoints"
+		continue
+	fi
+	if [ $mode = file ]; then
+		"$PERFEV" record -e sched:sched_switch -a -o "$TMP/pv.data" -- sleep 0.1 >/dev/null 2>"$TMP/rec.err"
+	else
+		"$PERFEV" record -e sched:sched_switch -a -o - -- sleep 0.1 >"$TMP/pv.data" 2>"$TMP/rec.err"
+	fi
+	rc=$?
+	if [ "$rc" -ne 0 ] || [ ! -s "$TMP/pv.data" ]; then
+		fail "$name" "perfev record failed (rc $rc): $(head -c 300 "$TMP/rec.err")"
+	elif [ -n "$have_perf" ]; then
+		trace_compare "$name" "$TMP/pv.data" 'prev_comm=.* ==> next_comm='
+	else
+		run "$PERFEV" script -i "$TMP/pv.data" -F $TRACE_FIELDS
+		expect_rc "$name" 0 && grep -q 'sched:sched_switch: prev_comm=.* ==> next_comm=' "$TMP/out" &&
+			pass "$name" || fail "$name" "$(head -2 "$TMP/out")"
+	fi
+done
 
 # ---- errors, without perf ---------------------------------------------------
 

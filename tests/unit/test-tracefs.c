@@ -7,20 +7,7 @@
 #include <unistd.h>
 #include <perfev/perfev.h>
 #include "harness.h"
-
-static char tfs_path[4096];
-
-static struct perfev_tracefs *open_fixture(void)
-{
-	struct perfev_tracefs_opts o = {.sz = sizeof(o)};
-	struct perfev_tracefs *t = NULL;
-
-	snprintf(tfs_path, sizeof(tfs_path), "%s", test_data("tracefs"));
-	o.path = tfs_path;
-	if (perfev_tracefs_open(&o, &t))
-		return NULL;
-	return t;
-}
+#include "tracefs-fixture.h"
 
 /* Every tracepoint of the fixture, in sorted order, with its id file's value. */
 static const struct {

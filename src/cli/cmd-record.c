@@ -860,6 +860,19 @@ static void parse_events(struct rec *rc, const struct rec_opts *o)
 			exit(1);
 		}
 	}
+	/* All events of a CPU share one ring, so they share its mode. */
+	for (i = 0; i < (int)perfev_evspec_count(rc->spec); i++) {
+		struct perfev_event_info info = {.sz = sizeof(info)};
+
+		if (!perfev_evspec_info(rc->spec, (size_t)i, &info) &&
+		    (info.terms_set & PERFEV_TERM_OVERWRITE) &&
+		    info.attr->write_backward != o->overwrite)
+			cli_die("'%s': %s (the events of a recording share each CPU's ring "
+				"buffer, and so its mode)",
+				info.name,
+				o->overwrite ? "the no-overwrite term contradicts --overwrite"
+					     : "the overwrite term needs --overwrite");
+	}
 }
 
 static void check_options(struct rec_opts *o, const struct option *opts)

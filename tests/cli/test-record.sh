@@ -391,6 +391,24 @@ if expect_rc call_graph_dwarf 1 && grep -q 'dwarf is not supported yet' "$TMP/er
 	pass call_graph_dwarf
 fi
 
+# An overwrite term unlike the recording's mode is refused, not ignored.
+for args in "-e cpu-clock/overwrite/" "--overwrite -e cpu-clock/no-overwrite/"; do
+	name="overwrite_term($args)"
+	# shellcheck disable=SC2086
+	"$PERFEV" record $args -o "$TMP/term.data" -- true >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if ! expect_rc "$name" 1; then
+		:
+	elif grep -q "overwrite term .*--overwrite" "$TMP/err" && [ ! -e "$TMP/term.data" ]; then
+		pass "$name"
+	else
+		fail "$name" "$(cat "$TMP/err")"
+	fi
+done
+"$PERFEV" record --overwrite -e cpu-clock/overwrite/ -o "$TMP/term.data" -- true >"$TMP/out" 2>"$TMP/err"
+rc=$?
+expect_rc overwrite_term_agrees 0 && [ -s "$TMP/term.data" ] && pass overwrite_term_agrees
+
 max=$(cat /proc/sys/kernel/perf_event_max_sample_rate 2>/dev/null || echo 0)
 if [ "$max" -gt 0 ]; then
 	rec above_max -F $((max + 1000)) -- true

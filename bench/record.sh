@@ -11,9 +11,13 @@
 #   recording by spawn-time) against its time alone;
 #
 #   losses: samples lost at the highest rate the kernel accepts
-#   (-F max -g), for the workload and system-wide, with the default ring
-#   buffer; counted from PERF_RECORD_LOST and LOST_SAMPLES in both files by the
-#   same parser.
+#   (-F max -g; LOST_RATES="max 20000" adds other rates), for the workload
+#   and system-wide, with the default ring buffer; counted from
+#   PERF_RECORD_LOST and LOST_SAMPLES in both files by the same parser.
+#   max_stall_s is the longest a process sleeping 100 ms at a time waited to
+#   run again meanwhile: when the machine itself stalls (a virtual machine
+#   at 100 kHz can stop every process for seconds), no reader keeps up and
+#   only the ring's size bounds the loss.
 #
 # Prints machine-readable lines:
 #
@@ -21,7 +25,8 @@
 #   bench=record case=true ratio=perfev/perf-no-bpf
 #   bench=record case=overhead tool=none|perfev|perf median_ms=X overhead_pct=Y
 #   bench=record case=overhead ratio=perfev_overhead/perf_overhead
-#   bench=record case=lost-task|lost-system tool=perfev|perf samples=S lost=L runs=R
+#   bench=record case=lost-task|lost-system rate=R tool=perfev|perf samples=S lost=L runs=3
+#     max_stall_s=T
 set -eu
 PERFEV=${PERFEV:-build/perfev}
 SPAWN_TIME=${SPAWN_TIME:-build/bench/spawn-time}
@@ -113,27 +118,47 @@ for line in sys.stdin:
         l += r.get("lost", 0)
 print(s, l)'
 }
+# The longest time a process sleeping 100 ms at a time waited to run again,
+# while the recording ran: how long the whole machine stalled.
+stall_probe() {
+	echo 0 >"$dir/stall"
+	python3 -c '
+import os, sys, time
+worst, last = 0.0, time.monotonic()
+while True:
+    time.sleep(0.1)
+    now = time.monotonic()
+    if now - last - 0.1 > worst:
+        worst = now - last - 0.1
+        with open(sys.argv[1] + ".tmp", "w") as f:
+            f.write("%.1f\n" % worst)
+        os.replace(sys.argv[1] + ".tmp", sys.argv[1])
+    last = now
+' "$dir/stall" &
+	probe=$!
+}
 for c in ${LOST_CASES:-task system}; do
 	flags=""
 	[ $c = system ] && flags="-a"
-	for t in perfev perf; do
-		ts=0 tl=0
-		i=0
-		while [ $i -lt 3 ]; do
-			if [ $t = perfev ]; then
+	for rate in ${LOST_RATES:-max}; do
+		for t in perfev perf; do
+			ts=0 tl=0 stall=0
+			i=0
+			while [ $i -lt 3 ]; do
+				[ $t = perfev ] && tool=$PERFEV || tool=perf
+				stall_probe
 				# shellcheck disable=SC2086
-				timeout -s INT "$LOST_SECS" "$PERFEV" record -q -F max -g $flags \
+				timeout -s INT "$LOST_SECS" "$tool" record -q -F "$rate" -g $flags \
 					-o "$dir/l.data" -- "$WORKLOAD" "$LOST_ITER" >/dev/null 2>&1 || :
-			else
-				# shellcheck disable=SC2086
-				timeout -s INT "$LOST_SECS" perf record -q -F max -g $flags \
-					-o "$dir/l.data" -- "$WORKLOAD" "$LOST_ITER" >/dev/null 2>&1 || :
-			fi
-			set -- $(count "$dir/l.data")
-			ts=$((ts + $1))
-			tl=$((tl + $2))
-			i=$((i + 1))
+				kill -KILL "$probe"
+				wait "$probe" 2>/dev/null || :
+				set -- $(count "$dir/l.data")
+				ts=$((ts + $1))
+				tl=$((tl + $2))
+				stall=$(awk -v a="$stall" -v b="$(cat "$dir/stall")" 'BEGIN { print (b > a ? b : a) }')
+				i=$((i + 1))
+			done
+			echo "bench=record case=lost-$c rate=$rate tool=$t samples=$ts lost=$tl runs=3 max_stall_s=$stall"
 		done
-		echo "bench=record case=lost-$c tool=$t samples=$ts lost=$tl runs=3"
 	done
 done

@@ -560,12 +560,21 @@ static void end_round(struct rec *rc)
 	rc->rounds_written++;
 }
 
-static void drain_all(struct rec *rc)
+/* Read the rings without ending a round: synthesized records have no time. */
+static void drain_rings(void *arg)
 {
+	struct rec *rc = arg;
 	size_t i;
 
+	if (rc->o->overwrite)
+		return;
 	for (i = 0; i < rc->nrings; i++)
 		drain(rc, &rc->rings[i]);
+}
+
+static void drain_all(struct rec *rc)
+{
+	drain_rings(rc);
 	end_round(rc);
 }
 
@@ -604,6 +613,10 @@ static bool kernel_samples_possible(struct rec *rc)
 static void synthesize(struct rec *rc)
 {
 	struct synth_ctx sc = {.layout = &rc->layout, .w = rc->w};
+
+	/* System-wide, the events already run: a ring must not fill meanwhile. */
+	sc.between = drain_rings;
+	sc.between_arg = rc;
 
 	sc.procfs_root = rc->env->procfs_root ?: "/proc";
 	sc.data_maps = rc->o->data_addr;

@@ -199,8 +199,11 @@ void synth_all_processes(struct synth_ctx *sc)
 	size_t n, i;
 	pid_t *pids = list_pids(sc->procfs_root, &n);
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		synth_process(sc, pids[i]);
+		if (sc->between)
+			sc->between(sc->between_arg);
+	}
 	free(pids);
 }
 

@@ -16,6 +16,12 @@ struct synth_ctx {
 	bool data_maps; /* -d: non-executable mappings too */
 	uint64_t records;
 	int err; /* first write error */
+	/*
+	 * Called between two processes while every process is described, so
+	 * that the rings, already enabled, are read meanwhile; or NULL.
+	 */
+	void (*between)(void *arg);
+	void *between_arg;
 };
 
 /*

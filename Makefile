@@ -34,7 +34,7 @@ BASE_CFLAGS := -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -Iinclude $(CFLAGS)
 TEP_CFLAGS := $(shell pkg-config --cflags libtraceevent 2>/dev/null || echo -I/usr/include/traceevent)
 TEP_LIBS   := $(shell pkg-config --libs libtraceevent 2>/dev/null || echo -ltraceevent)
 LIB_CFLAGS := $(BASE_CFLAGS) $(TEP_CFLAGS) -fPIC -fvisibility=hidden
-LIB_LIBS   := $(TEP_LIBS) -lpthread
+LIB_LIBS   := $(TEP_LIBS) -ldw -lelf -lpthread
 SAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 LIB_SRCS   := $(wildcard src/lib/*.c)
@@ -122,7 +122,7 @@ $(O)/src/cli/%.o: src/cli/%.c $(HEADERS) $(wildcard src/cli/*.h) | $(DEPS_STAMP)
 # The tool links the library, and libtraceevent where its archive exists,
 # statically: fewer shared objects to load makes start-up faster.
 TEP_STATIC := $(firstword $(wildcard $(shell pkg-config --variable=libdir libtraceevent 2>/dev/null)/libtraceevent.a /usr/lib/$(shell $(CC) -dumpmachine 2>/dev/null)/libtraceevent.a))
-CLI_LIBS := $(if $(TEP_STATIC),$(TEP_STATIC),$(TEP_LIBS)) -lpthread
+CLI_LIBS := $(if $(TEP_STATIC),$(TEP_STATIC),$(TEP_LIBS)) -ldw -lelf -lpthread
 $(PERFEV): $(CLI_OBJS) $(STLIB)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(BASE_CFLAGS) -o $@ $(CLI_OBJS) $(STLIB) $(CLI_LIBS)

@@ -59,6 +59,9 @@ step "$PERFEV" script -i "$dir/perf.data" | head -n 14
 echo
 echo "== one sample with every decoded field, as a line of JSON"
 step "$PERFEV" script -j -i "$dir/perf.data" | grep -m2 -e '^\$' -e '"type":"SAMPLE"'
+echo
+echo "== where the time went: perfev report, by command, shared object and symbol"
+step "$PERFEV" report -i "$dir/perf.data" | grep -v -e '^#' -e '^$' | head -n 8
 if command -v perf >/dev/null 2>&1; then
 	echo
 	echo "== the same file read by Linux perf"

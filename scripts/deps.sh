@@ -9,9 +9,9 @@
 #   sh scripts/deps.sh --fuzz     also clang and its fuzzer runtime
 set -eu
 
-# Build: compiler, library headers.  Tests: python3 (JSON/CSV checks),
+# Build: compiler, library headers (libtraceevent, elfutils).  Tests: python3 (JSON/CSV checks),
 # linux-perf (reference output), util-linux (setpriv).
-PKGS="gcc make libc6-dev pkg-config libtraceevent-dev python3 util-linux"
+PKGS="gcc make libc6-dev pkg-config libtraceevent-dev libdw-dev libelf-dev python3 util-linux"
 OPTIONAL="linux-perf"
 [ "${1:-}" = "--fuzz" ] && PKGS="$PKGS clang libclang-rt-dev"
 

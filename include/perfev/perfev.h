@@ -25,5 +25,6 @@
 #include <perfev/ring.h>
 #include <perfev/perfdata.h>
 #include <perfev/tracing-data.h>
+#include <perfev/symbols.h>
 
 #endif /* PERFEV_PERFEV_H */

@@ -312,7 +312,9 @@ static void deliver(struct script *s, const struct script_rec *sr)
 	}
 	/* As perf, a COMM or FORK is shown with the name it gives. */
 	script_machine_process(&s->m, &rec);
-	if (s->json)
+	if (s->sink)
+		s->sink(s, sr, &rec);
+	else if (s->json)
 		script_json_record(s, sr, &rec);
 	else
 		script_print_record(s, sr, &rec);
@@ -592,10 +594,6 @@ int cmd_script(int argc, const char **argv)
 {
 	struct script s;
 	const char *fields = NULL;
-	struct stat st;
-	struct perfev_data_open_opts oo = {.sz = sizeof(oo)};
-	int err, status;
-	size_t i;
 
 	memset(&s, 0, sizeof(s));
 	{
@@ -629,26 +627,39 @@ int cmd_script(int argc, const char **argv)
 		if (fields)
 			parse_fields(&s, fields, opts);
 	}
+	return script_read_file(&s);
+}
+
+int script_read_file(struct script *s)
+{
+	struct perfev_data_open_opts oo = {.sz = sizeof(oo)};
+	struct stat st;
+	int err, status;
+	size_t i;
+
 	/* As perf: with no -i, a pipe on standard input is read rather than perf.data. */
-	if (!s.input)
-		s.input = !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
+	if (!s->input)
+		s->input = !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
 
 	perfev_set_log(on_log, PERFEV_LOG_WARN, NULL);
-	script_machine_init(&s.m);
-	err = perfev_data_open(s.input, &oo, &s.r);
+	script_machine_init(&s->m);
+	err = perfev_data_open(s->input, &oo, &s->r);
 	if (err) {
-		status = open_error(s.input, err);
+		status = open_error(s->input, err);
 		goto out;
 	}
-	status = run(&s);
+	status = run(s);
 out:
 	perfev_set_log(NULL, PERFEV_LOG_ERROR, NULL);
-	script_trace_release(&s);
-	perfev_data_close(s.r);
-	script_machine_release(&s.m);
-	for (i = 0; i < s.nev; i++)
-		free(s.ev[i].name);
-	free(s.ev);
-	free(s.last);
+	script_trace_release(s);
+	perfev_data_close(s->r);
+	s->r = NULL;
+	script_machine_release(&s->m);
+	for (i = 0; i < s->nev; i++)
+		free(s->ev[i].name);
+	free(s->ev);
+	free(s->last);
+	s->ev = NULL;
+	s->last = NULL;
 	return status;
 }

@@ -30,6 +30,7 @@ struct script_maps {
 
 struct script_thread;
 struct script_proc;
+struct script_rec;
 
 struct script_machine {
 	/* tid -> thread and pid -> process, open addressing. */
@@ -140,6 +141,11 @@ struct script {
 	uint64_t nr_compressed; /* PERF_RECORD_COMPRESSED, which are not decompressed */
 	struct script_trace trace;
 	bool failed;
+
+	/* perfev report: each record goes here instead of being printed. */
+	void (*sink)(struct script *s, const struct script_rec *sr,
+		     const struct perfev_record *rec);
+	void *sink_ctx;
 };
 
 /* The record as the reader gave it, with the event it belongs to. */
@@ -152,6 +158,13 @@ struct script_rec {
 	size_t attr_idx;
 	uint64_t offset;
 };
+
+/*
+ * Open s->input (s->input and the options set; NULL input: perf.data, or
+ * a pipe on standard input), read it all in time order, close it.
+ * Returns the exit status; errors are printed.
+ */
+int script_read_file(struct script *s);
 
 /* The index of @a among the reader's events, SIZE_MAX if it is none of them. */
 size_t script_attr_index(struct script *s, const struct perfev_data_attr *a);

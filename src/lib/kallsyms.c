@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * /proc/kallsyms: a pure parser of its text and address lookups.  The
+ * names are kept in one copy of the text, NUL-terminated in place; the
+ * symbols sorted by address, one per address, each ending where the next
+ * one starts.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <perfev/symbols.h>
+#include "internal.h"
+
+struct kentry {
+	uint64_t addr;
+	const char *name, *module;
+	char type;
+};
+
+struct perfev_kallsyms {
+	char *text;
+	struct kentry *v;
+	size_t n;
+};
+
+/* The types perf keeps: text, weak, data, bss (either case). */
+static bool kept(char t)
+{
+	t = (char)(t & ~0x20);
+	return t == 'T' || t == 'W' || t == 'D' || t == 'B';
+}
+
+static bool global(char t)
+{
+	return t >= 'A' && t <= 'Z';
+}
+
+static size_t underscores(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* Of two symbols at one address: true when @b should stand for it rather than @a. */
+static bool better(const struct kentry *a, const struct kentry *b)
+{
+	bool wa = (a->type | 0x20) == 'w', wb = (b->type | 0x20) == 'w';
+	size_t ua, ub;
+
+	if (wa != wb)
+		return wa;
+	if (global(a->type) != global(b->type))
+		return global(b->type);
+	ua = underscores(a->name);
+	ub = underscores(b->name);
+	if (ua != ub)
+		return ub < ua;
+	return strlen(b->name) > strlen(a->name);
+}
+
+static int cmp_addr(const void *x, const void *y)
+{
+	const struct kentry *a = x, *b = y;
+
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	/* Stable among equals: by name, so the choice does not depend on qsort. */
+	return strcmp(a->name, b->name);
+}
+
+/* One line, NUL-terminated in place: "ADDR TYPE NAME[\t[MODULE]]". */
+static bool parse_line(char *line, struct kentry *e)
+{
+	char *p = line, *end, *name, *mod;
+	uint64_t addr = 0;
+	int digits = 0;
+
+	for (; *p && *p != ' '; p++, digits++) {
+		char c = *p;
+		unsigned int d;
+
+		if (c >= '0' && c <= '9')
+			d = (unsigned int)(c - '0');
+		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+			d = (unsigned int)((c | 0x20) - 'a' + 10);
+		else
+			return false;
+		if (digits >= 16)
+			return false;
+		addr = addr << 4 | d;
+	}
+	if (!digits || p[0] != ' ' || !p[1] || p[2] != ' ' || !p[3])
+		return false;
+	e->addr = addr;
+	e->type = p[1];
+	name = p + 3;
+	end = name + strcspn(name, " \t");
+	mod = NULL;
+	if (*end) {
+		*end = '\0';
+		mod = end + 1 + strspn(end + 1, " \t");
+		if (*mod == '[') {
+			char *close = strchr(mod, ']');
+
+			if (!close)
+				return false;
+			*close = '\0';
+			mod++;
+		} else {
+			mod = NULL;
+		}
+	}
+	if (!*name)
+		return false;
+	e->name = name;
+	e->module = mod && *mod ? mod : NULL;
+	return true;
+}
+
+int perfev_kallsyms_parse(const char *text, size_t len, struct perfev_kallsyms **out)
+{
+	struct perfev_kallsyms *k;
+	size_t cap = 0, i, j;
+	char *p, *nl;
+
+	if (!out || (!text && len))
+		return -EINVAL;
+	*out = NULL;
+	k = calloc(1, sizeof(*k));
+	if (!k)
+		return -ENOMEM;
+	k->text = malloc(len + 1);
+	if (!k->text) {
+		free(k);
+		return -ENOMEM;
+	}
+	if (len)
+		memcpy(k->text, text, len);
+	k->text[len] = '\0';
+	for (p = k->text; p < k->text + len; p = nl + 1) {
+		struct kentry e;
+
+		nl = memchr(p, '\n', (size_t)(k->text + len - p));
+		if (!nl)
+			nl = k->text + len;
+		*nl = '\0';
+		if (!parse_line(p, &e) || !kept(e.type) || !e.addr)
+			continue;
+		if (perfev__grow(&k->v, &cap, k->n + 1, sizeof(*k->v))) {
+			perfev_kallsyms_free(k);
+			return -ENOMEM;
+		}
+		k->v[k->n++] = e;
+	}
+	if (k->n)
+		qsort(k->v, k->n, sizeof(*k->v), cmp_addr);
+	/* One symbol per address: the best of each run. */
+	for (i = 0, j = 0; i < k->n; i++) {
+		if (j && k->v[j - 1].addr == k->v[i].addr) {
+			if (better(&k->v[j - 1], &k->v[i]))
+				k->v[j - 1] = k->v[i];
+			continue;
+		}
+		k->v[j++] = k->v[i];
+	}
+	k->n = j;
+	*out = k;
+	return 0;
+}
+
+int perfev_kallsyms_load(const char *procfs_root, struct perfev_kallsyms **out)
+{
+	char path[4096], *buf = NULL;
+	ssize_t n;
+	int err;
+
+	if (!out)
+		return -EINVAL;
+	err = perfev__path(path, sizeof(path), procfs_root ? procfs_root : "/proc", "/kallsyms");
+	if (err)
+		return err;
+	n = perfev__read_file(path, &buf, (size_t)1 << 30);
+	if (n < 0)
+		return (int)n;
+	err = perfev_kallsyms_parse(buf, (size_t)n, out);
+	free(buf);
+	return err;
+}
+
+void perfev_kallsyms_free(struct perfev_kallsyms *k)
+{
+	if (!k)
+		return;
+	free(k->v);
+	free(k->text);
+	free(k);
+}
+
+size_t perfev_kallsyms_count(const struct perfev_kallsyms *k)
+{
+	return k ? k->n : 0;
+}
+
+int perfev_kallsyms_find(const struct perfev_kallsyms *k, uint64_t addr, struct perfev_ksym *out)
+{
+	size_t lo = 0, hi;
+	const struct kentry *e;
+
+	if (!k || !out)
+		return -EINVAL;
+	hi = k->n;
+	/* The last symbol starting at or before @addr. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (k->v[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return -ENOENT;
+	e = &k->v[lo - 1];
+	/* The last symbol of the kernel proper has no known end. */
+	out->name = e->name;
+	out->module = e->module;
+	out->start = e->addr;
+	out->size = lo < k->n ? k->v[lo].addr - e->addr : 0;
+	return 0;
+}

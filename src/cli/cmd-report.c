@@ -79,26 +79,42 @@ static uint64_t hash(const char *p, size_t n)
 	return h;
 }
 
-static void grow_strs(struct report *r)
+/*
+ * Double an open-addressing table of pointers (@first slots when empty),
+ * placing each element again by the string @key gives for it.
+ */
+static void grow(void ***tab, size_t *cap, size_t first, const char *(*key)(const void *))
 {
-	char **old = r->strs;
-	size_t oldcap = r->capstrs, i;
+	void **old = *tab;
+	size_t oldcap = *cap, i;
 
-	r->capstrs = oldcap ? oldcap * 2 : 256;
-	r->strs = calloc(r->capstrs, sizeof(*r->strs));
-	if (!r->strs)
+	*cap = oldcap ? oldcap * 2 : first;
+	*tab = calloc(*cap, sizeof(**tab));
+	if (!*tab)
 		cli_die("out of memory");
 	for (i = 0; i < oldcap; i++) {
+		const char *k;
 		size_t j;
 
 		if (!old[i])
 			continue;
-		j = (size_t)hash(old[i], strlen(old[i])) & (r->capstrs - 1);
-		while (r->strs[j])
-			j = (j + 1) & (r->capstrs - 1);
-		r->strs[j] = old[i];
+		k = key(old[i]);
+		j = (size_t)hash(k, strlen(k)) & (*cap - 1);
+		while ((*tab)[j])
+			j = (j + 1) & (*cap - 1);
+		(*tab)[j] = old[i];
 	}
 	free(old);
+}
+
+static const char *str_key(const void *p)
+{
+	return p;
+}
+
+static const char *hent_key(const void *p)
+{
+	return ((const struct hent *)p)->key;
 }
 
 static const char *intern(struct report *r, const char *s)
@@ -106,7 +122,7 @@ static const char *intern(struct report *r, const char *s)
 	size_t j;
 
 	if ((r->nstrs + 1) * 2 > r->capstrs)
-		grow_strs(r);
+		grow((void ***)&r->strs, &r->capstrs, 256, str_key);
 	j = (size_t)hash(s, strlen(s)) & (r->capstrs - 1);
 	while (r->strs[j] && strcmp(r->strs[j], s))
 		j = (j + 1) & (r->capstrs - 1);
@@ -117,28 +133,6 @@ static const char *intern(struct report *r, const char *s)
 		r->nstrs++;
 	}
 	return r->strs[j];
-}
-
-static void grow_tab(struct report *r)
-{
-	struct hent **old = r->tab;
-	size_t oldcap = r->cap, i;
-
-	r->cap = oldcap ? oldcap * 2 : 1024;
-	r->tab = calloc(r->cap, sizeof(*r->tab));
-	if (!r->tab)
-		cli_die("out of memory");
-	for (i = 0; i < oldcap; i++) {
-		size_t j;
-
-		if (!old[i])
-			continue;
-		j = (size_t)hash(old[i]->key, strlen(old[i]->key)) & (r->cap - 1);
-		while (r->tab[j])
-			j = (j + 1) & (r->cap - 1);
-		r->tab[j] = old[i];
-	}
-	free(old);
 }
 
 /* Add @period to the entry @e stands for (only the sort keys' fields count). */
@@ -153,7 +147,7 @@ static void add(struct report *r, const struct hent *e, uint64_t period)
 		 r->want[SK_DSO] ? e->dso : "", r->want[SK_SYM] ? e->level : ' ',
 		 r->want[SK_SYM] && e->sym ? e->sym : "", r->want[SK_SYM] && !e->sym ? e->addr : 0);
 	if ((r->n + 1) * 2 > r->cap)
-		grow_tab(r);
+		grow((void ***)&r->tab, &r->cap, 1024, hent_key);
 	j = (size_t)hash(key, strlen(key)) & (r->cap - 1);
 	while (r->tab[j] && strcmp(r->tab[j]->key, key))
 		j = (j + 1) & (r->cap - 1);

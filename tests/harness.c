@@ -94,20 +94,24 @@ bool harness_done(void)
 	return state != RUNNING;
 }
 
+/* The errnos that say "not permitted" or "not supported": the only ones a skip may rest on. */
+static bool not_permitted(int e)
+{
+	return e == EACCES || e == EPERM;
+}
+
+static bool missing_feature(int e)
+{
+	return not_permitted(e) || e == ENOENT || e == ENODEV || e == EOPNOTSUPP || e == ENOSYS;
+}
+
 bool harness_skip_errno(const char *feature, int err, const char *what, const char *file, int line)
 {
 	if (err >= 0)
 		return false;
-	switch (-err) {
-	case EACCES:
-	case EPERM:
-		harness_skip(feature, "%s: %s (not permitted here)", what, strerrorname_np(-err));
-		return true;
-	case ENOENT:
-	case ENODEV:
-	case EOPNOTSUPP:
-	case ENOSYS:
-		harness_skip(feature, "%s: %s (not supported here)", what, strerrorname_np(-err));
+	if (missing_feature(-err)) {
+		harness_skip(feature, "%s: %s (%s here)", what, strerrorname_np(-err),
+			     not_permitted(-err) ? "not permitted" : "not supported");
 		return true;
 	}
 	harness_fail(file, line, "%s: %s (%s)", what, strerrorname_np(-err), strerror(-err));
@@ -183,13 +187,12 @@ bool test_breakpoints_fire(const char **why)
 	a.exclude_hv = 1;
 	fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0) {
-		snprintf(reason, sizeof(reason), "write breakpoint: %s (%s)",
-			 strerrorname_np(errno), strerror(errno));
+		int e = errno;
+
+		snprintf(reason, sizeof(reason), "write breakpoint: %s (%s)", strerrorname_np(e),
+			 strerror(e));
 		/* Only "not permitted" / "not supported" say the feature is missing. */
-		known = (errno == EACCES || errno == EPERM || errno == ENOENT || errno == ENODEV ||
-			 errno == EOPNOTSUPP || errno == ENOSYS)
-			    ? -1
-			    : 1;
+		known = missing_feature(e) ? -1 : 1;
 		return known > 0;
 	}
 	for (i = 0; i < 4; i++)

@@ -46,6 +46,13 @@ struct hent {
 	char *key;
 };
 
+/* A filter's names; @on when the option was given. */
+struct names {
+	char **v;
+	size_t n;
+	bool on;
+};
+
 struct rev {
 	uint64_t samples, period;
 	char *name;
@@ -58,6 +65,9 @@ struct report {
 	double percent_limit;
 	bool show_nr;
 	struct opt_list comms, dsos, syms, tids;
+	struct names fcomm, fdso, fsym; /* the filters, split once */
+	uint32_t *ftid;
+	size_t nftid;
 
 	struct perfev_symbolizer *symz;
 	struct hent **tab; /* open addressing by key */
@@ -168,36 +178,62 @@ static void add(struct report *r, const struct hent *e, uint64_t period)
 	h->samples++;
 }
 
-static bool listed(const struct opt_list *l, const char *s)
+/* Split the comma lists of a repeatable option into names. */
+static void split(const struct opt_list *l, struct names *out)
 {
 	int i;
 
-	if (!l->n)
-		return true;
+	out->on = l->n > 0;
 	for (i = 0; i < l->n; i++) {
 		const char *p = l->items[i];
-		size_t n = strlen(s);
 
-		/* Items are comma-separated lists. */
 		while (*p) {
 			size_t len = strcspn(p, ",");
+			char **v;
 
-			if (len == n && !strncmp(p, s, n))
-				return true;
+			if (len) {
+				v = realloc(out->v, (out->n + 1) * sizeof(*v));
+				if (!v || !(v[out->n] = strndup(p, len)))
+					cli_die("out of memory");
+				out->v = v;
+				out->n++;
+			}
 			p += len;
 			if (*p == ',')
 				p++;
 		}
 	}
+}
+
+static bool listed(const struct names *f, const char *s)
+{
+	size_t i;
+
+	if (!f->on)
+		return true;
+	for (i = 0; s && i < f->n; i++)
+		if (!strcmp(f->v[i], s))
+			return true;
 	return false;
 }
 
-static bool tid_listed(const struct opt_list *l, uint32_t tid)
+static bool tid_listed(const struct report *r, uint32_t tid)
 {
-	char buf[16];
+	size_t i;
 
-	snprintf(buf, sizeof(buf), "%" PRIu32, tid);
-	return listed(l, buf);
+	for (i = 0; i < r->nftid; i++)
+		if (r->ftid[i] == tid)
+			return true;
+	return !r->tids.n;
+}
+
+static void names_release(struct names *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->n; i++)
+		free(f->v[i]);
+	free(f->v);
 }
 
 /* perf's short name of a dso: the file's base name; [kernel.kallsyms] and the like as they are. */
@@ -284,8 +320,8 @@ static void on_sample(struct script *s, const struct script_rec *sr,
 	}
 	r->ev[e.ev].samples++;
 	r->ev[e.ev].period += period;
-	if (!listed(&r->comms, e.comm) || !listed(&r->dsos, e.dso) ||
-	    (r->syms.n && (!e.sym || !listed(&r->syms, e.sym))) || !tid_listed(&r->tids, e.tid))
+	if (!listed(&r->fcomm, e.comm) || !listed(&r->fdso, e.dso) || !listed(&r->fsym, e.sym) ||
+	    !tid_listed(r, e.tid))
 		return;
 	add(r, &e, period);
 }
@@ -450,6 +486,29 @@ static void parse_sort(struct report *r, const char *spec, const struct option *
 		usage_error(report_usage, opts, "--sort needs at least one key");
 }
 
+/* --tid: thread ids, each a number. */
+static void parse_tids(struct report *r, const struct option *opts)
+{
+	struct names t = {0};
+	size_t i;
+
+	split(&r->tids, &t);
+	r->ftid = calloc(t.n ? t.n : 1, sizeof(*r->ftid));
+	if (!r->ftid)
+		cli_die("out of memory");
+	for (i = 0; i < t.n; i++) {
+		char *end;
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(t.v[i], &end, 10);
+		if (errno || *end || end == t.v[i] || v > UINT32_MAX || t.v[i][0] == '-')
+			usage_error(report_usage, opts, "--tid takes thread ids, not '%s'", t.v[i]);
+		r->ftid[r->nftid++] = (uint32_t)v;
+	}
+	names_release(&t);
+}
+
 static void report_release(struct report *r)
 {
 	size_t i;
@@ -468,6 +527,10 @@ static void report_release(struct report *r)
 		free(r->ev[i].name);
 	free(r->ev);
 	perfev_symbolizer_free(r->symz);
+	names_release(&r->fcomm);
+	names_release(&r->fdso);
+	names_release(&r->fsym);
+	free(r->ftid);
 	opt_list_release(&r->comms);
 	opt_list_release(&r->dsos);
 	opt_list_release(&r->syms);
@@ -507,6 +570,10 @@ int cmd_report(int argc, const char **argv)
 		if (parse_options(argc, argv, opts, report_usage, 0))
 			usage_error(report_usage, opts, "unexpected argument '%s'", argv[0]);
 		parse_sort(&r, sort, opts);
+		split(&r.comms, &r.fcomm);
+		split(&r.dsos, &r.fdso);
+		split(&r.syms, &r.fsym);
+		parse_tids(&r, opts);
 		if (limit) {
 			char *end;
 

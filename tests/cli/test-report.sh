@@ -144,7 +144,14 @@ run "$PERFEV" report -i "$TMP/w.data" --sort comm --comm no-such-command
 expect_rc report_comm_filter 0 && ! grep -q '%' "$TMP/out" && pass report_comm_filter ||
 	fail report_comm_filter "$(cat "$TMP/out")"
 
+tid=$("$PERFEV" script -i "$TMP/w.data" -F tid 2>/dev/null | awk 'NR == 1 { print $1 }')
+run "$PERFEV" report -i "$TMP/w.data" --sort comm --tid "1,$tid"
+expect_rc report_tid_filter 0 && grep -q '%  workload' "$TMP/out" && pass report_tid_filter ||
+	fail report_tid_filter "thread $tid: $(cat "$TMP/out")"
+
 # Errors.
+run "$PERFEV" report -i "$TMP/w.data" --tid 12x
+expect_rc report_bad_tid 2 && grep -q "takes thread ids, not '12x'" "$TMP/err" && pass report_bad_tid
 run "$PERFEV" report -i "$TMP/w.data" --sort comm,nope
 expect_rc report_bad_sort 2 && grep -q "unknown sort key 'nope'" "$TMP/err" && pass report_bad_sort
 run "$PERFEV" report -i "$TMP/missing.data"

@@ -34,7 +34,8 @@ BASE_CFLAGS := -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -Iinclude $(CFLAGS)
 TEP_CFLAGS := $(shell pkg-config --cflags libtraceevent 2>/dev/null || echo -I/usr/include/traceevent)
 TEP_LIBS   := $(shell pkg-config --libs libtraceevent 2>/dev/null || echo -ltraceevent)
 LIB_CFLAGS := $(BASE_CFLAGS) $(TEP_CFLAGS) -fPIC -fvisibility=hidden
-LIB_LIBS   := $(TEP_LIBS) -ldw -lelf -lpthread
+# libiberty (static, PIC) demangles C++ and Rust names.
+LIB_LIBS   := $(TEP_LIBS) -ldw -lelf -liberty -lpthread
 SAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 LIB_SRCS   := $(wildcard src/lib/*.c)
@@ -49,6 +50,10 @@ HEADERS    := $(wildcard include/perfev/*.h)
 LIB_OBJS   := $(LIB_SRCS:%.c=$(O)/%.o)
 SAN_OBJS   := $(LIB_SRCS:%.c=$(O)/san/%.o)
 CLI_OBJS   := $(CLI_SRCS:%.c=$(O)/%.o)
+# perfev report --pprof: C code protoc-c generates from proto/profile.proto, in the build dir.
+PROTO_GEN  := $(O)/gen
+PROTO_OBJS := $(PROTO_GEN)/profile.pb-c.o
+PROTOC_C   ?= protoc-c
 UNIT_BINS  := $(UNIT_SRCS:%.c=$(O)/%)
 SAN_UNIT_BINS := $(UNIT_SRCS:%.c=$(O)/san/%)
 KERN_BINS  := $(KERN_SRCS:%.c=$(O)/%)
@@ -117,15 +122,38 @@ $(O)/san/libperfev.a: $(SAN_OBJS)
 $(O)/src/cli/%.o: src/cli/%.c $(HEADERS) $(wildcard src/cli/*.h) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(BASE_CFLAGS) -fno-math-errno -Isrc/cli -c $< -o $@
+	$(Q)$(CC) $(BASE_CFLAGS) -fno-math-errno -Isrc/cli -I$(PROTO_GEN) -c $< -o $@
+
+$(O)/src/cli/profile-pprof.o: $(PROTO_GEN)/profile.pb-c.h
+
+# perfev report --html: the page's template (HTML, script) as C byte arrays, by od and sed.
+$(O)/src/cli/profile-html.o: $(PROTO_GEN)/report-html.html.inc $(PROTO_GEN)/report-html.js.inc
+
+$(PROTO_GEN)/%.inc: src/cli/%
+	@mkdir -p $(@D)
+	$(call msg,GEN,$@)
+	$(Q)od -An -v -tx1 $< | sed 's/[0-9a-f][0-9a-f]/0x&,/g' >$@
+
+$(PROTO_GEN)/%.pb-c.c $(PROTO_GEN)/%.pb-c.h: proto/%.proto | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	@command -v $(PROTOC_C) >/dev/null 2>&1 || { echo "cannot generate $@: '$(PROTOC_C)' not found" \
+		"(install protobuf-c-compiler, or run sh scripts/deps.sh)" >&2; exit 1; }
+	$(call msg,PROTOC,$<)
+	$(Q)$(PROTOC_C) --c_out=$(PROTO_GEN) -Iproto $<
+
+$(PROTO_GEN)/%.pb-c.o: $(PROTO_GEN)/%.pb-c.c $(PROTO_GEN)/%.pb-c.h
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(BASE_CFLAGS) -I$(PROTO_GEN) -c $< -o $@
+# Kept: generated once per build tree, not intermediates to delete.
+.SECONDARY: $(PROTO_OBJS:.o=.c) $(PROTO_OBJS:.o=.h)
 
 # The tool links the library, and libtraceevent where its archive exists,
 # statically: fewer shared objects to load makes start-up faster.
 TEP_STATIC := $(firstword $(wildcard $(shell pkg-config --variable=libdir libtraceevent 2>/dev/null)/libtraceevent.a /usr/lib/$(shell $(CC) -dumpmachine 2>/dev/null)/libtraceevent.a))
-CLI_LIBS := $(if $(TEP_STATIC),$(TEP_STATIC),$(TEP_LIBS)) -ldw -lelf -lpthread
-$(PERFEV): $(CLI_OBJS) $(STLIB)
+CLI_LIBS := $(if $(TEP_STATIC),$(TEP_STATIC),$(TEP_LIBS)) -ldw -lelf -liberty -lpthread -lprotobuf-c -lz
+$(PERFEV): $(CLI_OBJS) $(PROTO_OBJS) $(STLIB)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(BASE_CFLAGS) -o $@ $(CLI_OBJS) $(STLIB) $(CLI_LIBS)
+	$(Q)$(CC) $(BASE_CFLAGS) -o $@ $(CLI_OBJS) $(PROTO_OBJS) $(STLIB) $(CLI_LIBS)
 
 $(O)/examples/%: examples/%.c $(SHLIB)
 	@mkdir -p $(@D)
@@ -136,6 +164,9 @@ $(O)/bench/%: bench/%.c $(STLIB)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(BASE_CFLAGS) -o $@ $< $(STLIB) $(LIB_LIBS)
+
+# bench/report.sh profiles it with frame-pointer call chains, whatever CFLAGS says.
+$(O)/bench/report-workload: private BASE_CFLAGS += -O2 -g -fno-omit-frame-pointer
 
 $(O)/tests/unit/%: tests/unit/%.c $(TEST_HARNESS) tests/harness.h $(wildcard tests/unit/*.h) $(STLIB)
 	@mkdir -p $(@D)
@@ -193,9 +224,12 @@ $(FUZZ_BINS): | fuzz-deps
 bench: all $(BENCH_BINS)
 	@$(O)/bench/parse
 	@$(O)/bench/readcost
+	@$(O)/bench/srcline $(PERFEV) 100000
 	@PERFEV=$(PERFEV) sh bench/list.sh
 	@PERFEV=$(PERFEV) SPAWN_TIME=$(O)/bench/spawn-time sh bench/stat.sh
 	@PERFEV=$(PERFEV) SPAWN_TIME=$(O)/bench/spawn-time WORKLOAD=$(O)/examples/workload sh bench/record.sh
+	@PERFEV=$(PERFEV) SPAWN_TIME=$(O)/bench/spawn-time \
+		REPORT_WORKLOAD=$(O)/bench/report-workload sh bench/report.sh
 
 fuzz: $(FUZZ_BINS)
 	@for f in $(FUZZ_BINS); do \

@@ -5,10 +5,12 @@
 # strings into perf_event_attr, the kernel's answer for each event
 # attached to the bundled workload (examples/workload.c), then counting
 # that workload with perfev stat, and sampling it with perfev record, its
-# samples printed by perfev script.
+# samples printed by perfev script, summed by perfev report, and written
+# as an HTML flame graph (HTML=path, default build/demo-flamegraph.html).
 set -eu
 PERFEV=${1:-build/perfev}
 WORKLOAD=${WORKLOAD:-build/examples/workload}
+HTML=${HTML:-$(dirname "$PERFEV")/demo-flamegraph.html}
 
 step() {
 	if [ -t 1 ]; then
@@ -61,13 +63,24 @@ echo "== one sample with every decoded field, as a line of JSON"
 step "$PERFEV" script -j -i "$dir/perf.data" | grep -m2 -e '^\$' -e '"type":"SAMPLE"'
 echo
 echo "== where the time went: perfev report, by command, shared object and symbol"
-step "$PERFEV" report -i "$dir/perf.data" | grep -v -e '^#' -e '^$' | head -n 8
+step "$PERFEV" report -i "$dir/perf.data" --no-children -g none | grep -v -e '^#' -e '^$' | head -n 8
+echo
+echo "== with call graphs: each function with what it called (Children), perf report's default"
+step "$PERFEV" report -i "$dir/perf.data" --percent-limit 5 | grep -v -e '^#' | head -n 24
+echo
+echo "== by source line, read in-process from the DWARF line tables"
+step "$PERFEV" report -i "$dir/perf.data" --no-children -g none -s dso,srcline | grep -v -e '^#' -e '^$' | head -n 5
 if command -v perf >/dev/null 2>&1; then
 	echo
 	echo "== the same file read by Linux perf"
 	step perf report -i "$dir/perf.data" --stdio --no-children -g none --sort comm,dso 2>/dev/null |
 		grep -v -e '^#' -e '^$' | head -n 6
 fi
+
+echo
+echo "== the profile as one HTML file: flame graph (click to zoom, search), top functions, the run"
+step "$PERFEV" report -i "$dir/perf.data" --html "$HTML"
+echo "wrote $HTML ($(wc -c <"$HTML") bytes); open it in a browser"
 
 echo
 echo "demo done: 'perfev list -j', 'perfev attr -j', 'perfev stat -j' and 'perfev script -j' give JSON."

@@ -9,9 +9,15 @@
 #   sh scripts/deps.sh --fuzz     also clang and its fuzzer runtime
 set -eu
 
-# Build: compiler, library headers (libtraceevent, elfutils).  Tests: python3 (JSON/CSV checks),
-# linux-perf (reference output), util-linux (setpriv).
+# Build: compiler, library headers (libtraceevent, elfutils), protobuf-c and its protoc-c, zlib
+# (perfev report --pprof).  Tests: python3 (JSON/CSV checks), linux-perf (reference output),
+# util-linux (setpriv), protobuf-compiler (protoc decodes the pprof output).
 PKGS="gcc make libc6-dev pkg-config libtraceevent-dev libdw-dev libelf-dev python3 util-linux"
+PKGS="$PKGS libprotobuf-c-dev protobuf-c-compiler zlib1g-dev protobuf-compiler"
+# libiberty (its static, PIC archive): the demangler of C++ and Rust symbol names.
+PKGS="$PKGS libiberty-dev"
+# Tests: chromium, headless, runs the page perfev report --html writes.
+PKGS="$PKGS chromium"
 OPTIONAL="linux-perf"
 [ "${1:-}" = "--fuzz" ] && PKGS="$PKGS clang libclang-rt-dev"
 

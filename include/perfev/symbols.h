@@ -5,24 +5,40 @@
  * Kernel addresses are looked up in /proc/kallsyms, parsed by a pure
  * function (perfev_kallsyms_parse()) and loaded once, at the first kernel
  * lookup.  As perf, text, weak, data and bss symbols are kept, each ends
- * where the next begins, and of several symbols at one address the global
- * one wins (then the one with fewer leading underscores, then the longer
- * name).  Module symbols carry their module's name.
+ * where the next line's begins, and of several symbols at one address the
+ * last line wins (the others would be empty).  Module symbols carry their
+ * module's name.
  *
- * User-space addresses are looked up in the mapped file with elfutils
- * (libdwfl): its .symtab, or .dynsym when stripped, or those of its
- * separate debug file found by build id or .gnu_debuglink (under
- * /usr/lib/debug).  A sampled address becomes a file offset (ip - map
- * start + map pgoff), then an address of the ELF file through the
- * PT_LOAD segment holding that offset, so position-independent
- * executables and shared libraries resolve wherever they were loaded.
- * Each file is opened once per symbolizer.
+ * User-space addresses are looked up in the mapped file's symbol table,
+ * read once with elfutils (libdwfl) at the file's first lookup: its
+ * .symtab, or .dynsym when stripped, or those of its separate debug file
+ * found by build id or .gnu_debuglink (under /usr/lib/debug).  The table
+ * is perf's: function, object and text-label symbols; of several at one
+ * address the one with a size wins, then the non-weak, then the global,
+ * then the one with fewer leading underscores, then the longer name;
+ * symbols without a size end where the next one starts.  C++ and Rust
+ * names are demangled as perf shows them, without parameters
+ * (perfev_symbolizer_opts.no_demangle and .demangle_params change it).
+ * Entries of the PLT are named NAME@plt.
+ * A sampled address becomes a file offset (ip - map start + map pgoff),
+ * then an address of the ELF file through the PT_LOAD segment holding
+ * that offset, so position-independent executables and shared libraries
+ * resolve wherever they were loaded.
+ *
+ * Addresses in anonymous memory may be JIT-compiled code, named by the
+ * JIT in DIR/perf-PID.map (DIR defaults to /tmp).  The mapping "[vdso]"
+ * is read from this process's own vDSO, the same as the recording's when
+ * the recording was made on this machine and kernel.
+ *
+ * A symbolizer is not thread-safe: use one per thread or lock around it.
  */
 #ifndef PERFEV_SYMBOLS_H
 #define PERFEV_SYMBOLS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <perfev/core.h>
 
 #ifdef __cplusplus
@@ -66,6 +82,10 @@ struct perfev_symbolizer;
 struct perfev_symbolizer_opts {
 	size_t sz;		 /* sizeof(struct perfev_symbolizer_opts) */
 	const char *procfs_root; /* where kallsyms is read; NULL: /proc */
+	const char *jitmap_dir;	 /* where perf-PID.map files are read; NULL: /tmp */
+	const char *buildid_dir; /* perf's build-id cache; NULL: $HOME/.debug */
+	bool no_demangle;	 /* show C++ and Rust names as the files hold them */
+	bool demangle_params;	 /* demangled C++ names with their parameters (perf report -v) */
 };
 
 struct perfev_sym {
@@ -82,13 +102,46 @@ PERFEV_API void perfev_symbolizer_free(struct perfev_symbolizer *s);
 /*
  * The symbol of @ip, an address in a mapping of file @path that starts at
  * @map_start with file offset @pgoff.  out->addr is set whenever the file
- * could be read, even with no symbol (-ENOENT).  Errors: -EINVAL, -ENOENT
- * (no symbol there), -ENODATA (the file cannot be opened or is not ELF),
- * -ERANGE (no loaded segment holds that offset), -ENOMEM.
+ * could be read, even with no symbol (-ENOENT).  The path "[vdso]" is the
+ * vDSO, as perfev_symbolize_vdso().  Errors: -EINVAL, -ENOENT (no symbol
+ * there), -ENODATA (the file cannot be opened or is not ELF), -ERANGE (no
+ * loaded segment holds that offset), -ESTALE (the file is not the build
+ * the recording saw, see perfev_symbolizer_set_build_id()), -ENOMEM.
  */
 PERFEV_API int perfev_symbolize_user(struct perfev_symbolizer *s, const char *path,
 				     uint64_t map_start, uint64_t pgoff, uint64_t ip,
 				     struct perfev_sym *out);
+/*
+ * The symbol of @ip in the vDSO mapped at @map_start (file offset
+ * @pgoff, 0 for the vDSO), read from this process's own vDSO image
+ * (getauxval(AT_SYSINFO_EHDR)).  Errors: those of perfev_symbolize_user();
+ * -ENODATA when this process has no vDSO.
+ */
+PERFEV_API int perfev_symbolize_vdso(struct perfev_symbolizer *s, uint64_t map_start,
+				     uint64_t pgoff, uint64_t ip, struct perfev_sym *out);
+/*
+ * The JIT-compiled function of @ip in process @pid, from the map the JIT
+ * wrote to DIR/perf-PID.map (read once per process, at its first lookup;
+ * lines that do not parse are skipped).  out->start and out->size are
+ * those of the map's line; of several lines at one address the last one
+ * counts.  Errors: -EINVAL, -ENODATA (no map for @pid, or not a text
+ * file), -ENOENT (no line holds @ip), -ENOMEM.
+ */
+PERFEV_API int perfev_symbolize_jit(struct perfev_symbolizer *s, pid_t pid, uint64_t ip,
+				    struct perfev_sym *out);
+/*
+ * Tell the build id (@len bytes; zero padding past 20 bytes ignored) the
+ * recording saw for file @path, from its MMAP2 records or its build-id
+ * feature.  When the file at @path has another build id, lookups use a
+ * copy with this one from perf's build-id cache
+ * (BUILDID_DIR/.build-id/XX/REST/elf, .../vdso or .../REST itself) or the
+ * debug files (/usr/lib/debug/.build-id/XX/REST.debug), and fail with
+ * -ESTALE when there is none, so a rebuilt binary is never read for
+ * another's symbols.  May be told before or after the file's first lookup.
+ * Errors: -EINVAL (@len 0 or over 64), -ENOMEM.
+ */
+PERFEV_API int perfev_symbolizer_set_build_id(struct perfev_symbolizer *s, const char *path,
+					      const void *id, size_t len);
 /*
  * The kernel symbol of @ip (kallsyms loaded at the first call); *module is
  * the module's name or NULL.  Errors: -EINVAL, -ENOENT, and the errors of
@@ -96,6 +149,49 @@ PERFEV_API int perfev_symbolize_user(struct perfev_symbolizer *s, const char *pa
  */
 PERFEV_API int perfev_symbolize_kernel(struct perfev_symbolizer *s, uint64_t ip,
 				       struct perfev_sym *out, const char **module);
+
+/* perfev_demangle() flags: show a function's parameters (and its template's return type). */
+#define PERFEV_DEMANGLE_PARAMS (1U << 0)
+
+/*
+ * Demangle a C++ (Itanium ABI) or Rust (legacy or v0) symbol name into
+ * @buf (@len bytes, NUL-terminated, cut short when too small) as perf
+ * shows it: without parameters unless PERFEV_DEMANGLE_PARAMS is in
+ * @flags, without Rust's hash.  Returns the length of the whole demangled
+ * name, as snprintf().  Errors: -EINVAL (also unknown @flags), -EBADMSG
+ * (not a mangled name, or a malformed one).
+ */
+PERFEV_API int perfev_demangle(const char *name, unsigned int flags, char *buf, size_t len);
+
+/* ---- source lines ---------------------------------------------------------- */
+
+struct perfev_srcline {
+	/* The source file, NULL when unknown; valid until the symbolizer is freed. */
+	const char *file;
+	uint32_t line; /* 0 when unknown */
+	/*
+	 * The function the line is in: an inlined function's name, or the
+	 * symbol's; its linkage (mangled) name when DWARF has one; NULL when
+	 * unknown (as in the padding between functions).  Valid as @file.
+	 */
+	const char *func;
+};
+
+/*
+ * The source lines of @ip, an address in a mapping of file @path as for
+ * perfev_symbolize_user(), from the file's DWARF line table (or its
+ * separate debug file's), looked up in-process and cached per file.
+ * out[0] is the innermost: the line of @ip itself, in the function the
+ * compiler inlined there if any; each next entry is the call site in the
+ * function that one was inlined into; the last is in the real function.
+ * Returns how many entries were set (at most @max: the innermost ones),
+ * 0 when the file has no line for @ip.  Errors: those of
+ * perfev_symbolize_user() but -ENOENT; -EINVAL also for a NULL @out or a
+ * zero @max.  Not thread-safe, as the symbolizer.
+ */
+PERFEV_API int perfev_symbolize_lines(struct perfev_symbolizer *s, const char *path,
+				      uint64_t map_start, uint64_t pgoff, uint64_t ip,
+				      struct perfev_srcline *out, size_t max);
 
 #ifdef __cplusplus
 }

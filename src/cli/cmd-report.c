@@ -1,20 +1,29 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * perfev report: the samples of a perf.data file summed by command, thread,
- * shared object and symbol, as perf report --stdio prints them.  The file
- * is read by the perfev script machinery (records in time order, threads
- * and maps rebuilt); each sample's address is symbolized by the library's
- * symbolizer (kallsyms for the kernel, ELF symbols through elfutils for
- * user space).
+ * perfev report: the samples of a perf.data file summed by command,
+ * thread, shared object, symbol, source line or CPU, as perf report
+ * --stdio prints them, with call graphs, and the same profile exported
+ * as collapsed stacks, speedscope, pprof or a one-file HTML flame graph.
+ *
+ * The file is read by the perfev script machinery (records in time
+ * order, threads and maps rebuilt).  Each sample becomes a stack of
+ * frames (its call chain, or its address alone) resolved by the
+ * library's symbolizer, and goes into a profile (profile.h); the table
+ * (report-hist.c, report-graph.c) and the exports are made from the
+ * profile.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 #include <perfev/perfev.h>
 #include <perfev/symbols.h>
 #include "options.h"
 #include "perfev-cli.h"
+#include "report.h"
 #include "script.h"
 
 static const char *const report_usage[] = {
@@ -22,161 +31,24 @@ static const char *const report_usage[] = {
     NULL,
 };
 
-enum sort_key { SK_COMM, SK_PID, SK_DSO, SK_SYM, SK_MAX };
+/* perf's callchain depth limit (PERF_MAX_STACK_DEPTH). */
+#define MAX_STACK 127
+/* Inlined frames kept per address. */
+#define MAX_INLINE 16
 
-static const struct {
-	const char *name, *header;
-} sort_keys[SK_MAX] = {
-    [SK_COMM] = {"comm", "Command"},
-    [SK_PID] = {"pid", "Pid:Command"},
-    [SK_DSO] = {"dso", "Shared Object"},
-    [SK_SYM] = {"sym", "Symbol"},
+struct builder {
+	struct report *r;
+	uint32_t *frames;
+	size_t nframes, cap;
+	uint32_t *ev_of; /* reader's event index -> profile event, UINT32_MAX: not yet */
+	size_t nev_of;
+	bool meta_done;
+	/* progress on a terminal */
+	bool progress;
+	off_t size;
+	uint64_t nsamples;
+	struct timespec last;
 };
-
-/* One line of the report: what the sort keys name, and its sums. */
-struct hent {
-	size_t ev;
-	const char *comm; /* interned */
-	uint32_t tid;
-	const char *dso; /* interned; the short name perf shows */
-	char level;	 /* '.' user, 'k' kernel, 'H' hypervisor, 'g'/'u' guest */
-	const char *sym; /* interned, or NULL: @addr is shown */
-	uint64_t addr;
-	uint64_t period, samples;
-	char *key;
-};
-
-/* A filter's names; @on when the option was given. */
-struct names {
-	char **v;
-	size_t n;
-	bool on;
-};
-
-struct rev {
-	uint64_t samples, period;
-	char *name;
-};
-
-struct report {
-	enum sort_key keys[SK_MAX];
-	int nkeys;
-	bool want[SK_MAX];
-	double percent_limit;
-	bool show_nr;
-	struct opt_list comms, dsos, syms, tids;
-	struct names fcomm, fdso, fsym; /* the filters, split once */
-	uint32_t *ftid;
-	size_t nftid;
-
-	struct perfev_symbolizer *symz;
-	struct hent **tab; /* open addressing by key */
-	size_t n, cap;
-	struct rev *ev; /* per event */
-	size_t nev;
-	uint64_t lost_samples;
-
-	char **strs; /* interned strings, open addressing */
-	size_t nstrs, capstrs;
-};
-
-static uint64_t hash(const char *p, size_t n)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	while (n--)
-		h = (h ^ (unsigned char)*p++) * 1099511628211ULL;
-	return h;
-}
-
-/*
- * Double an open-addressing table of pointers (@first slots when empty),
- * placing each element again by the string @key gives for it.
- */
-static void grow(void ***tab, size_t *cap, size_t first, const char *(*key)(const void *))
-{
-	void **old = *tab;
-	size_t oldcap = *cap, i;
-
-	*cap = oldcap ? oldcap * 2 : first;
-	*tab = calloc(*cap, sizeof(**tab));
-	if (!*tab)
-		cli_die("out of memory");
-	for (i = 0; i < oldcap; i++) {
-		const char *k;
-		size_t j;
-
-		if (!old[i])
-			continue;
-		k = key(old[i]);
-		j = (size_t)hash(k, strlen(k)) & (*cap - 1);
-		while ((*tab)[j])
-			j = (j + 1) & (*cap - 1);
-		(*tab)[j] = old[i];
-	}
-	free(old);
-}
-
-static const char *str_key(const void *p)
-{
-	return p;
-}
-
-static const char *hent_key(const void *p)
-{
-	return ((const struct hent *)p)->key;
-}
-
-static const char *intern(struct report *r, const char *s)
-{
-	size_t j;
-
-	if ((r->nstrs + 1) * 2 > r->capstrs)
-		grow((void ***)&r->strs, &r->capstrs, 256, str_key);
-	j = (size_t)hash(s, strlen(s)) & (r->capstrs - 1);
-	while (r->strs[j] && strcmp(r->strs[j], s))
-		j = (j + 1) & (r->capstrs - 1);
-	if (!r->strs[j]) {
-		r->strs[j] = strdup(s);
-		if (!r->strs[j])
-			cli_die("out of memory");
-		r->nstrs++;
-	}
-	return r->strs[j];
-}
-
-/* Add @period to the entry @e stands for (only the sort keys' fields count). */
-static void add(struct report *r, const struct hent *e, uint64_t period)
-{
-	char key[4096];
-	size_t j;
-	struct hent *h;
-
-	snprintf(key, sizeof(key), "%zu\x1f%s\x1f%" PRIu32 "\x1f%s\x1f%c\x1f%s\x1f%" PRIx64, e->ev,
-		 r->want[SK_COMM] || r->want[SK_PID] ? e->comm : "", r->want[SK_PID] ? e->tid : 0,
-		 r->want[SK_DSO] ? e->dso : "", r->want[SK_SYM] ? e->level : ' ',
-		 r->want[SK_SYM] && e->sym ? e->sym : "", r->want[SK_SYM] && !e->sym ? e->addr : 0);
-	if ((r->n + 1) * 2 > r->cap)
-		grow((void ***)&r->tab, &r->cap, 1024, hent_key);
-	j = (size_t)hash(key, strlen(key)) & (r->cap - 1);
-	while (r->tab[j] && strcmp(r->tab[j]->key, key))
-		j = (j + 1) & (r->cap - 1);
-	h = r->tab[j];
-	if (!h) {
-		h = malloc(sizeof(*h));
-		if (!h)
-			cli_die("out of memory");
-		*h = *e;
-		h->period = h->samples = 0;
-		h->key = strdup(key);
-		if (!h->key)
-			cli_die("out of memory");
-		r->tab[j] = h;
-		r->n++;
-	}
-	h->period += period;
-	h->samples++;
-}
 
 /* Split the comma lists of a repeatable option into names. */
 static void split(const struct opt_list *l, struct names *out)
@@ -205,28 +77,6 @@ static void split(const struct opt_list *l, struct names *out)
 	}
 }
 
-static bool listed(const struct names *f, const char *s)
-{
-	size_t i;
-
-	if (!f->on)
-		return true;
-	for (i = 0; s && i < f->n; i++)
-		if (!strcmp(f->v[i], s))
-			return true;
-	return false;
-}
-
-static bool tid_listed(const struct report *r, uint32_t tid)
-{
-	size_t i;
-
-	for (i = 0; i < r->nftid; i++)
-		if (r->ftid[i] == tid)
-			return true;
-	return !r->tids.n;
-}
-
 static void names_release(struct names *f)
 {
 	size_t i;
@@ -236,15 +86,27 @@ static void names_release(struct names *f)
 	free(f->v);
 }
 
-/* perf's short name of a dso: the file's base name; [kernel.kallsyms] and the like as they are. */
-static const char *short_dso(const char *dso)
+/* --tid: thread ids, each a number. */
+static void parse_tids(struct report *r, const struct opt_list *tids, const struct option *opts)
 {
-	const char *b;
+	struct names t = {0};
+	size_t i;
 
-	if (dso[0] == '[')
-		return dso;
-	b = strrchr(dso, '/');
-	return b && b[1] ? b + 1 : dso;
+	split(tids, &t);
+	r->ftid = calloc(t.n ? t.n : 1, sizeof(*r->ftid));
+	if (!r->ftid)
+		cli_die("out of memory");
+	for (i = 0; i < t.n; i++) {
+		char *end;
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(t.v[i], &end, 10);
+		if (errno || *end || end == t.v[i] || v > UINT32_MAX || t.v[i][0] == '-')
+			usage_error(report_usage, opts, "--tid takes thread ids, not '%s'", t.v[i]);
+		r->ftid[r->nftid++] = (uint32_t)v;
+	}
+	names_release(&t);
 }
 
 static char level_of(unsigned int cpumode)
@@ -263,202 +125,237 @@ static char level_of(unsigned int cpumode)
 	}
 }
 
-static void on_sample(struct script *s, const struct script_rec *sr,
+static void push_frame(struct builder *b, const struct profile_frame *f)
+{
+	if (b->nframes == b->cap) {
+		b->cap = b->cap ? b->cap * 2 : 256;
+		b->frames = realloc(b->frames, b->cap * sizeof(*b->frames));
+		if (!b->frames)
+			cli_die("out of memory");
+	}
+	b->frames[b->nframes++] = profile_frame_add(&b->r->prof, f);
+}
+
+/*
+ * The frames of address @ip of process @pid seen in @cpumode: its
+ * function, preceded by the functions inlined there when source lines
+ * are asked for.  @leaf: the sampled address itself, not a return
+ * address (those are looked up one byte earlier for their line, inside
+ * the call).
+ */
+static void resolve(struct builder *b, struct script *s, uint32_t pid, unsigned int cpumode,
+		    uint64_t ip, bool leaf)
+{
+	const struct script_map *map = script_machine_find(&s->m, pid, cpumode, ip);
+	struct profile_frame f = {0};
+	struct script_sym sym;
+	struct perfev_srcline lines[MAX_INLINE];
+	char jit[64];
+	int n = 0, i, err;
+
+	f.level = level_of(cpumode);
+	f.dso = map ? map->dso : "[unknown]";
+	/* Executable anonymous memory is a JIT's, named as perf names it. */
+	if (map && map->identity && !strncmp(map->dso, "/tmp/perf-", 10)) {
+		snprintf(jit, sizeof(jit), "[JIT] tid %" PRIu32, pid);
+		f.dso = jit;
+	}
+	f.addr = map ? script_map_ip(map, ip) : ip;
+	if (map && f.level == 'k')
+		f.addr = ip;
+	err = script_symbolize(s, pid, map, cpumode, ip, &sym);
+	if (b->r->lines && map && f.level != 'k' && !map->identity && map->dso[0] == '/' &&
+	    script_symbolizer(s)) {
+		uint64_t at = leaf || ip == map->start ? ip : ip - 1;
+
+		n = perfev_symbolize_lines(script_symbolizer(s), map->dso, map->start, map->pgoff,
+					   at, lines, MAX_INLINE);
+		if (n < 0)
+			n = 0;
+	}
+	if (err || !sym.name) {
+		f.ip = ip;
+	} else {
+		f.sym = sym.name;
+		f.offset = sym.off;
+		/* Without lines, one frame per function: its address is the function's. */
+		if (!b->r->lines) {
+			f.addr -= f.offset;
+			f.offset = 0;
+		}
+	}
+	for (i = 0; i < n - 1; i++) {
+		struct profile_frame in = f;
+		char name[1024];
+
+		/* DWARF names inlined functions by their linkage (mangled) names. */
+		in.sym = lines[i].func && perfev_demangle(lines[i].func, 0, name, sizeof(name)) >= 0
+			     ? name
+			     : lines[i].func;
+		in.offset = 0;
+		in.file = lines[i].file;
+		in.line = lines[i].line;
+		in.inlined = true;
+		push_frame(b, &in);
+	}
+	if (n > 0) {
+		f.file = lines[n - 1].file;
+		f.line = lines[n - 1].line;
+		if (!f.sym)
+			f.sym = lines[n - 1].func;
+	}
+	push_frame(b, &f);
+}
+
+/* The frames of a sample: its call chain as perf reads it, or its address. */
+static void sample_frames(struct builder *b, struct script *s, const struct perfev_record *rec)
+{
+	const struct perfev_sample *smp = &rec->u.sample;
+	unsigned int cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	uint64_t i, kept = 0;
+
+	b->nframes = 0;
+	if (smp->present & PERF_SAMPLE_CALLCHAIN) {
+		for (i = 0; i < smp->callchain_nr && kept < MAX_STACK; i++) {
+			uint64_t ip = perfev_u64_at(smp->callchain, i);
+
+			if (ip >= PERF_CONTEXT_MAX) {
+				/* An unknown context marker makes perf drop the chain. */
+				if (ip != PERF_CONTEXT_HV && ip != PERF_CONTEXT_KERNEL &&
+				    ip != PERF_CONTEXT_USER) {
+					b->nframes = 0;
+					break;
+				}
+				cpumode = ip == PERF_CONTEXT_HV	      ? PERF_RECORD_MISC_HYPERVISOR
+					  : ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL
+								      : PERF_RECORD_MISC_USER;
+				continue;
+			}
+			resolve(b, s, smp->pid, cpumode, ip, kept == 0);
+			kept++;
+		}
+	}
+	if (!b->nframes)
+		resolve(b, s, smp->pid, rec->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip, true);
+}
+
+static const char *meta_string(struct builder *b, struct script *s, int feat)
+{
+	char buf[4096];
+
+	if (perfev_data_feature_string(s->r, feat, buf, sizeof(buf)) < 0)
+		return NULL;
+	return profile_intern(&b->r->prof, buf);
+}
+
+static void read_meta(struct builder *b, struct script *s)
+{
+	struct profile_meta *m = &b->r->prof.meta;
+	uint64_t v;
+
+	b->meta_done = true;
+	m->hostname = meta_string(b, s, PERFEV_FEAT_HOSTNAME);
+	m->os_release = meta_string(b, s, PERFEV_FEAT_OSRELEASE);
+	m->arch = meta_string(b, s, PERFEV_FEAT_ARCH);
+	m->cpu_desc = meta_string(b, s, PERFEV_FEAT_CPUDESC);
+	m->perf_version = meta_string(b, s, PERFEV_FEAT_VERSION);
+	m->cmdline = meta_string(b, s, PERFEV_FEAT_CMDLINE);
+	m->input = profile_intern(&b->r->prof, s->input);
+	if (!perfev_data_feature_u64(s->r, PERFEV_FEAT_NRCPUS, 1, &v))
+		m->nr_cpus = (uint32_t)v;
+}
+
+/* "reading perf.data: 45%" on a terminal, at most ten times a second. */
+static void progress(struct builder *b, const struct script_rec *sr)
+{
+	struct timespec now;
+	double ms;
+
+	if (!b->progress || (++b->nsamples & 4095))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ms = (double)(now.tv_sec - b->last.tv_sec) * 1e3 +
+	     (double)(now.tv_nsec - b->last.tv_nsec) / 1e6;
+	if (ms < 100)
+		return;
+	b->last = now;
+	fprintf(stderr, "\rperfev report: reading %s: %3d%% (%" PRIu64 " samples)",
+		b->r->prof.meta.input, (int)(100.0 * (double)sr->offset / (double)b->size),
+		b->nsamples);
+}
+
+static void on_record(struct script *s, const struct script_rec *sr,
 		      const struct perfev_record *rec)
 {
-	struct report *r = s->sink_ctx;
+	struct builder *b = s->sink_ctx;
+	struct report *r = b->r;
 	const struct perfev_sample *smp;
-	const struct script_map *map;
-	struct perfev_sym sym;
-	unsigned int cpumode;
-	struct hent e = {0};
+	struct profile_event *pe;
 	uint64_t period;
+	uint32_t ev;
 	char cbuf[64];
-	int err;
+	const char *comm;
 
 	if (rec->type == PERF_RECORD_LOST_SAMPLES) {
-		r->lost_samples += rec->u.lost_samples.lost;
+		r->prof.meta.lost += rec->u.lost_samples.lost;
 		return;
 	}
 	if (rec->type != PERF_RECORD_SAMPLE || sr->attr_idx == SIZE_MAX)
 		return;
+	if (!b->meta_done)
+		read_meta(b, s);
+	progress(b, sr);
 	smp = &rec->u.sample;
-	if (sr->attr_idx >= r->nev) {
-		struct rev *n = realloc(r->ev, (sr->attr_idx + 1) * sizeof(*n));
+	if (sr->attr_idx >= b->nev_of) {
+		uint32_t *n = realloc(b->ev_of, (sr->attr_idx + 1) * sizeof(*n));
 
 		if (!n)
 			cli_die("out of memory");
-		memset(n + r->nev, 0, (sr->attr_idx + 1 - r->nev) * sizeof(*n));
-		r->ev = n;
-		r->nev = sr->attr_idx + 1;
+		memset(n + b->nev_of, 0xff, (sr->attr_idx + 1 - b->nev_of) * sizeof(*n));
+		b->ev_of = n;
+		b->nev_of = sr->attr_idx + 1;
 	}
-	if (!r->ev[sr->attr_idx].name &&
-	    !(r->ev[sr->attr_idx].name = strdup(script_event_name(s, sr->attr_idx))))
-		cli_die("out of memory");
+	if (b->ev_of[sr->attr_idx] == UINT32_MAX) {
+		/* Profile events in the file's order, whichever samples come first. */
+		size_t i;
+
+		for (i = 0; i <= sr->attr_idx; i++)
+			if (b->ev_of[i] == UINT32_MAX)
+				b->ev_of[i] = profile_event_add(&r->prof, script_event_name(s, i));
+	}
+	ev = b->ev_of[sr->attr_idx];
+	if (sr->attr && (sr->attr->attr->sample_type & PERF_SAMPLE_CALLCHAIN))
+		r->have_callchains = true;
 	period = (smp->present & PERF_SAMPLE_PERIOD) ? smp->period
 		 : sr->attr && !sr->attr->attr->freq ? sr->attr->attr->sample_period
 						     : 1;
-	cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	e.ev = sr->attr_idx;
-	e.tid = smp->tid;
-	e.comm = intern(r, script_machine_comm(&s->m, smp->tid, cbuf, sizeof(cbuf)));
-	e.level = level_of(cpumode);
-	map = script_machine_find(&s->m, smp->pid, cpumode, smp->ip);
-	e.dso = intern(r, map ? short_dso(map->dso) : "[unknown]");
-	e.addr = map ? script_map_ip(map, smp->ip) : smp->ip;
-	if (map && e.level == 'k') {
-		const char *mod;
-
-		e.addr = smp->ip;
-		if (!perfev_symbolize_kernel(r->symz, smp->ip, &sym, &mod) && sym.name)
-			e.sym = intern(r, sym.name);
-	} else if (map && !map->identity && map->dso[0] == '/') {
-		err =
-		    perfev_symbolize_user(r->symz, map->dso, map->start, map->pgoff, smp->ip, &sym);
-		if (!err && sym.name)
-			e.sym = intern(r, sym.name);
+	pe = &r->prof.events[ev];
+	pe->samples++;
+	pe->period += period;
+	if (smp->present & PERF_SAMPLE_TIME) {
+		if (!r->prof.meta.time_first || smp->time < r->prof.meta.time_first)
+			r->prof.meta.time_first = smp->time;
+		if (smp->time > r->prof.meta.time_last)
+			r->prof.meta.time_last = smp->time;
 	}
-	r->ev[e.ev].samples++;
-	r->ev[e.ev].period += period;
-	if (!listed(&r->fcomm, e.comm) || !listed(&r->fdso, e.dso) || !listed(&r->fsym, e.sym) ||
-	    !tid_listed(r, e.tid))
-		return;
-	add(r, &e, period);
+	sample_frames(b, s, rec);
+	comm = profile_intern(&r->prof, script_machine_comm(&s->m, smp->tid, cbuf, sizeof(cbuf)));
+	report_note_comm(r, smp->tid, comm);
+	profile_add_on_cpu(
+	    &r->prof, ev, comm, smp->pid, smp->tid,
+	    r->want[SK_CPU] ? ((smp->present & PERF_SAMPLE_CPU) ? (int32_t)smp->cpu : -1) : -1,
+	    b->frames, (uint32_t)b->nframes, period);
 }
 
-/* The text of one column of @h. */
-static void column(const struct report *r, const struct hent *h, enum sort_key k, char *buf,
-		   size_t len)
-{
-	(void)r;
-	switch (k) {
-	case SK_COMM:
-		snprintf(buf, len, "%s", h->comm);
-		break;
-	case SK_PID:
-		snprintf(buf, len, "%7" PRIu32 ":%s", h->tid, h->comm);
-		break;
-	case SK_DSO:
-		snprintf(buf, len, "%s", h->dso);
-		break;
-	case SK_SYM:
-		if (h->sym)
-			snprintf(buf, len, "[%c] %s", h->level, h->sym);
-		else
-			snprintf(buf, len, "[%c] %#018" PRIx64, h->level, h->addr);
-		break;
-	default:
-		buf[0] = '\0';
-	}
-}
+static const struct {
+	const char *name;
+} sort_names[SK_MAX] = {
+    [SK_COMM] = {"comm"}, [SK_PID] = {"pid"},	      [SK_DSO] = {"dso"},
+    [SK_SYM] = {"sym"},	  [SK_SRCLINE] = {"srcline"}, [SK_CPU] = {"cpu"},
+};
 
-static int cmp_hent(const void *a, const void *b)
-{
-	const struct hent *x = *(const struct hent *const *)a, *y = *(const struct hent *const *)b;
-
-	if (x->ev != y->ev)
-		return x->ev < y->ev ? -1 : 1;
-	if (x->period != y->period)
-		return x->period > y->period ? -1 : 1;
-	return strcmp(x->key, y->key);
-}
-
-/* perf's sample count: 1234 as "1K", with a unit letter or a space. */
-static void print_samples(uint64_t n)
-{
-	const char *units = " KMG";
-	int u = 0;
-
-	while (n > 1000 && u < 3) {
-		n /= 1000;
-		u++;
-	}
-	printf("# Samples: %" PRIu64 "%c of event '", n, units[u]);
-}
-
-static void print_event(struct report *r, size_t ev, struct hent **v, size_t nv)
-{
-	size_t width[SK_MAX] = {0}, i, nshown = 0;
-	char buf[4096];
-	int k;
-	const double total = (double)r->ev[ev].period;
-
-	for (k = 0; k < r->nkeys; k++)
-		width[k] = strlen(sort_keys[r->keys[k]].header);
-	/* As perf, the widths fit every line, those under --percent-limit too. */
-	for (i = 0; i < nv; i++) {
-		for (k = 0; k < r->nkeys; k++) {
-			column(r, v[i], r->keys[k], buf, sizeof(buf));
-			if (strlen(buf) > width[k])
-				width[k] = strlen(buf);
-		}
-	}
-	print_samples(r->ev[ev].samples);
-	printf("%s'\n# Event count (approx.): %" PRIu64 "\n#\n", r->ev[ev].name, r->ev[ev].period);
-	printf("# Overhead");
-	if (r->show_nr)
-		printf("       Samples");
-	for (k = 0; k < r->nkeys; k++)
-		printf(r->keys[k] == SK_PID ? "  %*s" : "  %-*s", (int)width[k],
-		       sort_keys[r->keys[k]].header);
-	printf("\n# ........");
-	if (r->show_nr)
-		printf("  ............");
-	for (k = 0; k < r->nkeys; k++) {
-		printf("  ");
-		for (i = 0; i < width[k]; i++)
-			putchar('.');
-	}
-	printf("\n#\n");
-	for (i = 0; i < nv; i++) {
-		double pct = total > 0 ? 100.0 * (double)v[i]->period / total : 0;
-
-		if (pct < r->percent_limit)
-			continue;
-		nshown++;
-		printf("  %7.2f%%", pct);
-		if (r->show_nr)
-			printf("  %12" PRIu64, v[i]->samples);
-		for (k = 0; k < r->nkeys; k++) {
-			column(r, v[i], r->keys[k], buf, sizeof(buf));
-			/* perf pads every column but a symbol at the end. */
-			if (k == r->nkeys - 1 && r->keys[k] == SK_SYM)
-				printf("  %s", buf);
-			else
-				printf("  %-*s", (int)width[k], buf);
-		}
-		putchar('\n');
-	}
-	printf("\n\n");
-}
-
-static void print_report(struct report *r)
-{
-	struct hent **v;
-	size_t i, j, nv = 0, ev;
-
-	v = malloc((r->n ? r->n : 1) * sizeof(*v));
-	if (!v)
-		cli_die("out of memory");
-	for (i = 0; i < r->cap; i++)
-		if (r->tab[i])
-			v[nv++] = r->tab[i];
-	qsort(v, nv, sizeof(*v), cmp_hent);
-	printf("# To display the perf.data header info, please use --header/--header-only "
-	       "options.\n#\n#\n# Total Lost Samples: %" PRIu64 "\n#\n",
-	       r->lost_samples);
-	for (ev = 0, i = 0; ev < r->nev; ev++) {
-		if (!r->ev[ev].samples)
-			continue;
-		for (j = i; j < nv && v[j]->ev == ev; j++)
-			;
-		print_event(r, ev, v + i, j - i);
-		i = j;
-	}
-	free(v);
-}
-
-static void parse_sort(struct report *r, const char *spec, const struct option *opts)
+/* --sort and -F: sort keys; with @fields also "overhead", "overhead_children" and "sample". */
+static void parse_keys(struct report *r, const char *spec, bool fields, const struct option *opts)
 {
 	const char *p = spec;
 
@@ -468,13 +365,22 @@ static void parse_sort(struct report *r, const char *spec, const struct option *
 		size_t len = strcspn(p, ","), k;
 
 		for (k = 0; k < SK_MAX; k++)
-			if (strlen(sort_keys[k].name) == len && !strncmp(p, sort_keys[k].name, len))
+			if (strlen(sort_names[k].name) == len &&
+			    !strncmp(p, sort_names[k].name, len))
 				break;
-		if (k == SK_MAX)
-			usage_error(report_usage, opts,
-				    "unknown sort key '%.*s' (known: comm, pid, dso, sym)",
-				    (int)len, p);
-		if (!r->want[k] && r->nkeys < SK_MAX) {
+		if (k == SK_MAX && fields && len == 6 && !strncmp(p, "sample", 6)) {
+			r->show_nr = true;
+		} else if (k == SK_MAX && fields &&
+			   ((len == 8 && !strncmp(p, "overhead", 8)) ||
+			    (len == 17 && !strncmp(p, "overhead_children", 17)))) {
+			/* always shown */
+		} else if (k == SK_MAX) {
+			usage_error(
+			    report_usage, opts,
+			    "unknown %s '%.*s' (known: comm, pid, dso, sym, srcline, cpu%s)",
+			    fields ? "field" : "sort key", (int)len, p,
+			    fields ? ", overhead, overhead_children, sample" : "");
+		} else if (!r->want[k] && r->nkeys < SK_MAX) {
 			r->keys[r->nkeys++] = (enum sort_key)k;
 			r->want[k] = true;
 		}
@@ -483,97 +389,171 @@ static void parse_sort(struct report *r, const char *spec, const struct option *
 			p++;
 	}
 	if (!r->nkeys)
-		usage_error(report_usage, opts, "--sort needs at least one key");
+		usage_error(report_usage, opts, "%s needs at least one key",
+			    fields ? "-F" : "--sort");
 }
 
-/* --tid: thread ids, each a number. */
-static void parse_tids(struct report *r, const struct option *opts)
+/*
+ * -g: [graph|fractal|flat|folded|none][,THRESHOLD][,caller|callee], the
+ * parts in any order as perf takes them.
+ */
+static void parse_graph(struct report *r, const char *spec, bool *order_set,
+			const struct option *opts)
 {
-	struct names t = {0};
-	size_t i;
+	const char *p = spec;
 
-	split(&r->tids, &t);
-	r->ftid = calloc(t.n ? t.n : 1, sizeof(*r->ftid));
-	if (!r->ftid)
-		cli_die("out of memory");
-	for (i = 0; i < t.n; i++) {
-		char *end;
-		unsigned long v;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		char word[64], *end;
+		double v;
 
-		errno = 0;
-		v = strtoul(t.v[i], &end, 10);
-		if (errno || *end || end == t.v[i] || v > UINT32_MAX || t.v[i][0] == '-')
-			usage_error(report_usage, opts, "--tid takes thread ids, not '%s'", t.v[i]);
-		r->ftid[r->nftid++] = (uint32_t)v;
+		snprintf(word, sizeof(word), "%.*s", (int)(len < 63 ? len : 63), p);
+		if (!strcmp(word, "graph"))
+			r->graph = GM_GRAPH;
+		else if (!strcmp(word, "fractal"))
+			r->graph = GM_FRACTAL;
+		else if (!strcmp(word, "flat"))
+			r->graph = GM_FLAT;
+		else if (!strcmp(word, "folded"))
+			r->graph = GM_FOLDED;
+		else if (!strcmp(word, "none"))
+			r->graph = GM_NONE;
+		else if (!strcmp(word, "caller") || !strcmp(word, "callee")) {
+			r->caller = word[5] == 'r';
+			*order_set = true;
+		} else if (!strcmp(word, "function") || !strcmp(word, "percent")) {
+			/* perf's defaults, the only ones here */
+		} else if (v = strtod(word, &end), end != word && !*end && v >= 0 && v <= 100) {
+			r->graph_limit = v;
+		} else {
+			usage_error(report_usage, opts,
+				    "-g takes graph, fractal, flat, folded or none, a threshold "
+				    "percentage and caller or callee, not '%s'",
+				    word);
+		}
+		p += len;
+		if (*p == ',')
+			p++;
 	}
-	names_release(&t);
+}
+
+/* Open an export's output: "-" is standard output. */
+static FILE *open_out(const char *path)
+{
+	FILE *f;
+
+	if (!strcmp(path, "-"))
+		return stdout;
+	f = fopen(path, "w");
+	if (!f)
+		cli_die("cannot write '%s': %s", path, strerror(errno));
+	return f;
+}
+
+static int write_export(struct report *r, const char *path, const char *what,
+			int (*fn)(const struct profile *, size_t, FILE *))
+{
+	FILE *f;
+	int err;
+
+	if (!path)
+		return 0;
+	f = open_out(path);
+	err = fn(&r->prof, SIZE_MAX, f);
+	if (f != stdout && fclose(f) && !err)
+		err = -errno;
+	if (err) {
+		cli_error("cannot write the %s output '%s': %s", what, path, perfev_strerror(err));
+		return 1;
+	}
+	return 0;
 }
 
 static void report_release(struct report *r)
 {
-	size_t i;
-
-	for (i = 0; i < r->cap; i++) {
-		if (r->tab[i]) {
-			free(r->tab[i]->key);
-			free(r->tab[i]);
-		}
-	}
-	free(r->tab);
-	for (i = 0; i < r->capstrs; i++)
-		free(r->strs[i]);
-	free(r->strs);
-	for (i = 0; i < r->nev; i++)
-		free(r->ev[i].name);
-	free(r->ev);
-	perfev_symbolizer_free(r->symz);
+	report_hist_release(r);
+	profile_release(&r->prof);
 	names_release(&r->fcomm);
 	names_release(&r->fdso);
 	names_release(&r->fsym);
 	free(r->ftid);
-	opt_list_release(&r->comms);
-	opt_list_release(&r->dsos);
-	opt_list_release(&r->syms);
-	opt_list_release(&r->tids);
 }
 
 int cmd_report(int argc, const char **argv)
 {
 	struct report r;
 	struct script s;
-	const char *sort = "comm,dso,sym", *limit = NULL;
-	bool stdio = false, no_children = false;
-	int status, err;
+	struct builder b;
+	struct opt_list comms = {0}, dsos = {0}, syms = {0}, tids = {0};
+	const char *sort = "comm,dso,sym", *fields = NULL, *limit = NULL, *graph = NULL;
+	const char *folded = NULL, *speedscope = NULL, *pprof = NULL, *html = NULL;
+	bool stdio = false, children = false, no_children = false, inverted = false;
+	bool inline_frames = false, no_inline = false, order_set = false;
+	struct stat st;
+	int status;
 
 	memset(&r, 0, sizeof(r));
 	memset(&s, 0, sizeof(s));
+	memset(&b, 0, sizeof(b));
+	profile_init(&r.prof);
+	r.graph = GM_GRAPH;
+	r.graph_limit = 0.5;
 	{
 		const struct option opts[] = {
 		    OPT_STR('i', "input", &s.input, "FILE",
 			    "the perf.data file to read (default: perf.data; -: standard input)"),
-		    OPT_FLAG(0, "stdio", &stdio, "text output (the only one for now)"),
+		    OPT_FLAG(0, "stdio", &stdio,
+			     "the text table (the default; with an export, print it too)"),
 		    OPT_STR('s', "sort", &sort, "KEYS",
-			    "what to sum samples by: comm, pid, dso, sym (default comm,dso,sym)"),
+			    "what to sum samples by: comm, pid, dso, sym, srcline, cpu (default "
+			    "comm,dso,sym)"),
+		    OPT_STR('F', "fields", &fields, "FIELDS",
+			    "the columns: overhead, sample and sort keys"),
 		    OPT_STR(0, "percent-limit", &limit, "PERCENT",
 			    "hide the lines below this percentage"),
 		    OPT_FLAG('n', "show-nr-samples", &r.show_nr, "a column with the sample count"),
-		    OPT_MULTI(0, "comm", &r.comms, "COMMS", "only these commands (comma list)"),
-		    OPT_MULTI('d', "dsos", &r.dsos, "DSOS",
-			      "only these shared objects (comma list)"),
-		    OPT_MULTI('S', "symbols", &r.syms, "SYMS", "only these symbols (comma list)"),
-		    OPT_MULTI(0, "tid", &r.tids, "TIDS", "only these threads (comma list)"),
-		    OPT_FLAG(0, "no-children", &no_children,
-			     "self overhead only (the only mode for now)"),
+		    OPT_MULTI(0, "comm", &comms, "COMMS", "only these commands (comma list)"),
+		    OPT_MULTI('d', "dsos", &dsos, "DSOS", "only these shared objects (comma list)"),
+		    OPT_MULTI('S', "symbols", &syms, "SYMS", "only these symbols (comma list)"),
+		    OPT_MULTI(0, "tid", &tids, "TIDS", "only these threads (comma list)"),
+		    OPT_FLAG(
+			0, "children", &children,
+			"add callees' samples to their callers (the default with call chains)"),
+		    OPT_FLAG(0, "no-children", &no_children, "self overhead only"),
+		    OPT_STR('g', "call-graph", &graph, "MODE[,LIMIT][,ORDER]",
+			    "call graphs: graph, fractal, flat, folded or none; LIMIT percent "
+			    "(0.5); caller or callee"),
+		    OPT_FLAG('G', "inverted", &inverted,
+			     "call graphs from the callers (-g caller)"),
+		    OPT_FLAG(0, "inline", &inline_frames,
+			     "inlined functions in call graphs (reads source lines)"),
+		    OPT_FLAG(0, "no-inline", &no_inline, "no inlined functions in call graphs"),
+		    OPT_HEADING("Exports (FILE - is standard output)"),
+		    OPT_STR(0, "folded", &folded, "FILE", "collapsed stacks, one line per stack"),
+		    OPT_STR(0, "speedscope", &speedscope, "FILE", "speedscope's JSON format"),
+		    OPT_STR(0, "pprof", &pprof, "FILE", "pprof's gzipped protobuf"),
+		    OPT_STR(0, "html", &html, "FILE",
+			    "one HTML file: flame graph, top functions, the run"),
 		    OPT_TERMINATOR,
 		};
 
 		if (parse_options(argc, argv, opts, report_usage, 0))
 			usage_error(report_usage, opts, "unexpected argument '%s'", argv[0]);
-		parse_sort(&r, sort, opts);
-		split(&r.comms, &r.fcomm);
-		split(&r.dsos, &r.fdso);
-		split(&r.syms, &r.fsym);
-		parse_tids(&r, opts);
+		if (children && no_children)
+			usage_error(report_usage, opts, "--children and --no-children disagree");
+		if (inline_frames && no_inline)
+			usage_error(report_usage, opts, "--inline and --no-inline disagree");
+		parse_keys(&r, fields ? fields : sort, fields != NULL, opts);
+		if (graph)
+			parse_graph(&r, graph, &order_set, opts);
+		if (inverted) {
+			r.caller = true;
+			order_set = true;
+		}
+		split(&comms, &r.fcomm);
+		split(&dsos, &r.fdso);
+		split(&syms, &r.fsym);
+		parse_tids(&r, &tids, opts);
 		if (limit) {
 			char *end;
 
@@ -585,15 +565,40 @@ int cmd_report(int argc, const char **argv)
 					    limit);
 		}
 	}
-	err = perfev_symbolizer_new(NULL, &r.symz);
-	if (err)
-		cli_die("cannot set up symbols: %s", perfev_strerror(err));
-	s.sink = on_sample;
-	s.sink_ctx = &r;
+	/* Source lines are read when shown: the srcline key, inlined frames, the exports that carry
+	 * them. */
+	r.inline_frames = inline_frames;
+	r.lines = r.want[SK_SRCLINE] || inline_frames || pprof || html || speedscope;
+	b.r = &r;
+	b.progress = isatty(STDERR_FILENO) && s.input && strcmp(s.input, "-") &&
+		     !stat(s.input, &st) && st.st_size > (16 << 20);
+	b.size = b.progress ? st.st_size : 0;
+	clock_gettime(CLOCK_MONOTONIC, &b.last);
+	s.sink = on_record;
+	s.sink_ctx = &b;
 	/* A file cut short still gets the report of what it has, and a failure status. */
 	status = script_read_file(&s);
-	if (!status || r.nev)
-		print_report(&r);
+	if (b.progress && b.nsamples >= 4096)
+		fprintf(stderr, "\r\033[K");
+	/* As perf: callers' overhead by default when there are call chains. */
+	r.children = r.have_callchains && !no_children;
+	if (!order_set)
+		r.caller = r.children;
+	if (!status || r.prof.nevents) {
+		report_hist_build(&r);
+		if (stdio || !(folded || speedscope || pprof || html))
+			report_hist_print(&r);
+		status |= write_export(&r, folded, "folded", profile_write_folded);
+		status |= write_export(&r, speedscope, "speedscope", profile_write_speedscope);
+		status |= write_export(&r, pprof, "pprof", profile_write_pprof);
+		status |= write_export(&r, html, "HTML", profile_write_html);
+	}
+	free(b.frames);
+	free(b.ev_of);
 	report_release(&r);
+	opt_list_release(&comms);
+	opt_list_release(&dsos);
+	opt_list_release(&syms);
+	opt_list_release(&tids);
 	return status;
 }

@@ -19,7 +19,7 @@
 
 static const char *const script_usage[] = {
     "perfev script [-i FILE] [-F FIELDS] [-G] [--header] [--show-mmap-events]\n"
-    "                     [--show-task-events] [--show-switch-events]",
+    "                     [--show-task-events] [--show-switch-events] [--no-demangle]",
     "perfev script -j [-i FILE] [--header]",
     "perfev script -D [-i FILE]",
     NULL,
@@ -34,11 +34,12 @@ static const struct {
     {"comm", SF_COMM},	 {"tid", SF_TID},	{"pid", SF_PID},   {"time", SF_TIME},
     {"cpu", SF_CPU},	 {"event", SF_EVENT},	{"ip", SF_IP},	   {"sym", SF_SYM},
     {"dso", SF_DSO},	 {"period", SF_PERIOD}, {"addr", SF_ADDR}, {"callchain", SF_CALLCHAIN},
-    {"trace", SF_TRACE},
+    {"trace", SF_TRACE}, {"symoff", SF_SYMOFF},
 };
 
 #define DEFAULT_FIELDS                                                                             \
-	(SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVENT | SF_IP | SF_SYM | SF_DSO | SF_PERIOD)
+	(SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVENT | SF_IP | SF_SYM | SF_SYMOFF | SF_DSO |    \
+	 SF_PERIOD)
 
 /* perf script's defaults per event type. */
 static void default_fields(struct script *s)
@@ -76,7 +77,7 @@ static void parse_fields(struct script *s, const char *spec, const struct option
 		if (k == sizeof(field_names) / sizeof(field_names[0]))
 			usage_error(script_usage, opts,
 				    "unknown field '%s' in -F (fields: comm, tid, pid, time, cpu, "
-				    "event, ip, sym, dso, period, addr, callchain, trace)",
+				    "event, ip, sym, symoff, dso, period, addr, callchain, trace)",
 				    tok);
 		if (sign)
 			modify = true;
@@ -601,8 +602,8 @@ int cmd_script(int argc, const char **argv)
 		    OPT_STR('i', "input", &s.input, "FILE",
 			    "the perf.data file to read (default: perf.data; -: standard input)"),
 		    OPT_STR('F', "fields", &fields, "FIELDS",
-			    "the fields to print: comm,tid,pid,time,cpu,event,ip,sym,dso,period,"
-			    "addr,callchain,trace (or +field,-field to edit the default)"),
+			    "the fields to print: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,"
+			    "period,addr,callchain,trace (or +field,-field to edit the default)"),
 		    OPT_FLAG('G', "hide-call-graph", &s.hide_callchain,
 			     "print the sample ip instead of the callchain"),
 		    OPT_FLAG('j', "json", &s.json, "print every record as one line of JSON"),
@@ -616,6 +617,8 @@ int cmd_script(int argc, const char **argv)
 			     "print COMM, FORK and EXIT records"),
 		    OPT_FLAG(0, "show-switch-events", &s.show_switch,
 			     "print context switch records"),
+		    OPT_FLAG(0, "no-demangle", &s.no_demangle,
+			     "print symbol names as the files spell them"),
 		    OPT_TERMINATOR,
 		};
 
@@ -652,6 +655,7 @@ int script_read_file(struct script *s)
 out:
 	perfev_set_log(NULL, PERFEV_LOG_ERROR, NULL);
 	script_trace_release(s);
+	script_sym_release(s);
 	perfev_data_close(s->r);
 	s->r = NULL;
 	script_machine_release(&s->m);

@@ -2,7 +2,8 @@
 /*
  * perfev script -j: every record as one JSON object on one line, with
  * every field the decoder yields (numbers as numbers), plus what perfev
- * resolved from the other records: the event name, the comm and the dso.
+ * resolved from the other records and the binaries: the event name, the
+ * comm, the dso and the symbol.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -359,6 +360,66 @@ static void counted_string(struct jw *w, const char *key, const char *str, size_
 		free(copy);
 }
 
+/* "dso", "sym" (null when unresolved) and "symoff" (with a sym) of @addr seen in @cpumode. */
+static void addr_syms(struct script *s, struct jw *w, uint32_t pid, unsigned int cpumode,
+		      uint64_t addr)
+{
+	const struct script_map *map = script_machine_find(&s->m, pid, cpumode, addr);
+	struct script_sym sym;
+
+	jw_kstr(w, "dso", map ? map->dso : NULL);
+	if (script_symbolize(s, pid, map, cpumode, addr, &sym)) {
+		jw_kstr(w, "sym", NULL);
+		return;
+	}
+	jw_kstr(w, "sym", sym.name);
+	jw_ku64(w, "symoff", sym.off);
+}
+
+/* The cpumode of the frames after a context marker; guest frames find no map. */
+static unsigned int marker_cpumode(uint64_t marker)
+{
+	switch (marker) {
+	case PERF_CONTEXT_HV:
+		return PERF_RECORD_MISC_HYPERVISOR;
+	case PERF_CONTEXT_KERNEL:
+		return PERF_RECORD_MISC_KERNEL;
+	case PERF_CONTEXT_USER:
+		return PERF_RECORD_MISC_USER;
+	case PERF_CONTEXT_GUEST_USER:
+		return PERF_RECORD_MISC_GUEST_USER;
+	default:
+		return PERF_RECORD_MISC_GUEST_KERNEL;
+	}
+}
+
+/*
+ * The callchain's frames, context markers left out: each with its "ip",
+ * the "cpumode" the markers before it set, and its dso and symbol.
+ */
+static void frames(struct script *s, struct jw *w, const struct perfev_sample *smp)
+{
+	unsigned int cpumode = PERF_RECORD_MISC_USER;
+	uint64_t i;
+
+	jw_key(w, "frames");
+	jw_arr_begin(w);
+	for (i = 0; i < smp->callchain_nr; i++) {
+		uint64_t ip = perfev_u64_at(smp->callchain, i);
+
+		if (ip >= PERF_CONTEXT_MAX) {
+			cpumode = marker_cpumode(ip);
+			continue;
+		}
+		jw_obj_begin(w);
+		jw_ku64(w, "ip", ip);
+		jw_kstr(w, "cpumode", cpumode_name(cpumode));
+		addr_syms(s, w, smp->pid, cpumode, ip);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+}
+
 /*
  * A tracepoint's payload decoded with its format: "trace", the text perf
  * script prints, and "fields", each field of the event (not the common_
@@ -424,7 +485,6 @@ static void sample(struct script *s, struct jw *w, const struct script_rec *sr,
 	const struct perfev_sample_layout *layout = &sr->attr->layout;
 	const struct perfev_sample *smp = &rec->u.sample;
 	uint64_t t = smp->present;
-	const struct script_map *map;
 	char buf[32];
 
 	jw_kstr(w, "event", script_event_name(s, sr->attr_idx));
@@ -432,9 +492,7 @@ static void sample(struct script *s, struct jw *w, const struct script_rec *sr,
 		jw_ku64(w, "identifier", smp->identifier);
 	if (t & PERF_SAMPLE_IP) {
 		jw_ku64(w, "ip", smp->ip);
-		map = script_machine_find(&s->m, smp->pid,
-					  rec->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip);
-		jw_kstr(w, "dso", map ? map->dso : NULL);
+		addr_syms(s, w, smp->pid, rec->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip);
 	}
 	if (t & PERF_SAMPLE_TID) {
 		jw_ki64(w, "pid", (int32_t)smp->pid);
@@ -455,8 +513,10 @@ static void sample(struct script *s, struct jw *w, const struct script_rec *sr,
 		jw_ku64(w, "period", smp->period);
 	if (t & PERF_SAMPLE_READ)
 		read_values(w, layout, smp);
-	if (t & PERF_SAMPLE_CALLCHAIN)
+	if (t & PERF_SAMPLE_CALLCHAIN) {
 		u64_array(w, "callchain", smp->callchain, smp->callchain_nr);
+		frames(s, w, smp);
+	}
 	if (t & PERF_SAMPLE_RAW) {
 		jw_ku64(w, "raw_size", smp->raw_size);
 		hex_string(w, "raw", smp->raw, smp->raw_size);

@@ -44,7 +44,7 @@ int script_check_fields(struct script *s, size_t idx)
 	/* Tracepoints recorded with -g show their callchains even by default. */
 	if (ot == OT_TRACEPOINT && !s->user_set[ot] && !s->hide_callchain &&
 	    (attr->sample_type & PERF_SAMPLE_CALLCHAIN))
-		s->fields[ot] |= SF_IP | SF_SYM | SF_DSO;
+		s->fields[ot] |= SF_IP | SF_SYM | SF_SYMOFF | SF_DSO;
 	for (k = 0; k < sizeof(needs) / sizeof(needs[0]); k++) {
 		if (!(s->fields[ot] & needs[k].field) || (attr->sample_type & needs[k].bit))
 			continue;
@@ -64,7 +64,17 @@ int script_check_fields(struct script *s, size_t idx)
 				  script_event_name(s, idx));
 			return -1;
 		}
-		s->fields[ot] &= ~(SF_SYM | SF_DSO);
+		s->fields[ot] &= ~(SF_SYM | SF_SYMOFF | SF_DSO);
+	}
+	/* The offset is printed after the symbol's name: perf refuses one without the other. */
+	if ((s->fields[ot] & SF_SYMOFF) && !(s->fields[ot] & SF_SYM)) {
+		if (s->user_set[ot]) {
+			cli_error("cannot print 'symoff' for event '%s' without 'sym' (add sym to "
+				  "-F, or remove symoff)",
+				  script_event_name(s, idx));
+			return -1;
+		}
+		s->fields[ot] &= ~SF_SYMOFF;
 	}
 	return 0;
 }
@@ -109,6 +119,27 @@ static const char *dso_name(const struct script_map *map)
 	return map ? map->dso : "[unknown]";
 }
 
+/*
+ * " name", " name+0x1f" with symoff, or " [unknown]" (never with an
+ * offset), and " (dso)": what perf prints after an address.
+ */
+static void print_sym_dso(struct script *s, unsigned int fields, uint32_t pid,
+			  const struct script_map *map, unsigned int cpumode, uint64_t addr)
+{
+	struct script_sym sym;
+
+	if (fields & SF_SYM) {
+		if (script_symbolize(s, pid, map, cpumode, addr, &sym))
+			fputs(" [unknown]", stdout);
+		else if (fields & SF_SYMOFF)
+			printf(" %s+0x%" PRIx64, sym.name, sym.off);
+		else
+			printf(" %s", sym.name);
+	}
+	if (fields & SF_DSO)
+		printf(" (%s)", dso_name(map));
+}
+
 /* The callchain, one frame per line; perf's thread__resolve_callchain_sample rules. */
 static void print_callchain(struct script *s, unsigned int fields, const struct perfev_sample *smp)
 {
@@ -139,10 +170,7 @@ static void print_callchain(struct script *s, unsigned int fields, const struct 
 		map = script_machine_find(&s->m, smp->pid, cpumode, ip);
 		/* perf shows a frame's address within its file, like addr2line wants it. */
 		printf("\t%16" PRIx64, script_map_ip(map, ip));
-		if (fields & SF_SYM)
-			fputs(" [unknown]", stdout);
-		if (fields & SF_DSO)
-			printf(" (%s)", dso_name(map));
+		print_sym_dso(s, fields, smp->pid, map, cpumode, ip);
 		putchar('\n');
 	}
 }
@@ -163,10 +191,8 @@ static void print_addr(struct script *s, unsigned int fields, const struct perf_
 		cpumode = smp->addr >= s->m.kernel_start ? PERF_RECORD_MISC_KERNEL
 							 : PERF_RECORD_MISC_USER;
 	map = script_machine_find(&s->m, smp->pid, cpumode, smp->addr);
-	if (fields & SF_SYM)
-		fputs(" [unknown]", stdout);
-	if (fields & SF_DSO)
-		printf(" (%s)", dso_name(map));
+	/* Data symbols too: perf keeps a file's objects with its functions. */
+	print_sym_dso(s, fields, smp->pid, map, cpumode, smp->addr);
 }
 
 /*
@@ -239,10 +265,7 @@ static void print_sample(struct script *s, size_t idx, const struct perfev_recor
 		    script_machine_find(&s->m, smp->pid, cpumode, smp->ip);
 
 		printf(" %16" PRIx64, smp->ip);
-		if (fields & SF_SYM)
-			fputs(" [unknown]", stdout);
-		if (fields & SF_DSO)
-			printf(" (%s)", dso_name(map));
+		print_sym_dso(s, fields, smp->pid, map, cpumode, smp->ip);
 	}
 	putchar('\n');
 }

@@ -3,7 +3,8 @@
  * perfev script: what its files share.  cmd-script.c reads the file and
  * puts the records in time order, script-machine.c keeps the threads and
  * their memory maps, script-print.c prints perf script's text,
- * script-json.c JSON lines, script-dump.c the -D dump and --header.
+ * script-json.c JSON lines, script-dump.c the -D dump and --header,
+ * script-sym.c the symbols of addresses.
  */
 #ifndef PERFEV_CLI_SCRIPT_H
 #define PERFEV_CLI_SCRIPT_H
@@ -81,6 +82,7 @@ enum script_field {
 	SF_SYM = 1 << 10,
 	SF_DSO = 1 << 11,
 	SF_CALLCHAIN = 1 << 12,
+	SF_SYMOFF = 1 << 13, /* printed with the sym: name+0x1f */
 };
 
 /* perf script's output types: the attr types it keeps field lists for. */
@@ -118,11 +120,14 @@ struct script_read_last {
 	uint64_t id, value;
 };
 
+struct perfev_symbolizer;
+
 struct script {
 	/* options */
 	const char *input;
 	bool json, dump, header, header_only;
 	bool show_mmap, show_task, show_switch, hide_callchain;
+	bool no_demangle;		  /* symbol names as the files spell them */
 	unsigned int fields[OT_MAX];	  /* what each output type prints */
 	bool user_set[OT_MAX];		  /* -F was given */
 	unsigned int user_fields[OT_MAX]; /* named in -F: missing sample bits are errors */
@@ -140,6 +145,8 @@ struct script {
 	uint64_t nr_lost;
 	uint64_t nr_compressed; /* PERF_RECORD_COMPRESSED, which are not decompressed */
 	struct script_trace trace;
+	struct perfev_symbolizer *symz; /* created at the first lookup (script-sym.c) */
+	int symz_err;			/* why it could not be */
 	bool failed;
 
 	/* perfev report: each record goes here instead of being printed. */
@@ -185,6 +192,26 @@ const struct perfev_tp_format *script_tp_format(struct script *s, size_t idx);
  */
 const char *script_trace_text(struct script *s, size_t idx, const struct perfev_sample *smp);
 void script_trace_release(struct script *s);
+
+/* script-sym.c: the symbol of an address. */
+struct script_sym {
+	const char *name; /* NULL: not resolved; valid until script_sym_release() */
+	uint64_t off;	  /* the address's offset from the symbol's start */
+};
+
+/*
+ * The symbol of @addr of process @pid, which script_machine_find() found
+ * in @map (NULL: none) seen in @cpumode: a kernel symbol, a KSYMBOL's
+ * name, the symbol of a file's map, of the vDSO, or of a JIT's
+ * /tmp/perf-PID.map for anonymous memory.  0, or -ENOENT when there is
+ * no symbol to show (perf's "[unknown]"), or another -errno from the
+ * lookup.
+ */
+int script_symbolize(struct script *s, uint32_t pid, const struct script_map *map,
+		     unsigned int cpumode, uint64_t addr, struct script_sym *out);
+void script_sym_release(struct script *s);
+/* The symbolizer, made at the first call (NULL when it cannot be: said once). */
+struct perfev_symbolizer *script_symbolizer(struct script *s);
 
 /* script-print.c: perf script's text. */
 int script_check_fields(struct script *s, size_t idx);

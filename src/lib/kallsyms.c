@@ -10,10 +10,12 @@
 #include <string.h>
 #include <perfev/symbols.h>
 #include "internal.h"
+#include "symtab.h"
 
 struct kentry {
 	uint64_t addr;
 	const char *name, *module;
+	size_t seq; /* the line's place in the text */
 	char type;
 };
 
@@ -30,45 +32,14 @@ static bool kept(char t)
 	return t == 'T' || t == 'W' || t == 'D' || t == 'B';
 }
 
-static bool global(char t)
-{
-	return t >= 'A' && t <= 'Z';
-}
-
-static size_t underscores(const char *s)
-{
-	size_t n = 0;
-
-	while (s[n] == '_')
-		n++;
-	return n;
-}
-
-/* Of two symbols at one address: true when @b should stand for it rather than @a. */
-static bool better(const struct kentry *a, const struct kentry *b)
-{
-	bool wa = (a->type | 0x20) == 'w', wb = (b->type | 0x20) == 'w';
-	size_t ua, ub;
-
-	if (wa != wb)
-		return wa;
-	if (global(a->type) != global(b->type))
-		return global(b->type);
-	ua = underscores(a->name);
-	ub = underscores(b->name);
-	if (ua != ub)
-		return ub < ua;
-	return strlen(b->name) > strlen(a->name);
-}
-
 static int cmp_addr(const void *x, const void *y)
 {
 	const struct kentry *a = x, *b = y;
 
 	if (a->addr != b->addr)
 		return a->addr < b->addr ? -1 : 1;
-	/* Stable among equals: by name, so the choice does not depend on qsort. */
-	return strcmp(a->name, b->name);
+	/* Among equals, the text's order. */
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
 /* One line, NUL-terminated in place: "ADDR TYPE NAME[\t[MODULE]]". */
@@ -153,15 +124,20 @@ int perfev_kallsyms_parse(const char *text, size_t len, struct perfev_kallsyms *
 			perfev_kallsyms_free(k);
 			return -ENOMEM;
 		}
+		e.seq = k->n;
 		k->v[k->n++] = e;
 	}
 	if (k->n)
 		qsort(k->v, k->n, sizeof(*k->v), cmp_addr);
-	/* One symbol per address: the best of each run. */
+	/*
+	 * One symbol per address: the last of each run.  kallsyms has no
+	 * sizes; as perf, each symbol ends where the next line's begins, so
+	 * all but the last of several at one address are empty, and perf's
+	 * choice among aliases prefers a symbol with a size to any other rule.
+	 */
 	for (i = 0, j = 0; i < k->n; i++) {
 		if (j && k->v[j - 1].addr == k->v[i].addr) {
-			if (better(&k->v[j - 1], &k->v[i]))
-				k->v[j - 1] = k->v[i];
+			k->v[j - 1] = k->v[i];
 			continue;
 		}
 		k->v[j++] = k->v[i];

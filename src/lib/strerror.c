@@ -68,6 +68,8 @@ const char *perfev_strerror(int err)
 		return "inappropriate ioctl for device";
 	case EPIPE:
 		return "broken pipe";
+	case ESTALE:
+		return "file is not the build that was recorded";
 	}
 	return "unknown error";
 }

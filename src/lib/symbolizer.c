@@ -1,16 +1,36 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The symbolizer: a cache of ELF files opened with elfutils' libdwfl (one
- * Dwfl per file, its debug file found by build id or .gnu_debuglink) and
- * the kernel's symbols from kallsyms, loaded at the first kernel lookup.
+ * Dwfl per file, its debug file found by build id or .gnu_debuglink), each
+ * with its symbol table (elfsyms.c) built at the first lookup; the
+ * kernel's symbols from kallsyms, loaded at the first kernel lookup; JIT
+ * maps (jitmap.c); this process's own vDSO image standing for "[vdso]".
+ *
+ * A file whose build id differs from the one the recording saw is never
+ * read for symbols: a copy with the right id is looked for in perf's
+ * build-id cache and under /usr/lib/debug, else lookups fail with
+ * -ESTALE.  Files are opened at their first lookup, so the build ids of
+ * a recording can be told before any.
  */
 #include <errno.h>
 #include <gelf.h>
+#include <link.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <elfutils/libdwfl.h>
 #include <perfev/symbols.h>
 #include "internal.h"
+#include "symbolizer-internal.h"
+#include "symtab.h"
+
+/* Longest build id told: SHA-1 ids are 20 bytes, records pad them to 24. */
+#define BUILD_ID_MAX 64
+/* The path standing for the kernel's vDSO. */
+#define VDSO_PATH "[vdso]"
 
 struct dso {
 	char *path;
@@ -18,6 +38,13 @@ struct dso {
 	Dwfl_Module *mod;
 	GElf_Addr bias;
 	int err; /* why it cannot be read, or 0 */
+	bool opened;
+	/* The build id the recording saw for the file; want_len 0: not told. */
+	uint8_t want_id[BUILD_ID_MAX];
+	size_t want_len;
+	struct perfev__elfsyms *syms; /* built at the first symbol lookup */
+	int syms_err;
+	struct dso *next_retired;
 	/* The PT_LOAD segments: file offset -> ELF address. */
 	struct seg {
 		uint64_t off, filesz, vaddr;
@@ -33,6 +60,15 @@ struct perfev_symbolizer {
 	/* Files by path: open addressing, a power of two. */
 	struct dso **dsos;
 	size_t ndsos, cap;
+	void *lines; /* srcline.c's cache of source lines, NULL until the first lookup */
+	/*
+	 * Files opened before their build id was told: kept until the end,
+	 * since their libdwfl modules may be cached (srcline.c).
+	 */
+	struct dso *retired;
+	bool demangle, demangle_params;
+	char *jitmap_dir, *buildid_dir;
+	struct perfev__jitmaps *jit;
 };
 
 static const Dwfl_Callbacks callbacks = {
@@ -54,19 +90,35 @@ int perfev_symbolizer_new(const struct perfev_symbolizer_opts *opts, struct perf
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
+	s->demangle = !PERFEV__OPT(opts, no_demangle, false);
+	s->demangle_params = PERFEV__OPT(opts, demangle_params, false);
 	root = PERFEV__OPT(opts, procfs_root, NULL);
-	if (root && !(s->procfs_root = strdup(root))) {
-		free(s);
-		return -ENOMEM;
+	if (root && !(s->procfs_root = strdup(root)))
+		goto nomem;
+	root = PERFEV__OPT(opts, jitmap_dir, NULL);
+	if (root && !(s->jitmap_dir = strdup(root)))
+		goto nomem;
+	root = PERFEV__OPT(opts, buildid_dir, NULL);
+	if (!root && getenv("HOME")) {
+		if (asprintf(&s->buildid_dir, "%s/.debug", getenv("HOME")) < 0) {
+			s->buildid_dir = NULL;
+			goto nomem;
+		}
+	} else if (root && !(s->buildid_dir = strdup(root))) {
+		goto nomem;
 	}
 	*out = s;
 	return 0;
+nomem:
+	perfev_symbolizer_free(s);
+	return -ENOMEM;
 }
 
 static void dso_free(struct dso *d)
 {
 	if (!d)
 		return;
+	perfev__elfsyms_free(d->syms);
 	if (d->dwfl)
 		dwfl_end(d->dwfl);
 	free(d->segs);
@@ -80,12 +132,27 @@ void perfev_symbolizer_free(struct perfev_symbolizer *s)
 
 	if (!s)
 		return;
+	perfev__srcline_cache_free(s->lines);
 	for (i = 0; i < s->cap; i++)
 		dso_free(s->dsos[i]);
 	free(s->dsos);
+	while (s->retired) {
+		struct dso *d = s->retired;
+
+		s->retired = d->next_retired;
+		dso_free(d);
+	}
+	perfev__jitmaps_free(s->jit);
+	free(s->jitmap_dir);
+	free(s->buildid_dir);
 	perfev_kallsyms_free(s->ksyms);
 	free(s->procfs_root);
 	free(s);
+}
+
+void **perfev__symbolizer_lines(struct perfev_symbolizer *s)
+{
+	return &s->lines;
 }
 
 static uint64_t hash_str(const char *p)
@@ -126,8 +193,8 @@ static int grow_table(struct perfev_symbolizer *s)
 	return 0;
 }
 
-/* Report the file to its own Dwfl and note its loaded segments. */
-static void dso_open(struct dso *d)
+/* Report @file (@fd instead when >= 0, then consumed) to a fresh Dwfl; note its loaded segments. */
+static int dso_report(struct dso *d, const char *file, int fd)
 {
 	size_t nph, i, cap = 0;
 	const char *base;
@@ -135,33 +202,161 @@ static void dso_open(struct dso *d)
 
 	d->dwfl = dwfl_begin(&callbacks);
 	if (!d->dwfl) {
-		d->err = -ENOMEM;
-		return;
+		if (fd >= 0)
+			close(fd);
+		return -ENOMEM;
 	}
 	base = strrchr(d->path, '/');
 	base = base ? base + 1 : d->path;
 	dwfl_report_begin(d->dwfl);
-	d->mod = dwfl_report_elf(d->dwfl, base, d->path, -1, 0, false);
+	d->mod = dwfl_report_elf(d->dwfl, base, file, fd, 0, false);
+	if (!d->mod && fd >= 0)
+		close(fd);
 	dwfl_report_end(d->dwfl, NULL, NULL);
 	elf = d->mod ? dwfl_module_getelf(d->mod, &d->bias) : NULL;
-	if (!elf || elf_getphdrnum(elf, &nph)) {
-		d->err = -ENODATA;
-		return;
-	}
+	if (!elf || elf_getphdrnum(elf, &nph))
+		return -ENODATA;
 	for (i = 0; i < nph; i++) {
 		GElf_Phdr ph;
 
 		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
 			continue;
-		if (perfev__grow(&d->segs, &cap, d->nsegs + 1, sizeof(*d->segs))) {
-			d->err = -ENOMEM;
-			return;
-		}
+		if (perfev__grow(&d->segs, &cap, d->nsegs + 1, sizeof(*d->segs)))
+			return -ENOMEM;
 		d->segs[d->nsegs].off = ph.p_offset;
 		d->segs[d->nsegs].filesz = ph.p_filesz;
 		d->segs[d->nsegs].vaddr = ph.p_vaddr;
 		d->nsegs++;
 	}
+	return 0;
+}
+
+static void dso_close(struct dso *d)
+{
+	if (d->dwfl)
+		dwfl_end(d->dwfl);
+	d->dwfl = NULL;
+	d->mod = NULL;
+	d->bias = 0;
+	free(d->segs);
+	d->segs = NULL;
+	d->nsegs = 0;
+}
+
+static bool id_matches(const struct dso *d)
+{
+	const unsigned char *bits;
+	GElf_Addr va;
+	int n = d->mod ? dwfl_module_build_id(d->mod, &bits, &va) : -1;
+
+	return n > 0 && (size_t)n == d->want_len && !memcmp(bits, d->want_id, (size_t)n);
+}
+
+/* Bigger than any vDSO: a header claiming more is not trusted. */
+#define VDSO_MAX (1U << 20)
+
+/*
+ * This process's vDSO image, copied into a memory file for libdwfl.  The
+ * image is a whole ELF file: its section headers are inside it.
+ */
+static int vdso_fd(void)
+{
+	const ElfW(Ehdr) *eh = (const void *)getauxval(AT_SYSINFO_EHDR);
+	const ElfW(Phdr) * ph;
+	const char *p;
+	size_t size, done, i;
+	int fd;
+
+	if (!eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_phoff > VDSO_MAX ||
+	    eh->e_shoff > VDSO_MAX)
+		return -ENODATA;
+	size = (size_t)eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+	ph = (const void *)((const char *)eh + eh->e_phoff);
+	for (i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_offset + ph[i].p_filesz > size)
+			size = ph[i].p_offset + ph[i].p_filesz;
+	if (size > VDSO_MAX)
+		return -ENODATA;
+	fd = memfd_create("perfev-vdso", MFD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	for (p = (const char *)eh, done = 0; done < size;) {
+		ssize_t n = write(fd, p + done, size - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int err = n < 0 ? -errno : -EIO;
+
+			close(fd);
+			return err;
+		}
+		done += (size_t)n;
+	}
+	return fd;
+}
+
+/*
+ * The @k-th place a copy of the file with the build id the recording saw
+ * may be: perf's build-id cache (.build-id/XX/REST a directory holding
+ * "elf", or "vdso", or in its older layout the file itself), then the
+ * distribution's debug files.  False past the last.
+ */
+static bool copy_path(const struct perfev_symbolizer *s, const struct dso *d, int k, char *buf,
+		      size_t len)
+{
+	static const char *const cached[] = {"/elf", "/vdso", ""};
+	char hex[2 * BUILD_ID_MAX + 1];
+	size_t i, pos = 0;
+
+	for (i = 0; i < d->want_len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", d->want_id[i]);
+	buf[0] = '\0';
+	if (k < 3) {
+		if (!s->buildid_dir)
+			return true; /* an empty path: tried and failed */
+		perfev__bprintf(buf, len, &pos, "%s/.build-id/%.2s/%s%s", s->buildid_dir, hex,
+				hex + 2, cached[k]);
+	} else if (k == 3) {
+		perfev__bprintf(buf, len, &pos, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex,
+				hex + 2);
+	} else {
+		return false;
+	}
+	/* A path cut short must not name another file. */
+	if (pos + 1 >= len)
+		buf[0] = '\0';
+	return true;
+}
+
+static void dso_open(struct perfev_symbolizer *s, struct dso *d)
+{
+	char alt[4096];
+	int k, fd;
+
+	d->opened = true;
+	if (!strcmp(d->path, VDSO_PATH)) {
+		fd = vdso_fd();
+		d->err = fd < 0 ? fd : dso_report(d, VDSO_PATH, fd);
+	} else {
+		d->err = dso_report(d, d->path, -1);
+	}
+	if (!d->want_len || d->err == -ENOMEM || (!d->err && id_matches(d)))
+		return;
+	/* Not the file the recording saw: a copy of that one, or nothing. */
+	for (k = 0; copy_path(s, d, k, alt, sizeof(alt)); k++) {
+		if (!alt[0] || access(alt, R_OK))
+			continue;
+		dso_close(d);
+		if (!dso_report(d, alt, -1) && id_matches(d)) {
+			d->err = 0;
+			return;
+		}
+	}
+	dso_close(d);
+	/* A file that is there but another build; a missing one stays -ENODATA. */
+	if (!d->err)
+		d->err = -ESTALE;
 }
 
 static struct dso *dso_get(struct perfev_symbolizer *s, const char *path)
@@ -178,29 +373,26 @@ static struct dso *dso_get(struct perfev_symbolizer *s, const char *path)
 		free(d);
 		return NULL;
 	}
-	dso_open(d);
 	*sl = d;
 	s->ndsos++;
 	return d;
 }
 
-int perfev_symbolize_user(struct perfev_symbolizer *s, const char *path, uint64_t map_start,
-			  uint64_t pgoff, uint64_t ip, struct perfev_sym *out)
+/* The file of @path, open, and the ELF address of @ip in it. */
+static int dso_vaddr(struct perfev_symbolizer *s, const char *path, uint64_t map_start,
+		     uint64_t pgoff, uint64_t ip, struct dso **dsop, uint64_t *vaddr)
 {
-	uint64_t off, vaddr = 0;
-	GElf_Off symoff = 0;
-	GElf_Sym sym;
-	const char *name;
 	struct dso *d;
+	uint64_t off;
 	size_t i;
-	bool found = false;
 
-	if (!s || !path || !out || ip < map_start)
+	if (!s || !path || ip < map_start)
 		return -EINVAL;
-	memset(out, 0, sizeof(*out));
 	d = dso_get(s, path);
 	if (!d)
 		return -ENOMEM;
+	if (!d->opened)
+		dso_open(s, d);
 	if (d->err)
 		return d->err;
 	off = ip - map_start + pgoff;
@@ -208,20 +400,105 @@ int perfev_symbolize_user(struct perfev_symbolizer *s, const char *path, uint64_
 		const struct seg *g = &d->segs[i];
 
 		if (off >= g->off && off - g->off < g->filesz) {
-			vaddr = off - g->off + g->vaddr;
-			found = true;
-			break;
+			*vaddr = off - g->off + g->vaddr;
+			*dsop = d;
+			return 0;
 		}
 	}
-	if (!found)
-		return -ERANGE;
+	return -ERANGE;
+}
+
+int perfev__symbolizer_module(struct perfev_symbolizer *s, const char *path, uint64_t map_start,
+			      uint64_t pgoff, uint64_t ip, Dwfl_Module **mod, uint64_t *vaddr,
+			      uint64_t *bias)
+{
+	struct dso *d;
+	int err = dso_vaddr(s, path, map_start, pgoff, ip, &d, vaddr);
+
+	if (err)
+		return err;
+	*mod = d->mod;
+	*bias = d->bias;
+	return 0;
+}
+
+int perfev_symbolize_user(struct perfev_symbolizer *s, const char *path, uint64_t map_start,
+			  uint64_t pgoff, uint64_t ip, struct perfev_sym *out)
+{
+	uint64_t vaddr;
+	struct dso *d;
+	int err;
+
+	if (!out)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	err = dso_vaddr(s, path, map_start, pgoff, ip, &d, &vaddr);
+	if (err)
+		return err;
 	out->addr = vaddr;
-	name = dwfl_module_addrinfo(d->mod, vaddr + d->bias, &symoff, &sym, NULL, NULL, NULL);
-	if (!name || !*name)
-		return -ENOENT;
-	out->name = name;
-	out->start = vaddr - symoff;
-	out->size = sym.st_size;
+	if (!d->syms && !d->syms_err)
+		d->syms_err = perfev__elfsyms_build(d->mod, d->bias, s->demangle,
+						    s->demangle_params, &d->syms);
+	if (d->syms_err)
+		return d->syms_err;
+	return perfev__elfsyms_find(d->syms, vaddr, out);
+}
+
+int perfev_symbolize_vdso(struct perfev_symbolizer *s, uint64_t map_start, uint64_t pgoff,
+			  uint64_t ip, struct perfev_sym *out)
+{
+	return perfev_symbolize_user(s, VDSO_PATH, map_start, pgoff, ip, out);
+}
+
+int perfev_symbolize_jit(struct perfev_symbolizer *s, pid_t pid, uint64_t ip,
+			 struct perfev_sym *out)
+{
+	int err;
+
+	if (!s || !out || pid < 0)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	out->addr = ip;
+	if (!s->jit) {
+		err = perfev__jitmaps_new(s->jitmap_dir, &s->jit);
+		if (err)
+			return err;
+	}
+	return perfev__jitmaps_find(s->jit, pid, ip, out);
+}
+
+int perfev_symbolizer_set_build_id(struct perfev_symbolizer *s, const char *path, const void *id,
+				   size_t len)
+{
+	const uint8_t *b = id;
+	struct dso *d, *old;
+
+	if (!s || !path || !*path || !id || !len || len > BUILD_ID_MAX)
+		return -EINVAL;
+	/* Records pad the 20 bytes of a SHA-1 id with zeros. */
+	while (len > 20 && !b[len - 1])
+		len--;
+	d = dso_get(s, path);
+	if (!d)
+		return -ENOMEM;
+	if (d->want_len == len && !memcmp(d->want_id, b, len))
+		return 0;
+	if (d->opened) {
+		/* Opened under another expectation: open again, keep the old one alive. */
+		char *keep = d->path;
+
+		old = malloc(sizeof(*old));
+		if (!old)
+			return -ENOMEM;
+		*old = *d;
+		old->path = NULL;
+		old->next_retired = s->retired;
+		s->retired = old;
+		memset(d, 0, sizeof(*d));
+		d->path = keep;
+	}
+	memcpy(d->want_id, b, len);
+	d->want_len = len;
 	return 0;
 }
 

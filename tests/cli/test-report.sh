@@ -30,8 +30,9 @@ def read(path):
         if l.startswith("# Samples:"):
             secs.append([])
         if l.startswith("#"):
-            head.append(l if not l.startswith("# ....") and not l.startswith("# Overhead") else l.split()[1])
-        elif secs:
+            head.append(l if not l.startswith("# ....") and not l.startswith("# Overhead") and
+                        not l.startswith("# Children") else " ".join(l.split()[1:3]))
+        elif secs and "%" in l.split(" ")[0]:
             secs[-1].append(l.split(" "))
     return head, secs
 ph, ps = read(sys.argv[1])
@@ -72,7 +73,9 @@ for p, o in zip(ps, os_):
         i = j
 PY
 
-# compare NAME FILE SORT [--top N] [more perfev/perf options]: perf report and perfev report agree.
+# compare NAME FILE SORT [--top N] [more perfev/perf options]: perf report and perfev report agree
+# on the lines of the table (with children=OPTIONS, perf's defaults for files with call chains
+# are not overridden; without, both get --no-children, and perf -g none).
 compare() {
 	name=$1 file=$2 sort=$3
 	shift 3
@@ -81,8 +84,9 @@ compare() {
 		top="--top $2"
 		shift 2
 	fi
-	perf report -i "$file" --stdio --no-children -g none --sort "$sort" "$@" >"$TMP/perf.txt" 2>/dev/null
-	run "$PERFEV" report -i "$file" --sort "$sort" "$@"
+	perf report -i "$file" --stdio ${children:---no-children -g none} --sort "$sort" "$@" >"$TMP/perf.txt" 2>/dev/null
+	# shellcheck disable=SC2086
+	run "$PERFEV" report -i "$file" ${children:---no-children -g none} --sort "$sort" "$@"
 	expect_rc "$name" 0 || return 1
 	# shellcheck disable=SC2086
 	if python3 "$TMP/cmp.py" "$TMP/perf.txt" "$TMP/out" $top >"$TMP/cmp.err" 2>&1; then
@@ -90,6 +94,15 @@ compare() {
 	else
 		fail "$name" "$(cat "$TMP/cmp.err")"
 	fi
+}
+
+# compare_children: compare with perf's defaults for files with call chains.
+compare_children() {
+	children=" "
+	compare "$@"
+	rc=$?
+	children=
+	return $rc
 }
 
 if [ -z "$have_perf" ]; then
@@ -122,6 +135,35 @@ else
 	else
 		skip root report_system_wide "system-wide recording needs root here"
 	fi
+
+	# Call chains: perf's defaults then are callers' overhead (Children) and caller graphs.
+	if perf record -q -o "$TMP/pg.data" -F 2000 -g -- sh -c "ls -lR /usr/lib >/dev/null; $W 50000000" \
+		>/dev/null 2>&1; then
+		compare_children report_children "$TMP/pg.data" comm,dso,sym --top 10
+		compare report_children_off "$TMP/pg.data" comm,dso,sym --top 10
+		compare_children report_children_pid "$TMP/pg.data" pid,dso --top 10
+		# The graphs under the first lines, line for line.
+		for g in "" "-g caller" "-g callee" "-g fractal" "-g folded" "--no-children"; do
+			name="report_graph${g:+_$(echo "$g" | tr -d ' -')}"
+			# shellcheck disable=SC2086
+			perf report -i "$TMP/pg.data" --stdio $g 2>/dev/null |
+				awk '/^#/ { next } /^ +[0-9.]+%/ { n++ } n > 3 { exit } { sub(/ +$/, ""); print }' >"$TMP/pgraph"
+			# shellcheck disable=SC2086
+			"$PERFEV" report -i "$TMP/pg.data" $g 2>"$TMP/err" |
+				awk '/^#/ { next } /^ +[0-9.]+%/ { n++ } n > 3 { exit } { sub(/ +$/, ""); print }' >"$TMP/ograph"
+			if [ "$(grep -c '%' "$TMP/pgraph")" -lt 3 ]; then
+				fail "$name" "perf printed no graph: $(head -5 "$TMP/pgraph")"
+			elif cmp -s "$TMP/pgraph" "$TMP/ograph"; then
+				pass "$name"
+			else
+				fail "$name" "$(diff "$TMP/pgraph" "$TMP/ograph" | head -20)"
+			fi
+		done
+	else
+		skip perf report_children "perf record -g failed here"
+	fi
+	"$PERFEV" record -q -o "$TMP/pvg.data" -F 2000 -g -- "$W" 50000000 >/dev/null 2>&1
+	compare_children report_children_perfev_file "$TMP/pvg.data" comm,dso,sym --top 5
 fi
 
 # The main function of the workload comes out by name, with most of the samples.
@@ -135,11 +177,93 @@ if expect_rc report_symbol 0; then
 	fi
 fi
 
+# JIT-compiled code named in /tmp/perf-PID.map, and the vDSO: the symbols perf finds.
+if ! command -v cc >/dev/null 2>&1; then
+	skip cc report_jit "no C compiler to build the JIT and vDSO programs"
+else
+	cat >"$TMP/jit.c" <<'EOF'
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+static void done(int sig) { (void)sig; _exit(0); }
+int main(int argc, char **argv)
+{
+	static const unsigned char spin[] = {0xeb, 0xfe}; /* x86-64: jmp . */
+	char path[64];
+	FILE *f;
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return 1;
+	memcpy(p, spin, sizeof(spin));
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)getpid());
+	if (!(f = fopen(path, "w")))
+		return 1;
+	fprintf(f, "%lx %zx jitted_spin_loop\n", (unsigned long)p, sizeof(spin));
+	fclose(f);
+	if (argc > 1 && (f = fopen(argv[1], "w"))) { /* where the test finds the map to remove */
+		fprintf(f, "%s\n", path);
+		fclose(f);
+	}
+	signal(SIGALRM, done);
+	alarm(1);
+	((void (*)(void))p)();
+	return 0;
+}
+EOF
+	cat >"$TMP/vdso.c" <<'EOF'
+#include <time.h>
+int main(void)
+{
+	struct timespec ts, end;
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += 1;
+	do
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+	while (ts.tv_sec < end.tv_sec || (ts.tv_sec == end.tv_sec && ts.tv_nsec < end.tv_nsec));
+	return 0;
+}
+EOF
+	if [ "$(uname -m)" != x86_64 ]; then
+		skip x86_64 report_jit "the JIT program's code is x86-64"
+	elif cc -O2 -o "$TMP/jit" "$TMP/jit.c" 2>"$TMP/err" &&
+		"$PERFEV" record -q -o "$TMP/jit.data" -F 999 -- "$TMP/jit" "$TMP/jit.map" >/dev/null 2>&1; then
+		run "$PERFEV" report -i "$TMP/jit.data" --sort dso,sym
+		if expect_rc report_jit 0 &&
+			awk '/%/ { print; exit }' "$TMP/out" | grep -q '\[JIT\] tid [0-9]*  *\[\.\] jitted_spin_loop'; then
+			pass report_jit
+		else
+			fail report_jit "$(grep % "$TMP/out" | head -3)"
+		fi
+		[ -z "$have_perf" ] || compare report_jit_vs_perf "$TMP/jit.data" comm,dso,sym --top 1
+		rm -f "$(cat "$TMP/jit.map")"
+	else
+		fail report_jit "cannot build or record the JIT program: $(head -c 300 "$TMP/err")"
+	fi
+	if cc -O2 -o "$TMP/vdso" "$TMP/vdso.c" 2>"$TMP/err" &&
+		"$PERFEV" record -q -o "$TMP/vdso.data" -F 999 -- "$TMP/vdso" >/dev/null 2>&1; then
+		run "$PERFEV" report -i "$TMP/vdso.data" --sort dso,sym
+		if expect_rc report_vdso 0 &&
+			awk '/%/ { print; exit }' "$TMP/out" | grep -q '\[vdso\]  *\[\.\] __vdso_clock_gettime'; then
+			pass report_vdso
+		else
+			fail report_vdso "$(grep % "$TMP/out" | head -3)"
+		fi
+		[ -z "$have_perf" ] || compare report_vdso_vs_perf "$TMP/vdso.data" comm,dso,sym --top 2
+	else
+		fail report_vdso "cannot build or record the vDSO program: $(head -c 300 "$TMP/err")"
+	fi
+fi
+
 # Filters: every line left names the command or object asked for.
-run "$PERFEV" report -i "$TMP/w.data" --sort comm,dso --dsos '[kernel.kallsyms]'
-expect_rc report_dso_filter 0 && [ "$(grep -c '%' "$TMP/out")" -ge 1 ] &&
-	! grep '%' "$TMP/out" | grep -v 'kernel.kallsyms' >/dev/null && pass report_dso_filter ||
-	fail report_dso_filter "$(cat "$TMP/out")"
+# The object with the fewest samples (which ones a run hits varies) is the filter.
+dso=$("$PERFEV" report -i "$TMP/w.data" --sort dso 2>/dev/null | awk '!/^#/ && /%/ { d = $2 } END { print d }')
+run "$PERFEV" report -i "$TMP/w.data" --sort comm,dso --dsos "$dso"
+expect_rc report_dso_filter 0 && [ -n "$dso" ] && [ "$(grep -c '%' "$TMP/out")" -ge 1 ] &&
+	! grep '%' "$TMP/out" | grep -vF "$dso" >/dev/null && pass report_dso_filter ||
+	fail report_dso_filter "--dsos '$dso': $(cat "$TMP/out")"
 run "$PERFEV" report -i "$TMP/w.data" --sort comm --comm no-such-command
 expect_rc report_comm_filter 0 && ! grep -q '%' "$TMP/out" && pass report_comm_filter ||
 	fail report_comm_filter "$(cat "$TMP/out")"
@@ -158,5 +282,369 @@ run "$PERFEV" report -i "$TMP/missing.data"
 expect_rc report_missing 1 && grep -q "cannot read" "$TMP/err" && pass report_missing
 run "$PERFEV" report -i "$TMP/w.data" --percent-limit 200
 expect_rc report_bad_limit 2 && pass report_bad_limit
+
+# --pprof: the file gunzips, protoc decodes it with proto/profile.proto, and
+# check-pprof.py finds it consistent and equal to the text report.
+cat >"$TMP/check-pprof.py" <<'PY'
+import sys
+from collections import defaultdict
+
+# protoc's text format: "name: value" and "name {" ... "}" lines.
+def parse(path):
+    root, stack = defaultdict(list), []
+    cur = root
+    for line in open(path, errors="replace"):
+        line = line.strip()
+        if not line:
+            continue
+        if line.endswith("{"):
+            child = defaultdict(list)
+            cur[line[:-1].strip()].append(child)
+            stack.append(cur)
+            cur = child
+        elif line == "}":
+            cur = stack.pop()
+        else:
+            k, v = line.split(":", 1)
+            v = v.strip()
+            if v.startswith('"'):
+                v = v[1:-1].encode().decode("unicode_escape")
+            else:
+                v = {"true": 1, "false": 0}.get(v, v)
+                v = int(v)
+            cur[k].append(v)
+    return root
+
+def one(m, k):
+    return m[k][0] if m[k] else 0
+
+pb = parse(sys.argv[1])
+want_samples, want_count, top_sym = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+strs = pb["string_table"]
+errs = []
+if not strs or strs[0] != "":
+    errs.append("string_table[0] is not empty")
+def s(i, what):
+    if not 0 <= i < len(strs):
+        errs.append("%s: string index %d out of range (%d strings)" % (what, i, len(strs)))
+        return ""
+    return strs[i]
+
+types = [(s(one(t, "type"), "sample_type"), s(one(t, "unit"), "sample_type")) for t in pb["sample_type"]]
+funcs = {one(f, "id"): s(one(f, "name"), "function") for f in pb["function"]}
+for f in pb["function"]:
+    s(one(f, "system_name"), "function"), s(one(f, "filename"), "function")
+maps = {one(m, "id") for m in pb["mapping"]}
+for m in pb["mapping"]:
+    s(one(m, "filename"), "mapping"), s(one(m, "build_id"), "mapping")
+locs = {}
+for l in pb["location"]:
+    locs[one(l, "id")] = l
+    if one(l, "mapping_id") and one(l, "mapping_id") not in maps:
+        errs.append("location %d: no mapping %d" % (one(l, "id"), one(l, "mapping_id")))
+    if not l["line"]:
+        errs.append("location %d has no line" % one(l, "id"))
+    for ln in l["line"]:
+        if one(ln, "function_id") not in funcs:
+            errs.append("location %d: no function %d" % (one(l, "id"), one(ln, "function_id")))
+for c in pb["comment"]:
+    s(c, "comment")
+if pb["default_sample_type"]:
+    s(one(pb, "default_sample_type"), "default_sample_type")
+
+sums = [0] * len(types)
+self_samples = defaultdict(int)
+for smp in pb["sample"]:
+    v = smp["value"]
+    if len(v) != len(types):
+        errs.append("a sample has %d values for %d types" % (len(v), len(types)))
+        continue
+    sums = [a + b for a, b in zip(sums, v)]
+    for lid in smp["location_id"]:
+        if lid not in locs:
+            errs.append("sample: no location %d" % lid)
+    for lb in smp["label"]:
+        s(one(lb, "key"), "label"), s(one(lb, "str"), "label")
+    # The function the sampled address is in: the leaf location's last
+    # line (the ones before it are functions inlined there), as the
+    # report's symbol column has it.
+    if smp["location_id"] and smp["location_id"][0] in locs:
+        leaf = locs[smp["location_id"][0]]["line"][-1]
+        self_samples[funcs.get(one(leaf, "function_id"), "?")] += v[0]
+
+if types != [("samples", "count"), ("cpu-clock", "nanoseconds")]:
+    errs.append("sample types %s, expected samples/count, cpu-clock/nanoseconds" % types)
+elif sums != [want_samples, want_count]:
+    errs.append("values sum to %s, the report says %d samples, event count %d" %
+                (sums, want_samples, want_count))
+best = max(self_samples.values(), default=-1)
+if self_samples.get(top_sym, -2) != best:
+    errs.append("the report's top symbol '%s' has %d self samples, pprof's top %s" %
+                (top_sym, self_samples.get(top_sym, 0),
+                 [f for f, n in self_samples.items() if n == best]))
+if errs:
+    sys.exit("\n".join(errs[:10]))
+PY
+
+if ! command -v protoc >/dev/null 2>&1; then
+	skip protoc report_pprof "protoc is not installed (Debian: protobuf-compiler) to decode the output"
+elif ! "$PERFEV" report -h 2>&1 | grep -q -- --pprof; then
+	skip pprof report_pprof "this perfev report has no --pprof option"
+elif ! "$PERFEV" record -q -e cpu-clock -F 999 -g -o "$TMP/g.data" -- "$W" 100000000 >/dev/null 2>"$TMP/err"; then
+	fail report_pprof "perfev record -g failed: $(head -c 300 "$TMP/err")"
+else
+	run "$PERFEV" report -i "$TMP/g.data" --stdio -n
+	samples=$(sed -n "s/^# Samples: \([0-9]*\) .*/\1/p" "$TMP/out")
+	count=$(sed -n "s/^# Event count (approx.): \([0-9]*\)$/\1/p" "$TMP/out")
+	run "$PERFEV" report -i "$TMP/g.data" --stdio --no-children
+	top=$(awk '!/^#/ && NF && /%/ { for (i = 1; i <= NF; i++) if ($i ~ /^\[.\]$/) break
+		s = $(i + 1); for (i += 2; i <= NF; i++) s = s " " $i; print s; exit }' "$TMP/out")
+	if [ -z "$samples" ] || [ -z "$count" ] || [ -z "$top" ]; then
+		fail report_pprof "no totals or top line in perfev report: $(head -20 "$TMP/out")"
+	fi
+	run "$PERFEV" report -i "$TMP/g.data" --pprof "$TMP/out.pb.gz"
+	if [ -n "$samples" ] && [ -n "$count" ] && [ -n "$top" ] && expect_rc report_pprof 0; then
+		if ! gunzip -c "$TMP/out.pb.gz" >"$TMP/out.pb" 2>"$TMP/err"; then
+			fail report_pprof "not gzip: $(cat "$TMP/err")"
+		elif ! protoc --decode perftools.profiles.Profile -I proto proto/profile.proto \
+			<"$TMP/out.pb" >"$TMP/pb.txt" 2>"$TMP/err"; then
+			fail report_pprof "protoc cannot decode it: $(head -c 300 "$TMP/err")"
+		elif python3 "$TMP/check-pprof.py" "$TMP/pb.txt" "$samples" "$count" "$top" \
+			>"$TMP/cmp.err" 2>&1; then
+			pass report_pprof
+		else
+			fail report_pprof "$(cat "$TMP/cmp.err")"
+		fi
+	fi
+	run "$PERFEV" report -i "$TMP/g.data" --pprof "$TMP/no-such-dir/out.pb.gz"
+	expect_rc report_pprof_unwritable 1 && [ -s "$TMP/err" ] && pass report_pprof_unwritable
+fi
+
+# --html: the page, run by a headless browser, draws the flame graph of the
+# samples the text report counts (every frame, and the root: with ~100
+# samples none is too narrow to draw) and ranks the same function first; its
+# search and zoom (asked for in the address: #search=RE, #zoom=NAME,
+# #event=N) agree with its table; strings from the recording stay text.
+browser=
+for b in chromium chromium-browser google-chrome; do
+	command -v "$b" >/dev/null 2>&1 && browser=$b && break
+done
+# page.py DOM: the page's state as key=value lines (the summary element's
+# data-* attributes, the table's rows, the event selector, the metadata).
+cat >"$TMP/page.py" <<'PY'
+import sys
+from html.parser import HTMLParser
+class Page(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.out, self.rows, self.dd, self.opts = [], [], [], 0
+        self.tbody = self.td = self.indd = False
+        self.select = "absent"
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if a.get("id") == "summary":
+            self.out += ["%s=%s" % (k[5:], v) for k, v in attrs if k.startswith("data-")]
+        if a.get("id") == "inj":
+            self.out.append("injected=1")
+        if tag == "select" and a.get("id") == "event":
+            self.select = "hidden" if "hidden" in a else "shown"
+        self.opts += tag == "option"
+        self.tbody |= tag == "tbody"
+        if self.tbody and tag == "tr":
+            self.rows.append([])
+        if self.tbody and tag == "td":
+            self.rows[-1].append("")
+            self.td = True
+        if tag == "dd":
+            self.dd.append("")
+            self.indd = True
+    def handle_endtag(self, tag):
+        self.td &= tag != "td"
+        self.indd &= tag != "dd"
+        self.tbody &= tag != "tbody"
+    def handle_data(self, d):
+        if self.td:
+            self.rows[-1][-1] += d
+        if self.indd:
+            self.dd[-1] += d
+p = Page()
+p.feed(open(sys.argv[1], errors="replace").read())
+print("\n".join(p.out))
+print("select=%s %d" % (p.select, p.opts))
+for i, r in enumerate(p.rows):
+    print("row%d=%s" % (i, "|".join(r)))
+    print("total.%s=%s" % (r[0], r[3]))
+for d in p.dd:
+    print("meta=" + d)
+PY
+# png.py FILE: the screenshot is a PNG of the window's size with many colours.
+cat >"$TMP/png.py" <<'PY'
+import struct, sys, zlib
+b = open(sys.argv[1], "rb").read()
+if b[:8] != b"\x89PNG\r\n\x1a\n":
+    sys.exit("not a PNG")
+pos, idat, w = 8, b"", 0
+while pos < len(b):
+    n, t = struct.unpack(">I4s", b[pos:pos + 8])
+    d = b[pos + 8:pos + 8 + n]
+    if t == b"IHDR":
+        w, h, depth, ctype = struct.unpack(">IIBB", d[:10])
+        if depth != 8 or ctype not in (2, 6):
+            sys.exit("unexpected PNG format: depth %d, colour type %d" % (depth, ctype))
+        bpp = 3 if ctype == 2 else 4
+    elif t == b"IDAT":
+        idat += d
+    pos += 12 + n
+if (w, h) != (1280, 900):
+    sys.exit("%dx%d, not 1280x900" % (w, h))
+raw, stride = zlib.decompress(idat), w * bpp
+prev, colours = bytearray(stride), set()
+for y in range(h):
+    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for i in range(stride):
+        a = line[i - bpp] if i >= bpp else 0
+        c = prev[i - bpp] if i >= bpp else 0
+        if f == 1: line[i] = (line[i] + a) & 255
+        elif f == 2: line[i] = (line[i] + prev[i]) & 255
+        elif f == 3: line[i] = (line[i] + (a + prev[i]) // 2) & 255
+        elif f == 4:
+            p = a + prev[i] - c
+            pa, pb, pc = abs(p - a), abs(p - prev[i]), abs(p - c)
+            line[i] = (line[i] + (a if pa <= pb and pa <= pc else prev[i] if pb <= pc else c)) & 255
+    if y % 4 == 0:
+        colours.update(bytes(line[i:i + 3]) for i in range(0, stride, bpp * 2))
+    prev = line
+if len(colours) < 16:
+    sys.exit("only %d colours" % len(colours))
+PY
+# size.py PAGE: under 60 kB without its data, and nothing loaded from elsewhere.
+cat >"$TMP/size.py" <<'PY'
+import re, sys
+s = open(sys.argv[1], encoding="utf-8").read()
+m = re.search(r'(<script type="application/json" id="perfev-data">)(.*?)(</script>)', s, re.S)
+if not m:
+    sys.exit("no data element")
+page = s[:m.start(2)] + s[m.end(2):]
+if len(page.encode()) >= 60000:
+    sys.exit("the page is %d bytes without its data" % len(page.encode()))
+ext = re.search(r'<[^>]*\s(src|href)\s*=|@import|url\(', page)
+if ext:
+    sys.exit("loads something: %s" % page[ext.start():ext.start() + 80])
+PY
+val() {
+	sed -n "s/^$1=//p" "$TMP/page.txt" | head -n 1
+}
+# dom NAME FILE[#HASH]: the page's state after its script ran, in $TMP/page.txt.
+dom() {
+	if ! "$browser" --headless=new --no-sandbox --disable-gpu --user-data-dir="$TMP/browser" \
+		--dump-dom "file://$2" >"$TMP/dom.html" 2>"$TMP/browser.err" || [ ! -s "$TMP/dom.html" ]; then
+		fail "$1" "$browser --dump-dom failed: $(tail -c 300 "$TMP/browser.err")"
+		return 1
+	fi
+	python3 "$TMP/page.py" "$TMP/dom.html" >"$TMP/page.txt"
+	if [ "$(val ready)" != 1 ] || [ -n "$(val error)" ]; then
+		fail "$1" "the page's script failed: $(val error)"
+		return 1
+	fi
+}
+# sums FILE SECTION: the samples (the -n column's sum) and event count of event SECTION (1-based).
+sums() {
+	"$PERFEV" report -i "$1" --stdio --no-children -n --sort comm 2>/dev/null | awk -v want="$2" '
+		/^# Samples:/ { sec++ }
+		sec == want && /^# Event count/ { count = $NF }
+		sec == want && !/^#/ && /%/ { n += $2 }
+		END { print n + 0, count + 0 }'
+}
+
+if [ -z "$browser" ]; then
+	skip chromium report_html "chromium is not installed (sh scripts/deps.sh installs it)"
+elif ! "$PERFEV" record -q -F 999 -g -o "$TMP/html.data" -- "$W" 100000000 \
+	"8</script><b id=\"inj\">x$(printf '\342\200\250')y" >/dev/null 2>"$TMP/err"; then
+	fail report_html "perfev record -g failed: $(head -c 300 "$TMP/err")"
+else
+	page="$TMP/html-page.html"
+	run "$PERFEV" report -i "$TMP/html.data" --html "$page"
+	if expect_rc report_html 0; then
+		if python3 "$TMP/size.py" "$page" >"$TMP/cmp.err" 2>&1; then
+			pass report_html
+		else
+			fail report_html "$(cat "$TMP/cmp.err")"
+		fi
+	fi
+	sums "$TMP/html.data" 1 >"$TMP/sums"
+	read -r samples count <"$TMP/sums"
+	run "$PERFEV" report -i "$TMP/html.data" --stdio --no-children --sort dso,sym
+	top=$(awk '!/^#/ && /%/ && $3 == "[.]" { print $4 "|" $2 "|" $1; exit }' "$TMP/out")
+	if dom report_html_graph "$page"; then
+		if [ "$samples" -gt 0 ] && [ "$(val total)" = "$samples" ] && [ "$(val period)" = "$count" ] &&
+			[ "$(val frames)" -gt 0 ] && [ "$(val drawn)" = $(($(val frames) + 1)) ]; then
+			pass report_html_graph
+		else
+			fail report_html_graph "page: $(val frames) frames, $(val drawn) drawn, $(val total) samples, count $(val period); text report: $samples samples, count $count"
+		fi
+		# The first row: the text report's first function, object and share.
+		row=$(val row0 | awk -F'|' '{ print $1 "|" $2 "|" $3 "%" }')
+		if [ -n "$top" ] && [ "$row" = "$top" ]; then
+			pass report_html_top
+		else
+			fail report_html_top "first row '$row', the text report's first line '$top'"
+		fi
+		meta=$(grep -c '^meta=.*8</script><b id="inj">x' "$TMP/page.txt")
+		if [ -z "$(val injected)" ] && [ "$meta" = 1 ]; then
+			pass report_html_escape
+		else
+			fail report_html_escape "the command line is not text: $(grep '^meta=perfev' "$TMP/page.txt")"
+		fi
+		main_total=$(val total.main)
+	fi
+	# Search: the share of the frames named main is main's total share, and the
+	# search for anything covers the whole event.
+	if dom report_html_search "$page#search=%5Emain%24"; then
+		got=$(val search-pct) all='' none='' ran=''
+		dom report_html_search "$page#search=." && all=$(val search-pct) &&
+			dom report_html_search "$page#search=no_such_function" && none=$(val search-pct) &&
+			ran=1
+		if [ -n "$main_total" ] && [ "$got" = "$main_total" ] && [ "$all" = 100.00 ] &&
+			[ "$none" = 0.00 ]; then
+			pass report_html_search
+		elif [ -n "$ran" ]; then
+			fail report_html_search "^main\$ matched $got% (main's total: $main_total%), '.' $all%, no_such_function $none%"
+		fi
+	fi
+	if dom report_html_zoom "$page#zoom=main"; then
+		if [ "$(val zoom)" = main ] && [ "$(val zoom-pct)" = "$main_total" ]; then
+			pass report_html_zoom
+		else
+			fail report_html_zoom "zoomed into '$(val zoom)', $(val zoom-pct)%, main's total is $main_total%"
+		fi
+	fi
+	if "$browser" --headless=new --no-sandbox --disable-gpu --hide-scrollbars \
+		--user-data-dir="$TMP/browser" --window-size=1280,900 --screenshot="$TMP/shot.png" \
+		"file://$page" >/dev/null 2>"$TMP/browser.err" && [ -f "$TMP/shot.png" ] &&
+		[ "$(wc -c <"$TMP/shot.png")" -gt 10000 ] &&
+		python3 "$TMP/png.py" "$TMP/shot.png" >"$TMP/cmp.err" 2>&1; then
+		pass report_html_screenshot
+	else
+		fail report_html_screenshot "$(cat "$TMP/cmp.err" 2>/dev/null) $(tail -c 300 "$TMP/browser.err")"
+	fi
+	# Two events: a selector, and the second event's graph on asking.
+	if ! "$PERFEV" record -q -F 999 -g -e cpu-clock -e page-faults -o "$TMP/html2.data" -- \
+		"$W" 100000000 >/dev/null 2>"$TMP/err"; then
+		fail report_html_events "perfev record -e cpu-clock -e page-faults failed: $(head -c 300 "$TMP/err")"
+	else
+		sums "$TMP/html2.data" 2 >"$TMP/sums"
+		read -r samples2 count2 <"$TMP/sums"
+		run "$PERFEV" report -i "$TMP/html2.data" --html "$TMP/html2.html"
+		if expect_rc report_html_events 0 && dom report_html_events "$TMP/html2.html#event=1"; then
+			if [ "$(val select)" = "shown 2" ] && [ "$(val event)" = page-faults ] &&
+				[ "$samples2" -gt 0 ] && [ "$(val total)" = "$samples2" ] &&
+				[ "$(val period)" = "$count2" ]; then
+				pass report_html_events
+			else
+				fail report_html_events "selector $(val select), event $(val event), $(val total) samples, count $(val period); the text report: $samples2, $count2"
+			fi
+		fi
+	fi
+fi
 
 finish

@@ -41,6 +41,7 @@ static const struct {
     {EEXIST, "already exists"},
     {ENOTTY, "inappropriate ioctl for device"},
     {EPIPE, "broken pipe"},
+    {ESTALE, "file is not the build that was recorded"},
 };
 
 TEST(strerror_known)

@@ -1,11 +1,21 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* Kernel symbols from kallsyms text; user symbols of this very program through its mappings. */
+/*
+ * Kernel symbols from kallsyms text; user symbols of this program, of libraries built at test
+ * time (the choice among aliases, C++ names, build ids), of the vDSO and of JIT maps.
+ */
+#include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <perfev/symbols.h>
 #include "harness.h"
+#include "symtab.h"
 
 static const char ksyms[] = "ffffffff81000000 T _stext\n"
 			    "ffffffff81000000 T _text\n"
@@ -29,14 +39,14 @@ TEST(kallsyms_parse_and_find)
 	/* _text/_stext one, do_work one, next_fn, some_bss, mod_fn, mod_fn2; rodata dropped. */
 	CHECK_INT(perfev_kallsyms_count(k), 6);
 	CHECK_INT(perfev_kallsyms_find(k, 0xffffffff81001010ULL, &s), 0);
-	/* Of three at one address: not the weak, then the global one. */
-	CHECK_STR(s.name, "do_work");
+	/* Of three at one address: the last (the others end where it begins). */
+	CHECK_STR(s.name, "do_work_weak");
 	CHECK_U64(s.start, 0xffffffff81001000ULL);
 	CHECK_U64(s.size, 0x1000);
 	CHECK(s.module == NULL);
 	CHECK_INT(perfev_kallsyms_find(k, 0xffffffff81000010ULL, &s), 0);
-	/* Same binding and underscores: the longer name. */
-	CHECK_STR(s.name, "_stext");
+	/* Whatever the names: the last line. */
+	CHECK_STR(s.name, "_text");
 	CHECK_INT(perfev_kallsyms_find(k, 0xffffffffc0001008ULL, &s), 0);
 	CHECK_STR(s.name, "mod_fn");
 	CHECK_STR(s.module, "mymod");
@@ -143,4 +153,519 @@ TEST(user_symbol_of_this_program)
 	       "an offset past the file");
 	CHECK_INT(perfev_symbolize_user(sz, path, start, pgoff, start - 1, &sym), -EINVAL);
 	perfev_symbolizer_free(sz);
+}
+
+/* ---- user-space symbol tables, built from libraries compiled here ---- */
+
+/* The mapping of this process holding @addr: its start, file offset and path. */
+static bool mapping_of(uint64_t addr, uint64_t *start, uint64_t *pgoff, char *path, size_t len)
+{
+	unsigned long long lo, hi, off;
+	char line[4096], name[4096];
+	bool found = false;
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		name[0] = '\0';
+		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %4095s", &lo, &hi, &off, name) < 3 ||
+		    addr < lo || addr >= hi)
+			continue;
+		*start = lo;
+		*pgoff = off;
+		snprintf(path, len, "%s", name);
+		found = true;
+	}
+	fclose(f);
+	return found;
+}
+
+/* Symbols sharing addresses, each group deciding one rule of the choice perf makes. */
+static const char lib_src[] =
+    "int fa_global(int x) { return x + 1; }\n"
+    "extern int fa_weak_longer_name(int) __attribute__((weak, alias(\"fa_global\")));\n"
+    "int fb(int x) { return x + 2; }\n"
+    "static int fb_local_longer_name(int) __attribute__((alias(\"fb\"), used));\n"
+    "int fc_x(int x) { return x + 3; }\n"
+    "extern int __fc_x_longer_name(int) __attribute__((alias(\"fc_x\")));\n"
+    "int fd(int x) { return x + 4; }\n"
+    "extern int fd_longer(int) __attribute__((alias(\"fd\")));\n"
+    "int data_obj = 42;\n"
+    "extern int getpid(void);\n"
+    "int calls_out(void) { return getpid() + 1; }\n"
+    "__asm__(\".text\\n\"\n"
+    "  \".globl fe\\n.type fe,@function\\nfe:\\n\"\n"
+    "  \".globl fe_nosize_longer\\n.type fe_nosize_longer,@function\\nfe_nosize_longer:\\n\"\n"
+    "  \".skip 16\\n.size fe,16\\n\"\n"
+    "  \".globl fz\\n.type fz,@function\\nfz:\\n.skip 32\\n\"\n"
+    "  \".globl fz_next\\n.type fz_next,@function\\nfz_next:\\n.skip 8\\n.size fz_next,8\\n\"\n"
+    "  \".globl flabel\\nflabel:\\n.skip 8\\n\");\n";
+
+static const char cxx_src[] = "namespace perfev_ns {\n"
+			      "int twice(int x) { return 2 * x; }\n"
+			      "template <typename T> T thrice(T x) { return 3 * x; }\n"
+			      "template long thrice<long>(long);\n"
+			      "}\n";
+
+/* Two builds of lib_src differing only in their build ids, and a C++ library. */
+#define ID_A "0102030405060708090a0b0c0d0e0f1011121314"
+#define ID_B "a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4"
+#define ID_C "c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4"
+
+static struct {
+	bool tried, ok, cxx;
+	char dir[64], why[512], lib_a[128], lib_b[128], lib_cxx[128];
+	void *h, *hcxx;
+} fx;
+
+static int run(const char *cmd)
+{
+	int st = system(cmd);
+
+	if (st == -1 || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+static void remove_fixture(void)
+{
+	char cmd[128];
+
+	if (fx.h)
+		dlclose(fx.h);
+	if (fx.hcxx)
+		dlclose(fx.hcxx);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fx.dir);
+	if (fx.dir[0] && run(cmd) != 0)
+		fprintf(stderr, "cannot remove %s\n", fx.dir);
+}
+
+static bool write_file(const char *path, const char *text, size_t len)
+{
+	FILE *f = fopen(path, "we");
+	bool ok = f && fwrite(text, 1, len, f) == len;
+
+	if (f && fclose(f))
+		ok = false;
+	return ok;
+}
+
+static bool build(const char *cmd)
+{
+	int st = run(cmd);
+
+	if (st != 0)
+		snprintf(fx.why, sizeof(fx.why), "'%s' failed (status %d)", cmd, st);
+	return st == 0;
+}
+
+static bool fixture(void)
+{
+	char src[128], cmd[512];
+
+	if (fx.tried)
+		return fx.ok;
+	fx.tried = true;
+	snprintf(fx.dir, sizeof(fx.dir), "/tmp/perfev-symbols-XXXXXX");
+	if (!mkdtemp(fx.dir)) {
+		snprintf(fx.why, sizeof(fx.why), "cannot create a directory: %s", strerror(errno));
+		fx.dir[0] = '\0';
+		return false;
+	}
+	atexit(remove_fixture);
+	snprintf(src, sizeof(src), "%s/lib.c", fx.dir);
+	if (!write_file(src, lib_src, sizeof(lib_src) - 1)) {
+		snprintf(fx.why, sizeof(fx.why), "cannot write %s", src);
+		return false;
+	}
+	if (run("cc --version >/dev/null 2>&1") != 0) {
+		snprintf(fx.why, sizeof(fx.why), "no C compiler (cc) to build the libraries");
+		return false;
+	}
+	snprintf(fx.lib_a, sizeof(fx.lib_a), "%s/libsyms-a.so", fx.dir);
+	snprintf(fx.lib_b, sizeof(fx.lib_b), "%s/libsyms-b.so", fx.dir);
+	snprintf(cmd, sizeof(cmd), "cc -O1 -fPIC -shared -Wl,--build-id=0x" ID_A " -o %s %s",
+		 fx.lib_a, src);
+	if (!build(cmd))
+		return false;
+	snprintf(cmd, sizeof(cmd), "cc -O1 -fPIC -shared -Wl,--build-id=0x" ID_B " -o %s %s",
+		 fx.lib_b, src);
+	if (!build(cmd))
+		return false;
+	fx.h = dlopen(fx.lib_a, RTLD_NOW | RTLD_LOCAL);
+	if (!fx.h) {
+		snprintf(fx.why, sizeof(fx.why), "dlopen %s: %s", fx.lib_a, dlerror());
+		return false;
+	}
+	snprintf(src, sizeof(src), "%s/lib.cc", fx.dir);
+	snprintf(fx.lib_cxx, sizeof(fx.lib_cxx), "%s/libsyms-cxx.so", fx.dir);
+	snprintf(cmd, sizeof(cmd), "g++ -O1 -fPIC -shared -o %s %s", fx.lib_cxx, src);
+	if (run("g++ --version >/dev/null 2>&1") == 0 &&
+	    write_file(src, cxx_src, sizeof(cxx_src) - 1) && build(cmd))
+		fx.hcxx = dlopen(fx.lib_cxx, RTLD_NOW | RTLD_LOCAL);
+	fx.cxx = fx.hcxx != NULL;
+	fx.ok = true;
+	return true;
+}
+
+#define REQUIRE_FIXTURE()                                                                          \
+	do {                                                                                       \
+		if (!fixture()) {                                                                  \
+			harness_skip("cc", "cannot build the test libraries: %s", fx.why);         \
+			return;                                                                    \
+		}                                                                                  \
+	} while (0)
+
+/*
+ * Look up symbol @sym of a library opened here, @delta bytes in: the name
+ * the symbolizer gives, its offset from the symbol's start and its size.
+ */
+static int lookup(struct perfev_symbolizer *sz, void *h, const char *sym, uint64_t delta,
+		  struct perfev_sym *out)
+{
+	void *p = dlsym(h, sym);
+	uint64_t addr = (uint64_t)(uintptr_t)p + delta, start, pgoff;
+	char path[4096];
+
+	if (!p || !mapping_of(addr, &start, &pgoff, path, sizeof(path)))
+		return -EFAULT;
+	return perfev_symbolize_user(sz, path, start, pgoff, addr, out);
+}
+
+/* perf's choice among symbols at one address, sizes of symbols without one, labels, objects. */
+TEST(user_symbols_chosen_as_perf)
+{
+	static const struct {
+		const char *lookup, *want;
+		uint64_t delta, size; /* size 0: not checked */
+	} cases[] = {
+	    {"fa_global", "fa_global", 1, 0},		/* not weak beats weak */
+	    {"fa_weak_longer_name", "fa_global", 0, 0}, /* the same address */
+	    {"fb", "fb", 1, 0},				/* global beats local */
+	    {"fc_x", "fc_x", 1, 0},			/* fewer leading underscores */
+	    {"fd", "fd_longer", 1, 0},			/* then the longer name */
+	    {"fe", "fe", 15, 16},			/* a size beats none */
+	    {"fz", "fz", 20, 32},			/* no size: up to the next symbol */
+	    {"fz_next", "fz_next", 7, 8},
+	    {"flabel", "flabel", 4, 0}, /* a label of .text */
+	    {"data_obj", "data_obj", 2, 0},
+	};
+	struct perfev_symbolizer *sz;
+	struct perfev_sym sym;
+	size_t i;
+
+	REQUIRE_FIXTURE();
+	CHECK_INT(perfev_symbolizer_new(NULL, &sz), 0);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int err = lookup(sz, fx.h, cases[i].lookup, cases[i].delta, &sym);
+
+		EXPECT(err == 0, "%s+%llu: error %d", cases[i].lookup,
+		       (unsigned long long)cases[i].delta, err);
+		if (err)
+			continue;
+		EXPECT(!strcmp(sym.name, cases[i].want), "%s+%llu: '%s', want '%s'",
+		       cases[i].lookup, (unsigned long long)cases[i].delta, sym.name,
+		       cases[i].want);
+		EXPECT(sym.addr - sym.start == cases[i].delta, "%s: %llu into the symbol",
+		       cases[i].lookup, (unsigned long long)(sym.addr - sym.start));
+		EXPECT(!cases[i].size || sym.size == cases[i].size, "%s: size %llu, want %llu",
+		       cases[i].lookup, (unsigned long long)sym.size,
+		       (unsigned long long)cases[i].size);
+	}
+	/* Just past a sized symbol: the label after it. */
+	CHECK_INT(lookup(sz, fx.h, "fz_next", 8, &sym), 0);
+	CHECK_STR(sym.name, "flabel");
+	perfev_symbolizer_free(sz);
+}
+
+/* The library's PLT: its address in the file (.plt.sec, or .plt past its header) and entry size. */
+static bool plt_of(const char *path, uint64_t *addr, uint64_t *entsize)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	bool found = false, sec = false;
+
+	if (fd < 0 || elf_version(EV_CURRENT) == EV_NONE)
+		return false;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (elf && !elf_getshdrstrndx(elf, &shstrndx)) {
+		while ((scn = elf_nextscn(elf, scn))) {
+			GElf_Shdr sh;
+			const char *name;
+
+			if (!gelf_getshdr(scn, &sh) ||
+			    !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
+				continue;
+			if (!strcmp(name, ".plt.sec") || (!sec && !strcmp(name, ".plt"))) {
+				sec = !strcmp(name, ".plt.sec");
+				*entsize = sh.sh_entsize ? sh.sh_entsize : 16;
+				*addr = sh.sh_addr + (sec ? 0 : *entsize);
+				found = true;
+			}
+		}
+	}
+	elf_end(elf);
+	close(fd);
+	return found;
+}
+
+/* A call out of the library goes through its PLT entry, named as perf names it. */
+TEST(user_symbols_plt)
+{
+	struct perfev_symbolizer *sz;
+	struct perfev_sym sym;
+	uint64_t plt = 0, entsize = 0, base;
+
+	REQUIRE_FIXTURE();
+	CHECK(plt_of(fx.lib_a, &plt, &entsize));
+	CHECK_INT(perfev_symbolizer_new(NULL, &sz), 0);
+	/* The load base: a symbol's run-time address less its address in the file. */
+	CHECK_INT(lookup(sz, fx.h, "calls_out", 0, &sym), 0);
+	CHECK_STR(sym.name, "calls_out");
+	base = (uint64_t)(uintptr_t)dlsym(fx.h, "calls_out") - sym.start;
+	{
+		uint64_t addr = base + plt + 4, start, pgoff;
+		char path[4096];
+
+		CHECK(mapping_of(addr, &start, &pgoff, path, sizeof(path)));
+		CHECK_INT(perfev_symbolize_user(sz, path, start, pgoff, addr, &sym), 0);
+		CHECK_STR(sym.name, "getpid@plt");
+		CHECK_U64(sym.start, plt);
+		CHECK_U64(sym.size, entsize);
+	}
+	perfev_symbolizer_free(sz);
+}
+
+TEST(user_symbols_cplusplus_demangled)
+{
+	struct perfev_symbolizer_opts o = {.sz = sizeof(o), .demangle_params = true};
+	struct perfev_symbolizer *sz;
+	struct perfev_sym sym;
+
+	REQUIRE_FIXTURE();
+	if (!fx.cxx) {
+		harness_skip("g++", "no C++ compiler (g++) to build the C++ library: %s", fx.why);
+		return;
+	}
+	/* As perf report: without parameters. */
+	CHECK_INT(perfev_symbolizer_new(NULL, &sz), 0);
+	CHECK_INT(lookup(sz, fx.hcxx, "_ZN9perfev_ns5twiceEi", 1, &sym), 0);
+	CHECK_STR(sym.name, "perfev_ns::twice");
+	CHECK_INT(lookup(sz, fx.hcxx, "_ZN9perfev_ns6thriceIlEET_S1_", 1, &sym), 0);
+	CHECK_STR(sym.name, "perfev_ns::thrice<long>");
+	perfev_symbolizer_free(sz);
+	/* As perf report -v. */
+	CHECK_INT(perfev_symbolizer_new(&o, &sz), 0);
+	CHECK_INT(lookup(sz, fx.hcxx, "_ZN9perfev_ns5twiceEi", 1, &sym), 0);
+	CHECK_STR(sym.name, "perfev_ns::twice(int)");
+	CHECK_INT(lookup(sz, fx.hcxx, "_ZN9perfev_ns6thriceIlEET_S1_", 1, &sym), 0);
+	CHECK_STR(sym.name, "long perfev_ns::thrice<long>(long)");
+	perfev_symbolizer_free(sz);
+	o.demangle_params = false;
+	o.no_demangle = true;
+	CHECK_INT(perfev_symbolizer_new(&o, &sz), 0);
+	CHECK_INT(lookup(sz, fx.hcxx, "_ZN9perfev_ns5twiceEi", 1, &sym), 0);
+	CHECK_STR(sym.name, "_ZN9perfev_ns5twiceEi");
+	perfev_symbolizer_free(sz);
+}
+
+TEST(demangle_cplusplus_and_rust)
+{
+	static const struct {
+		const char *in, *want;
+	} cases[] = {
+	    {"_ZN9perfev_ns5twiceEi", "perfev_ns::twice(int)"},
+	    {"_ZNSt6vectorIiSaIiEE9push_backERKi", "std::vector<int, std::allocator<int> "
+						   ">::push_back(int const&)"},
+	    /* Rust, legacy: the hash is dropped. */
+	    {"_ZN4core3fmt5write17h0123456789abcdefE", "core::fmt::write"},
+	    {"_ZN3std2rt10lang_start28_$u7b$$u7b$closure$u7d$$u7d$17h4c1d2d2fda2a9a38E",
+	     "std::rt::lang_start::{{closure}}"},
+	    /* Rust, v0. */
+	    {"_RNvCs15kBYyAo9fc_7mycrate7example", "mycrate::example"},
+	    {"_RNvNtCs1234_7mycrate3foo3bar", "mycrate::foo::bar"},
+	};
+	char buf[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int n = perfev_demangle(cases[i].in, PERFEV_DEMANGLE_PARAMS, buf, sizeof(buf));
+
+		EXPECT(n == (int)strlen(cases[i].want) && !strcmp(buf, cases[i].want),
+		       "%s: %d '%s', want '%s'", cases[i].in, n, n >= 0 ? buf : "", cases[i].want);
+	}
+	/* Without parameters, as perf report shows names unless -v. */
+	CHECK_INT(perfev_demangle("_ZN9perfev_ns6thriceIlEET_S1_", 0, buf, sizeof(buf)), 23);
+	CHECK_STR(buf, "perfev_ns::thrice<long>");
+	CHECK_INT(perfev_demangle("_RNvCs15kBYyAo9fc_7mycrate7example", 0, buf, sizeof(buf)), 16);
+	CHECK_STR(buf, "mycrate::example");
+	/* Cut short, as snprintf. */
+	CHECK_INT(perfev_demangle("_ZN4core3fmt5write17h0123456789abcdefE", 0, buf, 5), 16);
+	CHECK_STR(buf, "core");
+	CHECK_INT(perfev_demangle("_ZN4core3fmt5write17h0123456789abcdefE", 0, NULL, 0), 16);
+	CHECK_INT(perfev_demangle("main", 0, buf, sizeof(buf)), -EBADMSG);
+	CHECK_INT(perfev_demangle("_Z", 0, buf, sizeof(buf)), -EBADMSG);
+	CHECK_INT(perfev_demangle(NULL, 0, buf, sizeof(buf)), -EINVAL);
+	CHECK_INT(perfev_demangle("_Z1fv", 0, NULL, 4), -EINVAL);
+	CHECK_INT(perfev_demangle("_Z1fv", 2, buf, sizeof(buf)), -EINVAL);
+}
+
+static size_t unhex(const char *hex, uint8_t *out)
+{
+	size_t n = 0;
+	unsigned int b;
+
+	while (hex[2 * n] && sscanf(hex + 2 * n, "%2x", &b) == 1) {
+		out[n] = (uint8_t)b;
+		n++;
+	}
+	return n;
+}
+
+/* A rebuilt library is not read for the symbols of the one recorded; a cached copy is. */
+TEST(build_id_stale_and_cached)
+{
+	struct perfev_symbolizer_opts o = {.sz = sizeof(o)};
+	struct perfev_symbolizer *sz;
+	struct perfev_sym sym;
+	uint8_t a[24] = {0}, b[20], c[20];
+	char cache[128], dir[256], cmd[1024];
+
+	REQUIRE_FIXTURE();
+	CHECK_INT(unhex(ID_A, a), 20);
+	CHECK_INT(unhex(ID_B, b), 20);
+	CHECK_INT(unhex(ID_C, c), 20);
+	snprintf(cache, sizeof(cache), "%s/cache", fx.dir);
+	o.buildid_dir = cache;
+	CHECK_INT(perfev_symbolizer_new(&o, &sz), 0);
+	/* The file's own id, padded to 24 bytes as records do. */
+	CHECK_INT(perfev_symbolizer_set_build_id(sz, fx.lib_a, a, sizeof(a)), 0);
+	CHECK_INT(lookup(sz, fx.h, "fd", 1, &sym), 0);
+	CHECK_STR(sym.name, "fd_longer");
+	/* Told after the first lookup: another build, not on disk. */
+	CHECK_INT(perfev_symbolizer_set_build_id(sz, fx.lib_a, b, sizeof(b)), 0);
+	CHECK_INT(lookup(sz, fx.h, "fd", 1, &sym), -ESTALE);
+	CHECK_INT(perfev_symbolizer_set_build_id(sz, fx.lib_a, a, 20), 0);
+	CHECK_INT(lookup(sz, fx.h, "fd", 1, &sym), 0);
+	CHECK_STR(sym.name, "fd_longer");
+	CHECK_INT(perfev_symbolizer_set_build_id(sz, fx.lib_a, a, 0), -EINVAL);
+	CHECK_INT(perfev_symbolizer_set_build_id(sz, NULL, a, 20), -EINVAL);
+	perfev_symbolizer_free(sz);
+
+	/* Build B in perf's build-id cache: .build-id/a1/a2...b4/elf. */
+	snprintf(dir, sizeof(dir), "%s/.build-id/%.2s/%s", cache, ID_B, ID_B + 2);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s' && cp '%s' '%s/elf'", dir, fx.lib_b, dir);
+	CHECK_INT(run(cmd), 0);
+	CHECK_INT(perfev_symbolizer_new(&o, &sz), 0);
+	CHECK_INT(perfev_symbolizer_set_build_id(sz, fx.lib_a, b, sizeof(b)), 0);
+	CHECK_INT(lookup(sz, fx.h, "fc_x", 2, &sym), 0);
+	CHECK_STR(sym.name, "fc_x");
+	CHECK_U64(sym.addr - sym.start, 2);
+	/* A third build, in no cache. */
+	CHECK_INT(perfev_symbolizer_set_build_id(sz, fx.lib_a, c, sizeof(c)), 0);
+	CHECK_INT(lookup(sz, fx.h, "fc_x", 2, &sym), -ESTALE);
+	/* A missing file stays missing. */
+	CHECK_INT(perfev_symbolizer_set_build_id(sz, "/nonexistent/lib.so", c, sizeof(c)), 0);
+	CHECK_INT(perfev_symbolize_user(sz, "/nonexistent/lib.so", 0x1000, 0, 0x1000, &sym),
+		  -ENODATA);
+	perfev_symbolizer_free(sz);
+}
+
+TEST(vdso_symbols)
+{
+	void *h = dlopen("linux-vdso.so.1", RTLD_NOW | RTLD_NOLOAD);
+	void *fn = h ? dlsym(h, "__vdso_clock_gettime") : NULL;
+	uint64_t addr = (uint64_t)(uintptr_t)fn, start, pgoff;
+	struct perfev_symbolizer *sz;
+	struct perfev_sym sym;
+	char path[4096];
+
+	if (!fn) {
+		harness_skip("vdso", "this process has no vDSO with __vdso_clock_gettime");
+		if (h)
+			dlclose(h);
+		return;
+	}
+	CHECK(mapping_of(addr, &start, &pgoff, path, sizeof(path)));
+	CHECK_STR(path, "[vdso]");
+	CHECK_INT(perfev_symbolizer_new(NULL, &sz), 0);
+	/* __vdso_clock_gettime is global; clock_gettime, at the same address, weak. */
+	CHECK_INT(perfev_symbolize_vdso(sz, start, pgoff, addr + 1, &sym), 0);
+	CHECK_STR(sym.name, "__vdso_clock_gettime");
+	CHECK_U64(sym.addr - sym.start, 1);
+	CHECK_INT(perfev_symbolize_user(sz, "[vdso]", start, pgoff, addr, &sym), 0);
+	CHECK_STR(sym.name, "__vdso_clock_gettime");
+	perfev_symbolizer_free(sz);
+	dlclose(h);
+}
+
+static const char jitmap[] = "1000 100 jit_one\n"
+			     "0x2000 0x10 LazyCompile:*foo /srv/app.js:12\r\n"
+			     "not a line\n"
+			     "3000 0 zero_sized\n"
+			     "3100 10 after_zero\n"
+			     "4000 10\n"
+			     "zz00 10 bad_hex\n"
+			     "11112222333344445 10 too_long\n"
+			     "1000 80 jit_one_again\n"
+			     "5000 10 no_newline";
+
+TEST(jitmap_parse_and_find)
+{
+	struct perfev__jitmap *m;
+	struct perfev_sym s;
+
+	CHECK_INT(perfev__jitmap_parse(jitmap, sizeof(jitmap) - 1, &m), 0);
+	/* jit_one replaced by the later line at its address. */
+	CHECK_INT(perfev__jitmap_count(m), 5);
+	CHECK_INT(perfev__jitmap_find(m, 0x1010, &s), 0);
+	CHECK_STR(s.name, "jit_one_again");
+	CHECK_U64(s.start, 0x1000);
+	CHECK_U64(s.size, 0x80);
+	CHECK_U64(s.addr, 0x1010);
+	CHECK_INT(perfev__jitmap_find(m, 0x1090, &s), -ENOENT);
+	CHECK_INT(perfev__jitmap_find(m, 0x200f, &s), 0);
+	CHECK_STR(s.name, "LazyCompile:*foo /srv/app.js:12");
+	CHECK_INT(perfev__jitmap_find(m, 0x2010, &s), -ENOENT);
+	CHECK_INT(perfev__jitmap_find(m, 0x30ff, &s), 0);
+	CHECK_STR(s.name, "zero_sized");
+	CHECK_U64(s.size, 0x100);
+	CHECK_INT(perfev__jitmap_find(m, 0x5008, &s), 0);
+	CHECK_STR(s.name, "no_newline");
+	CHECK_INT(perfev__jitmap_find(m, 0xfff, &s), -ENOENT);
+	perfev__jitmap_free(m);
+	CHECK_INT(perfev__jitmap_parse("1000 10 a\0b\n", 12, &m), -EBADMSG);
+	CHECK_INT(perfev__jitmap_parse("", 0, &m), 0);
+	CHECK_INT(perfev__jitmap_count(m), 0);
+	perfev__jitmap_free(m);
+	CHECK_INT(perfev__jitmap_parse(NULL, 1, &m), -EINVAL);
+}
+
+TEST(jit_symbols_of_a_process)
+{
+	struct perfev_symbolizer_opts o = {.sz = sizeof(o)};
+	struct perfev_symbolizer *sz;
+	struct perfev_sym s;
+	char dir[] = "/tmp/perfev-jit-XXXXXX", path[64];
+
+	CHECK(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/perf-4242.map", dir);
+	CHECK(write_file(path, jitmap, sizeof(jitmap) - 1));
+	o.jitmap_dir = dir;
+	CHECK_INT(perfev_symbolizer_new(&o, &sz), 0);
+	CHECK_INT(perfev_symbolize_jit(sz, 4242, 0x3105, &s), 0);
+	CHECK_STR(s.name, "after_zero");
+	CHECK_U64(s.addr, 0x3105);
+	/* Read once: gone from disk, still known. */
+	CHECK_INT(unlink(path), 0);
+	CHECK_INT(perfev_symbolize_jit(sz, 4242, 0x1000, &s), 0);
+	CHECK_STR(s.name, "jit_one_again");
+	CHECK_INT(perfev_symbolize_jit(sz, 4242, 0x9000, &s), -ENOENT);
+	CHECK_INT(perfev_symbolize_jit(sz, 4243, 0x1000, &s), -ENODATA);
+	CHECK_INT(perfev_symbolize_jit(sz, -1, 0x1000, &s), -EINVAL);
+	perfev_symbolizer_free(sz);
+	CHECK_INT(rmdir(dir), 0);
 }

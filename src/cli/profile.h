@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * A profile: the samples of a perf.data file as call stacks of resolved
+ * frames, summed per distinct stack.  perfev report builds it from the
+ * file (cmd-report.c) and prints its tables from it; the exports write
+ * it: profile-folded.c (collapsed stacks), profile-speedscope.c,
+ * profile-pprof.c (protobuf), profile-html.c (one-file flame graph).
+ *
+ * Frames and strings are interned: a frame index names the same frame
+ * everywhere, and equal strings are the same pointer.
+ */
+#ifndef PERFEV_CLI_PROFILE_H
+#define PERFEV_CLI_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* One frame of a stack: a function, or an address nothing resolved. */
+struct profile_frame {
+	const char *sym; /* the function's name (demangled); NULL: none resolved */
+	const char
+	    *dso; /* the object's path, "[kernel.kallsyms]", a module's "[name]" or "[unknown]" */
+	uint64_t addr;	  /* the address in the object (a file address, or the kernel's) */
+	uint64_t offset;  /* @addr - the symbol's start, when @sym */
+	uint64_t ip;	  /* without @sym: the address as the process saw it, else 0 */
+	const char *file; /* the source file, NULL when unknown (or lines not asked for) */
+	uint32_t line;	  /* its line, 0 when unknown */
+	bool inlined;	  /* inlined into the next frame of the stack (its caller) */
+	char level;	  /* '.' user, 'k' kernel, 'H' hypervisor, 'g'/'u' guest */
+};
+
+/* A distinct stack, with what the samples that had it add up to. */
+struct profile_stack {
+	uint32_t ev; /* the event: an index into profile.events */
+	const char *comm;
+	uint32_t pid, tid;
+	int32_t cpu; /* -1 unless the profile keeps stacks per CPU */
+	uint32_t nframes;
+	uint32_t *frames; /* indexes into profile.frames, the sampled one (leaf) first */
+	uint64_t period;  /* the sum of the samples' periods */
+	uint64_t samples;
+};
+
+struct profile_event {
+	const char *name;
+	uint64_t samples, period; /* every sample of the event, filtered or not */
+};
+
+/* What the run was, from the file's header; NULL or 0 when the file lacks it. */
+struct profile_meta {
+	const char *hostname, *os_release, *arch, *cpu_desc, *perf_version;
+	const char *cmdline; /* the recording's command line, words joined by spaces */
+	const char *input;   /* the file the profile was read from */
+	uint32_t nr_cpus;
+	uint64_t time_first, time_last; /* sample times (ns), 0 when not sampled */
+	uint64_t lost;			/* samples the kernel lost */
+};
+
+struct profile {
+	struct profile_frame *frames;
+	size_t nframes;
+	struct profile_stack *stacks; /* in the order they were first seen */
+	size_t nstacks;
+	struct profile_event *events;
+	size_t nevents;
+	struct profile_meta meta;
+
+	/* private: hash indexes and interned strings */
+	uint32_t *frame_idx, *stack_idx;
+	size_t cap_frames, cap_frame_idx, cap_stacks, cap_stack_idx, cap_events;
+	char **strs;
+	size_t nstrs, cap_strs;
+};
+
+void profile_init(struct profile *p);
+void profile_release(struct profile *p);
+
+/* The interned copy of @s (NULL stays NULL); lives as long as @p. */
+const char *profile_intern(struct profile *p, const char *s);
+
+/* The index of frame @f (its strings interned), added when new. */
+uint32_t profile_frame_add(struct profile *p, const struct profile_frame *f);
+
+/* The index of event @name, added when new. */
+uint32_t profile_event_add(struct profile *p, const char *name);
+
+/*
+ * Add one sample of event @ev (period @period) with stack @frames (@n
+ * indexes, leaf first) to its stack's sums.  The event's own sums are
+ * the caller's to keep (they count filtered samples too).
+ */
+void profile_add(struct profile *p, uint32_t ev, const char *comm, uint32_t pid, uint32_t tid,
+		 const uint32_t *frames, uint32_t n, uint64_t period);
+/* The same, the sample taken on @cpu: stacks on different CPUs are kept apart. */
+void profile_add_on_cpu(struct profile *p, uint32_t ev, const char *comm, uint32_t pid,
+			uint32_t tid, int32_t cpu, const uint32_t *frames, uint32_t n,
+			uint64_t period);
+
+/*
+ * The name a frame is shown by: its symbol, else "[unknown]"
+ * (@buf is used when a name has to be made).
+ */
+const char *profile_frame_name(const struct profile_frame *f, char *buf, size_t len);
+
+/* The short name of a dso as perf shows it: the file's base name; "[...]" names as they are. */
+const char *profile_short_dso(const char *dso);
+
+/*
+ * The exports.  Each writes the whole profile (every event, or only
+ * event @ev when @ev < nevents) to @f and returns 0 or -errno (-EIO
+ * when a write fails).
+ */
+int profile_write_folded(const struct profile *p, size_t ev, FILE *f);
+int profile_write_speedscope(const struct profile *p, size_t ev, FILE *f);
+int profile_write_pprof(const struct profile *p, size_t ev, FILE *f);
+int profile_write_html(const struct profile *p, size_t ev, FILE *f);
+
+#endif /* PERFEV_CLI_PROFILE_H */

@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The call graph under a line of perfev report: a tree of function names
+ * built from the paths of the samples that went through the line, printed
+ * as perf report --stdio draws it:
+ *
+ *             |
+ *             ---main
+ *                compute
+ *                |
+ *                |--60.00%--inner
+ *                |          leaf
+ *                |
+ *                 --40.00%--other
+ *
+ * A chain of nodes that each pass everything to one child stays in one
+ * column; where paths part, each branch gets its percentage (of the
+ * event's total, or of its parent with -g fractal).  Branches under the
+ * -g threshold are left out.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "perfev-cli.h"
+#include "report.h"
+
+void graph_add(struct gnode *root, const struct gstep *steps, size_t n, uint64_t period)
+{
+	struct gnode *at = root;
+	size_t i, k;
+
+	root->period += period;
+	for (i = 0; i < n; i++) {
+		struct gnode *next = NULL;
+
+		for (k = 0; k < at->nkids; k++) {
+			if (at->kids[k]->name == steps[i].name) {
+				next = at->kids[k];
+				break;
+			}
+		}
+		if (!next) {
+			if (at->nkids == at->cap) {
+				size_t cap = at->cap ? at->cap * 2 : 2;
+				struct gnode **v = realloc(at->kids, cap * sizeof(*v));
+
+				if (!v)
+					cli_die("out of memory");
+				at->kids = v;
+				at->cap = cap;
+			}
+			next = calloc(1, sizeof(*next));
+			if (!next)
+				cli_die("out of memory");
+			next->name = steps[i].name;
+			next->addr = steps[i].addr;
+			next->dso_ord = steps[i].dso_ord;
+			at->kids[at->nkids++] = next;
+		}
+		next->period += period;
+		at = next;
+	}
+	at->self += period;
+}
+
+void graph_release(struct gnode *root)
+{
+	size_t k;
+
+	for (k = 0; k < root->nkids; k++) {
+		graph_release(root->kids[k]);
+		free(root->kids[k]);
+	}
+	free(root->kids);
+	root->kids = NULL;
+	root->nkids = root->cap = 0;
+}
+
+static int cmp_node(const void *a, const void *b)
+{
+	const struct gnode *x = *(const struct gnode *const *)a,
+			   *y = *(const struct gnode *const *)b;
+
+	if (x->period != y->period)
+		return x->period > y->period ? -1 : 1;
+	/* As perf: by object (in the order they were met), then address, the last first. */
+	if (x->dso_ord != y->dso_ord)
+		return x->dso_ord > y->dso_ord ? -1 : 1;
+	if (x->addr != y->addr)
+		return x->addr > y->addr ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+struct gprint {
+	const struct report *r;
+	uint64_t total;	     /* the event's */
+	uint64_t line_total; /* the report line's */
+	char prefix[4096];
+};
+
+/*
+ * What a branch's percentage is of: the event's total, or with -g
+ * fractal what went on through its parent (not what ended there); the
+ * first branches, under the line's own first chain, are of the line's
+ * total.
+ */
+static uint64_t base_of(const struct gprint *g, const struct gnode *parent, bool top)
+{
+	if (g->r->graph != GM_FRACTAL)
+		return g->total;
+	return top ? g->line_total : parent->period - parent->self;
+}
+
+static double pct(uint64_t v, uint64_t base)
+{
+	return base ? 100.0 * (double)v / (double)base : 0;
+}
+
+/* The children of @n worth printing (above the threshold of @base), biggest first. */
+static size_t shown_kids(const struct gprint *g, const struct gnode *n, uint64_t base,
+			 struct gnode ***out)
+{
+	size_t k, m = 0;
+
+	*out = malloc((n->nkids ? n->nkids : 1) * sizeof(**out));
+	if (!*out)
+		cli_die("out of memory");
+	for (k = 0; k < n->nkids; k++)
+		if (pct(n->kids[k]->period, base) >= g->r->graph_limit)
+			(*out)[m++] = n->kids[k];
+	qsort(*out, m, sizeof(**out), cmp_node);
+	return m;
+}
+
+static void print_branches(struct gprint *g, const struct gnode *n, bool top);
+
+/* The rest of a branch after its first name: the chain, then where it parts. */
+static void print_chain(struct gprint *g, const struct gnode *n, bool top)
+{
+	while (n->nkids == 1 && n->kids[0]->period == n->period && !n->self) {
+		n = n->kids[0];
+		printf("%s%s\n", g->prefix, n->name);
+	}
+	print_branches(g, n, top);
+}
+
+static void print_branches(struct gprint *g, const struct gnode *n, bool top)
+{
+	struct gnode **kids;
+	uint64_t base = base_of(g, n, top);
+	size_t m = shown_kids(g, n, g->r->graph == GM_FRACTAL ? base : g->total, &kids), k,
+	       len = strlen(g->prefix);
+
+	uint64_t rest = base;
+
+	/* -g fractal: what the branches shown leave of the base is one more, "[...]". */
+	for (k = 0; k < m; k++)
+		rest -= rest >= kids[k]->period ? kids[k]->period : rest;
+	if (g->r->graph != GM_FRACTAL || rest == base)
+		rest = 0;
+	for (k = 0; k < m; k++) {
+		bool last = k == m - 1 && !rest;
+
+		printf("%s|          \n", g->prefix);
+		printf("%s%s--%.2f%%--%s\n", g->prefix, last ? " " : "|",
+		       pct(kids[k]->period, base), kids[k]->name);
+		if (len + 12 < sizeof(g->prefix)) {
+			strcpy(g->prefix + len, last ? "           " : "|          ");
+			print_chain(g, kids[k], false);
+			g->prefix[len] = '\0';
+		}
+	}
+	if (rest)
+		printf("%s --%.2f%%--[...]\n", g->prefix, pct(rest, base));
+	free(kids);
+}
+
+#define PATH_MAX_DEPTH 512
+
+/* A path for -g flat and folded: the names to a node where samples ended, and how many. */
+struct fpath {
+	char *text; /* folded: "a;b;c"; flat: one name per line */
+	uint64_t self, period;
+};
+
+struct fpaths {
+	struct fpath *v;
+	size_t n, cap;
+};
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct gnode *x = *(const struct gnode *const *)a,
+			   *y = *(const struct gnode *const *)b;
+
+	if (x->dso_ord != y->dso_ord)
+		return x->dso_ord > y->dso_ord ? -1 : 1;
+	if (x->addr != y->addr)
+		return x->addr > y->addr ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* As perf meets them: each node after its children, children by object and address, the last first.
+ */
+static void collect_paths(const struct gprint *g, const struct gnode *n, const char **path,
+			  size_t depth, struct fpaths *out)
+{
+	size_t k, len = 0;
+	struct gnode **kids = malloc((n->nkids ? n->nkids : 1) * sizeof(*kids));
+
+	if (!kids)
+		cli_die("out of memory");
+	memcpy(kids, n->kids, n->nkids * sizeof(*kids));
+	qsort(kids, n->nkids, sizeof(*kids), cmp_key);
+	for (k = 0; k < n->nkids && depth < PATH_MAX_DEPTH; k++) {
+		path[depth] = kids[k]->name;
+		collect_paths(g, kids[k], path, depth + 1, out);
+	}
+	free(kids);
+	if (n->self && depth &&
+	    (g->total ? 100.0 * (double)n->self / (double)g->total : 0) >= g->r->graph_limit) {
+		char *t;
+
+		for (k = 0; k < depth; k++)
+			len += strlen(path[k]) + 20;
+		t = malloc(len + 1);
+		if (!t)
+			cli_die("out of memory");
+		t[0] = '\0';
+		for (k = 0, len = 0; k < depth; k++)
+			len += (size_t)sprintf(t + len,
+					       g->r->graph == GM_FLAT ? "                %s\n"
+					       : k		      ? ";%s"
+								      : "%s",
+					       path[k]);
+		if (out->n == out->cap) {
+			out->cap = out->cap ? out->cap * 2 : 16;
+			out->v = realloc(out->v, out->cap * sizeof(*out->v));
+			if (!out->v)
+				cli_die("out of memory");
+		}
+		out->v[out->n].text = t;
+		out->v[out->n].period = n->period;
+		out->v[out->n++].self = n->self;
+	}
+}
+
+static int cmp_fpath(const void *a, const void *b)
+{
+	const struct fpath *x = a, *y = b;
+
+	if (x->self != y->self)
+		return x->self > y->self ? -1 : 1;
+	return 0;
+}
+
+/*
+ * -g flat and folded: each path that samples ended at, those where most
+ * ended first, with its share: flat as a column of names, folded on one
+ * line.
+ */
+static void print_paths(const struct gprint *g, const struct gnode *root)
+{
+	const char *path[PATH_MAX_DEPTH];
+	struct fpaths ps = {0};
+	size_t i;
+
+	collect_paths(g, root, path, 0, &ps);
+	/* Stable: equal paths keep the graph's order. */
+	for (i = 1; i < ps.n; i++) {
+		struct fpath t = ps.v[i];
+		size_t j = i;
+
+		while (j > 0 && cmp_fpath(&ps.v[j - 1], &t) > 0) {
+			ps.v[j] = ps.v[j - 1];
+			j--;
+		}
+		ps.v[j] = t;
+	}
+	for (i = 0; i < ps.n; i++) {
+		/* flat shows what went through the path's end, folded what ended there. */
+		if (g->r->graph == GM_FLAT)
+			printf("           %.2f%%\n%s\n", pct(ps.v[i].period, g->total),
+			       ps.v[i].text);
+		else
+			printf("%.2f%% %s\n", pct(ps.v[i].self, g->total), ps.v[i].text);
+		free(ps.v[i].text);
+	}
+	free(ps.v);
+}
+
+void graph_print(const struct report *r, const struct gnode *root, uint64_t total)
+{
+	struct gprint g = {.r = r, .total = total, .line_total = root->period};
+	struct gnode **kids;
+	size_t m;
+
+	m = shown_kids(&g, root, r->graph == GM_FRACTAL ? root->period : total, &kids);
+	if (!m) {
+		free(kids);
+		return;
+	}
+	if (r->graph == GM_FOLDED || r->graph == GM_FLAT) {
+		free(kids);
+		print_paths(&g, root);
+		return;
+	}
+	if (m == 1 && root->nkids == 1) {
+		/* One root: "---" starts it; several: the first branch's "|" line does. */
+		printf("            |\n            ---%s\n", kids[0]->name);
+		strcpy(g.prefix, "               ");
+		print_chain(&g, kids[0], true);
+	} else {
+		strcpy(g.prefix, "            ");
+		print_branches(&g, root, true);
+	}
+	free(kids);
+	putchar('\n');
+}

@@ -1,0 +1,638 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The lines of perfev report: the profile's stacks summed by the sort
+ * keys.  A stack's sampled function gets the period as its self
+ * overhead; with --children every function on the stack (each once, even
+ * when recursion repeats it) gets it as its children overhead, as perf
+ * report does when samples have call chains.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "perfev-cli.h"
+#include "report.h"
+
+static const struct {
+	const char *name, *header;
+} key_names[SK_MAX] = {
+    [SK_COMM] = {"comm", "Command"},	       [SK_PID] = {"pid", "Pid:Command"},
+    [SK_DSO] = {"dso", "Shared Object"},       [SK_SYM] = {"sym", "Symbol"},
+    [SK_SRCLINE] = {"srcline", "Source:Line"}, [SK_CPU] = {"cpu", "CPU"},
+};
+
+static uint64_t hash(const char *p)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	return h;
+}
+
+const char *report_frame_label(const struct profile_frame *f, char *buf, size_t len)
+{
+	if (f->sym && !f->inlined)
+		return f->sym;
+	if (f->sym) {
+		snprintf(buf, len, "%s (inlined)", f->sym);
+		return buf;
+	}
+	snprintf(buf, len, "%#" PRIx64, f->ip);
+	return buf;
+}
+
+bool report_listed(const struct names *f, const char *s)
+{
+	size_t i;
+
+	if (!f->on)
+		return true;
+	for (i = 0; s && i < f->n; i++)
+		if (!strcmp(f->v[i], s))
+			return true;
+	return false;
+}
+
+static bool tid_listed(const struct report *r, uint32_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < r->nftid; i++)
+		if (r->ftid[i] == tid)
+			return true;
+	return !r->nftid;
+}
+
+/*
+ * The line @e stands for (only the sort keys' fields count), added when
+ * new.  As perf, the level is not part of a symbol: the first sample's
+ * is shown.
+ */
+static struct hent *entry(struct report *r, const struct hent *e)
+{
+	char key[4096];
+	struct hent *h;
+	size_t j;
+
+	snprintf(key, sizeof(key),
+		 "%" PRIu32 "\x1f%s\x1f%" PRIu32 "\x1f%s\x1f%s\x1f%" PRIx64 "\x1f%s\x1f%d", e->ev,
+		 r->want[SK_COMM] || r->want[SK_PID] ? e->comm : "", r->want[SK_PID] ? e->tid : 0,
+		 r->want[SK_DSO] ? e->dso : "", r->want[SK_SYM] && e->sym ? e->sym : "",
+		 r->want[SK_SYM] && !e->sym ? e->addr : 0,
+		 r->want[SK_SRCLINE] && e->srcline ? e->srcline : "", r->want[SK_CPU] ? e->cpu : 0);
+	if ((r->n + 1) * 2 > r->cap) {
+		struct hent **old = r->tab;
+		size_t oldcap = r->cap, i;
+
+		r->cap = oldcap ? oldcap * 2 : 1024;
+		r->tab = calloc(r->cap, sizeof(*r->tab));
+		if (!r->tab)
+			cli_die("out of memory");
+		for (i = 0; i < oldcap; i++) {
+			if (!old[i])
+				continue;
+			j = (size_t)hash(old[i]->key) & (r->cap - 1);
+			while (r->tab[j])
+				j = (j + 1) & (r->cap - 1);
+			r->tab[j] = old[i];
+		}
+		free(old);
+	}
+	j = (size_t)hash(key) & (r->cap - 1);
+	while (r->tab[j] && strcmp(r->tab[j]->key, key))
+		j = (j + 1) & (r->cap - 1);
+	h = r->tab[j];
+	if (!h) {
+		h = malloc(sizeof(*h));
+		if (!h)
+			cli_die("out of memory");
+		*h = *e;
+		h->key = strdup(key);
+		if (!h->key)
+			cli_die("out of memory");
+		h->self = h->children = h->samples = 0;
+		h->seq = (uint32_t)r->n;
+		memset(&h->graph, 0, sizeof(h->graph));
+		r->tab[j] = h;
+		r->n++;
+	}
+	return h;
+}
+
+/*
+ * The source line perf shows for frame @first of @s: "file.c:12" from the
+ * innermost line at that address; for a file without a line there, "??:0"
+ * (or "name@plt+off" in a PLT); where no file could be read (the kernel
+ * without vmlinux) "symbol+offset"; with no symbol "object[address]".
+ */
+static const char *srcline_of(struct report *r, const struct profile_stack *s, uint32_t first)
+{
+	const struct profile_frame *f = &r->prof.frames[s->frames[first]];
+	size_t n = f->sym ? strlen(f->sym) : 0;
+	char buf[4096];
+
+	if (f->file) {
+		const char *b = strrchr(f->file, '/');
+
+		snprintf(buf, sizeof(buf), "%s:%" PRIu32, b ? b + 1 : f->file, f->line);
+	} else if (!f->sym) {
+		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", profile_short_dso(f->dso), f->addr);
+	} else if (f->level == '.' && f->dso[0] == '/' &&
+		   (n < 4 || strcmp(f->sym + n - 4, "@plt"))) {
+		snprintf(buf, sizeof(buf), "??:0");
+	} else {
+		snprintf(buf, sizeof(buf), "%s+%" PRIu64, f->sym, f->offset);
+	}
+	return profile_intern(&r->prof, buf);
+}
+
+static bool unmapped(const struct profile_frame *f)
+{
+	return f->dso[0] == '[' && !strcmp(f->dso, "[unknown]");
+}
+
+/*
+ * The level perf shows for frame @i of @s outside every map: that of the
+ * frame it met before, walking the chain from the sampled function up
+ * (callee order) or from the outermost down (caller order), else the
+ * sample's own.
+ */
+static char unmapped_level(const struct report *r, const struct profile_stack *s, uint32_t i,
+			   uint32_t leaf)
+{
+	const struct profile_frame *f;
+	uint32_t j;
+
+	if (r->caller) {
+		for (j = i + 1; j < s->nframes; j++) {
+			f = &r->prof.frames[s->frames[j]];
+			if (!f->inlined && !unmapped(f))
+				return f->level;
+		}
+	} else {
+		for (j = i; j-- > leaf;) {
+			f = &r->prof.frames[s->frames[j]];
+			if (!f->inlined && !unmapped(f))
+				return f->level;
+		}
+	}
+	return r->prof.frames[s->frames[leaf]].level;
+}
+
+static struct hent *frame_entry(struct report *r, const struct profile_stack *s, uint32_t i,
+				uint32_t first, uint32_t leaf, bool self)
+{
+	const struct profile_frame *f = &r->prof.frames[s->frames[i]];
+	struct hent e = {0};
+
+	e.ev = s->ev;
+	e.comm = s->comm;
+	e.tid = s->tid;
+	e.dso = profile_short_dso(f->dso);
+	/* As perf, a caller outside every map is shown at the sampled address's level. */
+	e.level = unmapped(f) && !self ? unmapped_level(r, s, i, leaf) : f->level;
+	e.sym = f->sym;
+	/* perf's quirk: an unresolved caller is named by its address in the process, not the file.
+	 */
+	e.addr = f->sym || self ? f->addr : f->ip;
+	e.cpu = s->cpu;
+	if (r->want[SK_SRCLINE])
+		e.srcline = srcline_of(r, s, first);
+	if (!report_listed(&r->fcomm, e.comm) || !report_listed(&r->fdso, e.dso) ||
+	    !report_listed(&r->fsym, e.sym) || !tid_listed(r, e.tid))
+		return NULL;
+	return entry(r, &e);
+}
+
+/* The names of the graph path of a line, outermost first. */
+struct path {
+	struct gstep *v;
+	size_t n, cap;
+};
+
+static void path_push(struct path *p, const char *name, uint32_t dso_ord, uint64_t addr)
+{
+	if (p->n == p->cap) {
+		p->cap = p->cap ? p->cap * 2 : 64;
+		p->v = realloc(p->v, p->cap * sizeof(*p->v));
+		if (!p->v)
+			cli_die("out of memory");
+	}
+	p->v[p->n].name = name;
+	p->v[p->n].dso_ord = dso_ord;
+	p->v[p->n++].addr = addr;
+}
+
+/*
+ * The graph path of frames [@from, @to] of @s (indexes, leaf first):
+ * with callers first from @to down to @from, else from @from up.
+ */
+static void graph_path(struct report *r, const struct profile_stack *s, uint32_t from, uint32_t to,
+		       struct path *p)
+{
+	char buf[4096];
+	uint32_t k;
+
+	p->n = 0;
+	for (k = 0; k <= to - from; k++) {
+		uint32_t i = r->caller ? to - k : from + k;
+		const struct profile_frame *f = &r->prof.frames[s->frames[i]];
+
+		if (f->inlined && !r->inline_frames)
+			continue;
+		path_push(p, profile_intern(&r->prof, report_frame_label(f, buf, sizeof(buf))),
+			  r->dso_ord[s->frames[i]], f->sym ? f->addr - f->offset : f->ip);
+	}
+}
+
+/* What one stack adds up: the lines it has touched, each once. */
+struct touch {
+	struct hent **seen;
+	size_t nseen, cap;
+	struct path path;
+};
+
+/*
+ * Add stack @s to the line of its frame @i (@first: that frame's
+ * innermost inlined frame, @leaf: the sampled function's frame), as the
+ * sampled function (@self) or as a caller.
+ */
+static void touch(struct report *r, const struct profile_stack *s, uint32_t i, uint32_t first,
+		  uint32_t leaf, bool self, struct touch *t)
+{
+	struct hent *h;
+	size_t k;
+
+	h = frame_entry(r, s, i, first, leaf, self);
+	if (!h)
+		return;
+	for (k = 0; k < t->nseen && t->seen[k] != h; k++)
+		;
+	if (k < t->nseen)
+		return; /* recursion: once per stack */
+	if (t->nseen == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 64;
+		t->seen = realloc(t->seen, t->cap * sizeof(*t->seen));
+		if (!t->seen)
+			cli_die("out of memory");
+	}
+	t->seen[t->nseen++] = h;
+	if (self) {
+		h->self += s->period;
+		h->samples += s->samples;
+	}
+	if (r->children)
+		h->children += s->period;
+	if (!r->have_callchains)
+		return;
+	/*
+	 * The sampled function's line shows whole stacks; a caller's line,
+	 * with children, the paths from it to the sampled one (or from it up
+	 * to the outermost with -g callee).
+	 */
+	if (self)
+		graph_path(r, s, 0, s->nframes - 1, &t->path);
+	else if (r->caller)
+		graph_path(r, s, 0, i, &t->path);
+	else
+		graph_path(r, s, i, s->nframes - 1, &t->path);
+	if (t->path.n > h->max_depth)
+		h->max_depth = (uint32_t)t->path.n;
+	if (r->graph != GM_NONE)
+		graph_add(&h->graph, t->path.v, t->path.n, s->period);
+}
+
+static void add_stack(struct report *r, const struct profile_stack *s, struct touch *t)
+{
+	uint32_t i, first = 0, leaf = UINT32_MAX;
+
+	t->nseen = 0;
+	for (i = 0; i < s->nframes; i++) {
+		const struct profile_frame *f = &r->prof.frames[s->frames[i]];
+
+		if (f->inlined)
+			continue;
+		if (leaf == UINT32_MAX) {
+			leaf = i;
+			touch(r, s, i, first, leaf, true, t);
+			/*
+			 * As perf, an unresolved sampled address is also a caller
+			 * line of its own, named by its address in the process.
+			 */
+			if (r->children && !f->sym)
+				touch(r, s, i, first, leaf, false, t);
+		} else if (r->children) {
+			touch(r, s, i, first, leaf, false, t);
+		} else {
+			break;
+		}
+		first = i + 1;
+	}
+}
+
+/* Rank the objects as perf meets them: the kernel first, then in the order frames name them. */
+static void rank_dsos(struct report *r)
+{
+	const char **seen = NULL;
+	size_t i, k, n = 0;
+
+	r->dso_ord = calloc(r->prof.nframes ? r->prof.nframes : 1, sizeof(*r->dso_ord));
+	seen = calloc(r->prof.nframes + 2, sizeof(*seen));
+	if (!r->dso_ord || !seen)
+		cli_die("out of memory");
+	/* Nothing mapped ranks below everything (perf compares its objects' addresses). */
+	seen[n++] = profile_intern(&r->prof, "[unknown]");
+	seen[n++] = profile_intern(&r->prof, "[kernel.kallsyms]");
+	for (i = 0; i < r->prof.nframes; i++) {
+		const char *d = r->prof.frames[i].dso;
+
+		for (k = 0; k < n && seen[k] != d; k++)
+			;
+		if (k == n)
+			seen[n++] = d;
+		r->dso_ord[i] = (uint32_t)k;
+	}
+	free(seen);
+}
+
+void report_hist_build(struct report *r)
+{
+	struct touch t = {0};
+	size_t i;
+
+	rank_dsos(r);
+	for (i = 0; i < r->prof.nstacks; i++)
+		add_stack(r, &r->prof.stacks[i], &t);
+	free(t.seen);
+	free(t.path.v);
+}
+
+void report_hist_release(struct report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->cap; i++) {
+		if (r->tab[i]) {
+			graph_release(&r->tab[i]->graph);
+			free(r->tab[i]->key);
+			free(r->tab[i]);
+		}
+	}
+	free(r->tab);
+	free(r->tcomms);
+	r->tcomms = NULL;
+	r->ntcomms = r->cap_tcomms = 0;
+	free(r->dso_ord);
+	r->dso_ord = NULL;
+	r->tab = NULL;
+	r->n = r->cap = 0;
+}
+
+void report_note_comm(struct report *r, uint32_t tid, const char *comm)
+{
+	size_t j;
+
+	if ((r->ntcomms + 1) * 2 > r->cap_tcomms) {
+		struct tcomm *old = r->tcomms;
+		size_t oldcap = r->cap_tcomms, i;
+
+		r->cap_tcomms = oldcap ? oldcap * 2 : 256;
+		r->tcomms = calloc(r->cap_tcomms, sizeof(*r->tcomms));
+		if (!r->tcomms)
+			cli_die("out of memory");
+		for (i = 0; i < oldcap; i++) {
+			if (!old[i].comm)
+				continue;
+			j = (old[i].tid * 2654435761u) & (r->cap_tcomms - 1);
+			while (r->tcomms[j].comm)
+				j = (j + 1) & (r->cap_tcomms - 1);
+			r->tcomms[j] = old[i];
+		}
+		free(old);
+	}
+	j = (tid * 2654435761u) & (r->cap_tcomms - 1);
+	while (r->tcomms[j].comm && r->tcomms[j].tid != tid)
+		j = (j + 1) & (r->cap_tcomms - 1);
+	if (!r->tcomms[j].comm)
+		r->ntcomms++;
+	r->tcomms[j].tid = tid;
+	r->tcomms[j].comm = comm;
+}
+
+/* The last command thread @tid had, or NULL. */
+static const char *last_comm(const struct report *r, uint32_t tid)
+{
+	size_t j;
+
+	if (!r->cap_tcomms)
+		return NULL;
+	j = (tid * 2654435761u) & (r->cap_tcomms - 1);
+	while (r->tcomms[j].comm && r->tcomms[j].tid != tid)
+		j = (j + 1) & (r->cap_tcomms - 1);
+	return r->tcomms[j].comm;
+}
+
+/* The text of one column of @h. */
+static void column(const struct hent *h, enum sort_key k, char *buf, size_t len)
+{
+	switch (k) {
+	case SK_COMM:
+		snprintf(buf, len, "%s", h->comm);
+		break;
+	case SK_PID:
+		snprintf(buf, len, "%7" PRIu32 ":%s", h->tid, h->comm);
+		break;
+	case SK_DSO:
+		snprintf(buf, len, "%s", h->dso);
+		break;
+	case SK_SYM:
+		if (h->sym)
+			snprintf(buf, len, "[%c] %s", h->level, h->sym);
+		else
+			snprintf(buf, len, "[%c] %#.16" PRIx64, h->level, h->addr);
+		break;
+	case SK_SRCLINE:
+		snprintf(buf, len, "%s", h->srcline ? h->srcline : "??:0");
+		break;
+	case SK_CPU:
+		snprintf(buf, len, "%3.3d", (int)h->cpu);
+		break;
+	default:
+		buf[0] = '\0';
+	}
+}
+
+/* qsort has no context: what the lines sort by */
+static bool g_children, g_caller;
+static const struct report *g_report;
+
+/* Lines equal in overhead: as perf, by the sort keys, names in ascending order. */
+static int cmp_keys(const struct hent *x, const struct hent *y)
+{
+	int k, c = 0;
+
+	for (k = 0; k < g_report->nkeys && !c; k++) {
+		switch (g_report->keys[k]) {
+		case SK_COMM:
+			c = strcmp(x->comm, y->comm);
+			break;
+		case SK_PID:
+			c = x->tid < y->tid ? -1 : x->tid > y->tid;
+			break;
+		case SK_DSO:
+			c = strcmp(x->dso, y->dso);
+			break;
+		case SK_SYM:
+			/* Resolved before unresolved; two unresolved stay as they came. */
+			c = x->sym && y->sym ? strcmp(x->sym, y->sym)
+					     : (x->sym == NULL) - (y->sym == NULL);
+			break;
+		case SK_SRCLINE:
+			c = strcmp(x->srcline ? x->srcline : "", y->srcline ? y->srcline : "");
+			break;
+		case SK_CPU:
+			c = x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+			break;
+		default:
+			break;
+		}
+	}
+	return c;
+}
+
+static int cmp_hent(const void *a, const void *b)
+{
+	const struct hent *x = *(const struct hent *const *)a, *y = *(const struct hent *const *)b;
+	uint64_t vx = g_children ? x->children : x->self, vy = g_children ? y->children : y->self;
+	int c;
+
+	if (x->ev != y->ev)
+		return x->ev < y->ev ? -1 : 1;
+	if (vx != vy)
+		return vx > vy ? -1 : 1;
+	/*
+	 * As perf: of lines equal with children, callers first (perf only
+	 * orders a thread's lines so, which is no order to sort by).
+	 */
+	if (g_children && x->max_depth != y->max_depth)
+		return (x->max_depth > y->max_depth) == g_caller ? -1 : 1;
+	if (g_children && x->self != y->self)
+		return x->self > y->self ? -1 : 1;
+	c = cmp_keys(x, y);
+	if (c)
+		return c;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* perf's sample count: 1234 as "1K", with a unit letter or a space. */
+static void print_samples(uint64_t n)
+{
+	const char *units = " KMG";
+	int u = 0;
+
+	while (n > 1000 && u < 3) {
+		n /= 1000;
+		u++;
+	}
+	printf("# Samples: %" PRIu64 "%c of event '", n, units[u]);
+}
+
+static void print_event(struct report *r, size_t ev, struct hent **v, size_t nv)
+{
+	size_t width[SK_MAX] = {0}, i;
+	const struct profile_event *pe = &r->prof.events[ev];
+	const double total = (double)pe->period;
+	char buf[4096];
+	int k;
+
+	for (k = 0; k < r->nkeys; k++)
+		width[k] = strlen(key_names[r->keys[k]].header);
+	/*
+	 * As perf, the widths fit every line, those under --percent-limit
+	 * too; but a command's width is that of its thread's last command,
+	 * and longer ones are cut to it.
+	 */
+	for (i = 0; i < nv; i++) {
+		for (k = 0; k < r->nkeys; k++) {
+			const char *last = last_comm(r, v[i]->tid);
+			size_t len;
+
+			column(v[i], r->keys[k], buf, sizeof(buf));
+			len = r->keys[k] == SK_COMM && last ? strlen(last) : strlen(buf);
+			if (len > width[k])
+				width[k] = len;
+		}
+	}
+	print_samples(pe->samples);
+	printf("%s'\n# Event count (approx.): %" PRIu64 "\n#\n", pe->name, pe->period);
+	printf(r->children ? "# Children      Self" : "# Overhead");
+	if (r->show_nr)
+		printf("       Samples");
+	for (k = 0; k < r->nkeys; k++)
+		printf(r->keys[k] == SK_PID ? "  %*s" : "  %-*s", (int)width[k],
+		       key_names[r->keys[k]].header);
+	printf(r->children ? "\n# ........  ........" : "\n# ........");
+	if (r->show_nr)
+		printf("  ............");
+	for (k = 0; k < r->nkeys; k++) {
+		printf("  ");
+		for (i = 0; i < width[k]; i++)
+			putchar('.');
+	}
+	printf("\n#\n");
+	for (i = 0; i < nv; i++) {
+		double self = total > 0 ? 100.0 * (double)v[i]->self / total : 0;
+		double children = total > 0 ? 100.0 * (double)v[i]->children / total : 0;
+
+		if ((r->children ? children : self) < r->percent_limit)
+			continue;
+		if (r->children)
+			printf("  %7.2f%%", children);
+		printf("  %7.2f%%", self);
+		if (r->show_nr)
+			printf("  %12" PRIu64, v[i]->samples);
+		for (k = 0; k < r->nkeys; k++) {
+			column(v[i], r->keys[k], buf, sizeof(buf));
+			/* perf pads every column but a symbol at the end. */
+			if (k == r->nkeys - 1 && r->keys[k] == SK_SYM)
+				printf("  %s", buf);
+			else if (r->keys[k] == SK_COMM)
+				printf("  %-*.*s", (int)width[k], (int)width[k], buf);
+			else
+				printf("  %-*s", (int)width[k], buf);
+		}
+		putchar('\n');
+		if (r->graph != GM_NONE && r->have_callchains)
+			graph_print(r, &v[i]->graph, pe->period);
+	}
+	printf("\n\n");
+}
+
+void report_hist_print(struct report *r)
+{
+	struct hent **v;
+	size_t i, j, nv = 0, ev;
+
+	v = malloc((r->n ? r->n : 1) * sizeof(*v));
+	if (!v)
+		cli_die("out of memory");
+	for (i = 0; i < r->cap; i++)
+		if (r->tab[i])
+			v[nv++] = r->tab[i];
+	g_children = r->children;
+	g_caller = r->caller;
+	g_report = r;
+	qsort(v, nv, sizeof(*v), cmp_hent);
+	printf("# To display the perf.data header info, please use --header/--header-only "
+	       "options.\n#\n#\n# Total Lost Samples: %" PRIu64 "\n#\n",
+	       r->prof.meta.lost);
+	for (ev = 0, i = 0; ev < r->prof.nevents; ev++) {
+		if (!r->prof.events[ev].samples)
+			continue;
+		for (j = i; j < nv && v[j]->ev == ev; j++)
+			;
+		print_event(r, ev, v + i, j - i);
+		i = j;
+	}
+	free(v);
+}

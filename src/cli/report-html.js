@@ -1,0 +1,586 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// perfev report --html: the flame graph, the top functions and the run's
+// description, drawn from the profile embedded in the page as
+//   strings: every name once;
+//   frames:  [name, dso, kind] flattened, indexes into strings; kind is
+//            0 user, 1 kernel, 2 unresolved, plus 4 when inlined;
+//   stacks:  [event, comm, samples, period, root frame, ..., leaf frame].
+// Tree nodes name a frame by its index, or a command by NF + its string.
+'use strict';
+(function () {
+	var $ = function (id) {
+		return document.getElementById(id);
+	};
+	var D = JSON.parse($('perfev-data').textContent);
+	var S = D.strings, FR = D.frames, NF = FR.length / 3;
+	var ROW = 17, MAXROWS = 1800, TOPROWS = 500;
+	var summary = $('summary');
+	var KINDS = ['user', 'kernel', 'unknown', 'command'];
+
+	function name(f) {
+		return f < NF ? S[FR[3 * f]] : S[f - NF];
+	}
+	function dso(f) {
+		return f < NF ? S[FR[3 * f + 1]] : '';
+	}
+	function kind(f) {
+		return f < NF ? FR[3 * f + 2] & 3 : 3;
+	}
+	function pct(v, of) {
+		return of > 0 ? ((100 * v) / of).toFixed(2) : '0.00';
+	}
+	function fmtInt(n) {
+		return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+	}
+
+	// ---- colours: a hue band per kind, varied by a hash of the name
+	var colorCache = [];
+	function hash(s) {
+		var h = 2166136261;
+		for (var i = 0; i < s.length; i++)
+			h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+		return (h >>> 0) / 4294967296;
+	}
+	function color(f) {
+		var c = colorCache[f];
+		if (c)
+			return c;
+		var h = hash(name(f)), k = kind(f), lift = k !== 3 && FR[3 * f + 2] & 4 ? 14 : 0;
+		if (k === 0)
+			c = 'hsl(' + Math.round(8 + 36 * h) + ',' + Math.round(72 + 18 * h) + '%,' +
+				Math.round(58 + 8 * h + lift) + '%)';
+		else if (k === 1)
+			c = 'hsl(' + Math.round(185 + 25 * h) + ',52%,' + Math.round(52 + 12 * h + lift) + '%)';
+		else if (k === 2)
+			c = 'hsl(210,5%,' + Math.round(64 + 10 * h) + '%)';
+		else
+			c = 'hsl(' + Math.round(262 + 14 * h) + ',38%,74%)';
+		return (colorCache[f] = c);
+	}
+
+	// ---- the events that have stacks, and the one shown
+	var nev = D.events.length, evHas = [];
+	D.stacks.forEach(function (s) {
+		evHas[s[0]] = true;
+	});
+	var ev = 0;
+	while (ev < nev && !evHas[ev])
+		ev++;
+	if (ev === nev)
+		ev = 0;
+
+	// ---- the call tree of one event, in flat arrays
+	var T, zoom = 0, matchRe = null, frameMatch = null, rows = [];
+
+	function build(e) {
+		var st = D.stacks, order = [];
+		for (var j = 0; j < st.length; j++)
+			if (st[j][0] === e)
+				order.push(j);
+		// By command, then frames from the root: stacks that share a prefix are
+		// neighbours, so a stack's new nodes start where it leaves the one before
+		// it, and no node has to be looked up.
+		order.sort(function (a, b) {
+			var x = st[a], y = st[b], n = Math.min(x.length, y.length);
+			if (x[1] !== y[1])
+				return x[1] - y[1];
+			for (var i = 4; i < n; i++)
+				if (x[i] !== y[i])
+					return x[i] - y[i];
+			return x.length - y.length;
+		});
+		var cap = 1024, N = 1, maxDepth = 0;
+		var par = new Int32Array(cap), fr = new Int32Array(cap), dep = new Int32Array(cap);
+		var val = new Float64Array(cap), smp = new Float64Array(cap);
+		var slf = new Float64Array(cap), slfS = new Float64Array(cap);
+		function more(a) {
+			var b = new a.constructor(cap);
+			b.set(a);
+			return b;
+		}
+		par[0] = fr[0] = -1;
+		// path[d]: the node at depth d of the previous stack (d 1 is its command).
+		var path = [0], prev = null;
+		for (var o = 0; o < order.length; o++) {
+			var s = st[order[o]], ns = s[2], p = s[3], len = s.length - 2, same = 0;
+			if (prev && prev[1] === s[1]) {
+				same = 1;
+				var m = Math.min(prev.length, s.length);
+				while (same + 3 < m && prev[same + 3] === s[same + 3])
+					same++;
+			}
+			for (var d = same + 1; d < len; d++) {
+				if (N === cap) {
+					cap *= 2;
+					par = more(par);
+					fr = more(fr);
+					dep = more(dep);
+					val = more(val);
+					smp = more(smp);
+					slf = more(slf);
+					slfS = more(slfS);
+				}
+				par[N] = path[d - 1];
+				fr[N] = d === 1 ? NF + s[1] : s[d + 2];
+				dep[N] = d;
+				path[d] = N++;
+			}
+			if (len - 1 > maxDepth)
+				maxDepth = len - 1;
+			for (d = 0; d < len; d++) {
+				val[path[d]] += p;
+				smp[path[d]] += ns;
+			}
+			slf[path[len - 1]] += p;
+			slfS[path[len - 1]] += ns;
+			prev = s;
+		}
+		// Children in one block per node, sorted by name as flame graphs are.
+		var start = new Int32Array(N + 1), kids = new Int32Array(N > 0 ? N - 1 : 0);
+		for (var a = 1; a < N; a++)
+			start[par[a] + 1]++;
+		for (a = 0; a < N; a++)
+			start[a + 1] += start[a];
+		var fill = start.slice(0, N);
+		for (a = 1; a < N; a++)
+			kids[fill[par[a]]++] = a;
+		var byName = function (x, y) {
+			var u = name(fr[x]), v = name(fr[y]);
+			return u < v ? -1 : u > v ? 1 : x - y;
+		};
+		for (a = 0; a < N; a++)
+			if (start[a + 1] - start[a] > 1)
+				kids.subarray(start[a], start[a + 1]).sort(byName);
+		var evp = D.events[e] ? D.events[e].period : 0;
+		return {
+			par: par, fr: fr, val: val, smp: smp, slf: slf, slfS: slfS, dep: dep,
+			start: start, kids: kids, n: N, maxDepth: maxDepth,
+			// Shares of the whole event, as the text report gives them.
+			whole: evp >= val[0] ? evp : val[0]
+		};
+	}
+
+	// ---- drawing
+	var cv = $('flame'), ctx = cv.getContext('2d'), wrap = $('wrap'), W = 0, H = 0, charW = 7, drawn = 0;
+
+	function ancestors(n) {
+		var a = [];
+		for (; n > 0; n = T.par[n])
+			a.push(n);
+		return a;
+	}
+
+	function draw() {
+		W = Math.max(200, wrap.clientWidth);
+		var depth = Math.min(T.maxDepth, MAXROWS), dpr = window.devicePixelRatio || 1;
+		H = (depth + 1) * ROW;
+		cv.width = Math.round(W * dpr);
+		cv.height = Math.round(H * dpr);
+		cv.style.width = W + 'px';
+		cv.style.height = H + 'px';
+		ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+		ctx.clearRect(0, 0, W, H);
+		ctx.font = '12px ui-monospace, Menlo, Consolas, monospace';
+		ctx.textBaseline = 'middle';
+		charW = ctx.measureText('mmmmmmmmmm').width / 10 || 7;
+		rows = [];
+		drawn = 0;
+		for (var d = 0; d <= depth; d++)
+			rows.push([]);
+		// The zoomed frame and what is below it span the width, faded.
+		var chain = ancestors(zoom);
+		chain.push(0);
+		for (var i = 0; i < chain.length; i++)
+			box(chain[i], 0, W, i > 0);
+		var v0 = T.val[zoom];
+		summary.setAttribute('data-drawn', drawn);
+		if (v0 <= 0)
+			return;
+		// Depth first from the zoomed frame's children; pos holds each one's x.
+		var scale = W / v0, stack = [], pos = [], x = 0;
+		for (var k = T.start[zoom]; k < T.start[zoom + 1]; k++) {
+			stack.push(T.kids[k]);
+			pos.push(x);
+			x += T.val[T.kids[k]] * scale;
+		}
+		while (stack.length) {
+			var n = stack.pop(), nx = pos.pop(), w = T.val[n] * scale;
+			if (w < 0.35 || T.dep[n] > depth)
+				continue;
+			box(n, nx, w, false);
+			var cx = nx;
+			for (k = T.start[n]; k < T.start[n + 1]; k++) {
+				var c = T.kids[k];
+				stack.push(c);
+				pos.push(cx);
+				cx += T.val[c] * scale;
+			}
+		}
+		summary.setAttribute('data-drawn', drawn);
+	}
+
+	function box(n, x, w, faded) {
+		var d = T.dep[n], y = H - (d + 1) * ROW, f = T.fr[n];
+		if (d >= rows.length)
+			return;
+		rows[d].push(n, x, w);
+		ctx.globalAlpha = faded ? 0.55 : 1;
+		ctx.fillStyle = n === 0 ? '#d9dde2' : frameMatch && frameMatch[n] ? '#d61ad6' : color(f);
+		ctx.fillRect(x, y, w > 2 ? w - 1 : w, ROW - 1);
+		drawn++;
+		ctx.globalAlpha = 1;
+		if (w < 3 * charW)
+			return;
+		var label = n === 0 ? 'all' : name(f), fit = Math.floor((w - 6) / charW);
+		if (label.length > fit)
+			label = fit > 2 ? label.slice(0, fit - 2) + '..' : '';
+		if (!label)
+			return;
+		ctx.fillStyle = faded ? '#44505c' : '#111';
+		ctx.fillText(label, x + 3, y + ROW / 2);
+	}
+
+	function hit(ev) {
+		var r = cv.getBoundingClientRect(), x = ev.clientX - r.left, y = ev.clientY - r.top;
+		var d = Math.floor((H - y) / ROW), row = rows[d];
+		if (!row)
+			return -1;
+		for (var i = 0; i < row.length; i += 3)
+			if (x >= row[i + 1] && x < row[i + 1] + row[i + 2])
+				return row[i];
+		return -1;
+	}
+
+	// ---- the hover tooltip
+	var tip = $('tip');
+	function line(parent, text) {
+		var e = document.createElement('div');
+		e.textContent = text;
+		parent.appendChild(e);
+	}
+	function showTip(n, ev) {
+		var f = T.fr[n];
+		tip.textContent = '';
+		var b = document.createElement('b');
+		b.textContent = n === 0 ? 'all' : name(f);
+		tip.appendChild(b);
+		if (n > 0 && f < NF) {
+			line(tip, 'shared object: ' + dso(f));
+			line(tip, KINDS[kind(f)] + (FR[3 * f + 2] & 4 ? ', inlined' : ''));
+		} else if (n > 0) {
+			line(tip, 'command');
+		}
+		line(tip, 'samples: ' + fmtInt(T.smp[n]) + ' (self ' + fmtInt(T.slfS[n]) + ')');
+		line(tip, pct(T.val[n], T.whole) + '% of the event' +
+			(zoom > 0 ? ', ' + pct(T.val[n], T.val[zoom]) + '% of the zoomed frame' : '') +
+			(T.slf[n] > 0 ? '; self ' + pct(T.slf[n], T.whole) + '%' : ''));
+		tip.hidden = false;
+		var tx = ev.clientX + 14, ty = ev.clientY + 14, tw = tip.offsetWidth, th = tip.offsetHeight;
+		if (tx + tw > window.innerWidth - 4)
+			tx = Math.max(4, ev.clientX - tw - 10);
+		if (ty + th > window.innerHeight - 4)
+			ty = Math.max(4, ev.clientY - th - 10);
+		tip.style.left = tx + 'px';
+		tip.style.top = ty + 'px';
+	}
+	cv.addEventListener('mousemove', function (ev) {
+		var n = hit(ev);
+		if (n < 0)
+			tip.hidden = true;
+		else
+			showTip(n, ev);
+	});
+	cv.addEventListener('mouseleave', function () {
+		tip.hidden = true;
+	});
+	cv.addEventListener('click', function (ev) {
+		var n = hit(ev);
+		if (n >= 0)
+			setZoom(n);
+	});
+	document.addEventListener('keydown', function (ev) {
+		if (ev.key === 'Escape' && zoom > 0)
+			setZoom(0);
+	});
+	$('reset').addEventListener('click', function () {
+		setZoom(0);
+	});
+
+	function setZoom(n) {
+		zoom = n;
+		$('reset').disabled = n === 0;
+		var zi = $('zoominfo');
+		if (n === 0) {
+			zi.textContent = 'Click a frame to zoom into it.';
+			summary.removeAttribute('data-zoom');
+			summary.removeAttribute('data-zoom-pct');
+		} else {
+			var p = pct(T.val[n], T.whole);
+			zi.textContent = 'Zoomed into ' + name(T.fr[n]) + ': ' + p + '% of the event, ' +
+				fmtInt(T.smp[n]) + ' samples. Click a faded frame or press Esc to zoom out.';
+			summary.setAttribute('data-zoom', name(T.fr[n]));
+			summary.setAttribute('data-zoom-pct', p);
+		}
+		draw();
+	}
+
+	// ---- search: frames whose name matches, and the share they cover
+	var search = $('search');
+	function compile(text) {
+		try {
+			return new RegExp(text);
+		} catch (e) {
+			return new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+		}
+	}
+	function applySearch() {
+		var text = search.value;
+		if (!text) {
+			matchRe = null;
+			frameMatch = null;
+			$('match').textContent = '';
+			summary.removeAttribute('data-search');
+			summary.removeAttribute('data-search-pct');
+			draw();
+			return;
+		}
+		matchRe = compile(text);
+		var names = new Uint8Array(NF + S.length);
+		var cache = new Int8Array(NF + S.length);
+		frameMatch = new Uint8Array(T.n);
+		var covered = 0, nodes = 0, stack = [0];
+		for (var n = 1; n < T.n; n++) {
+			var f = T.fr[n];
+			if (!cache[f]) {
+				names[f] = matchRe.test(name(f)) ? 1 : 0;
+				cache[f] = 1;
+			}
+			if (names[f]) {
+				frameMatch[n] = 1;
+				nodes++;
+			}
+		}
+		// A match under a match is counted once, by its outermost frame.
+		while (stack.length) {
+			n = stack.pop();
+			if (frameMatch[n]) {
+				covered += T.val[n];
+				continue;
+			}
+			for (var k = T.start[n]; k < T.start[n + 1]; k++)
+				stack.push(T.kids[k]);
+		}
+		var p = pct(covered, T.whole);
+		$('match').textContent = nodes ?
+			'Matched: ' + p + '% (' + fmtInt(nodes) + (nodes > 1 ? ' frames)' : ' frame)') : 'No match';
+		summary.setAttribute('data-search', text);
+		summary.setAttribute('data-search-pct', p);
+		draw();
+	}
+	var searchTimer = 0;
+	search.addEventListener('input', function () {
+		clearTimeout(searchTimer);
+		searchTimer = setTimeout(applySearch, 120);
+	});
+
+	// ---- the top functions: a frame's name and object, summed over the tree's stacks
+	var fnRows = [], sortKey = 'self', sortDir = -1;
+	function functions(e) {
+		var ids = new Map(), fnOf = new Int32Array(NF), list = [];
+		for (var f = 0; f < NF; f++) {
+			var key = name(f) + '\u0000' + dso(f), id = ids.get(key);
+			if (id === undefined) {
+				id = list.length;
+				ids.set(key, id);
+				list.push({ name: name(f), dso: dso(f), self: 0, total: 0, selfS: 0, totalS: 0 });
+			}
+			fnOf[f] = id;
+		}
+		var seen = new Int32Array(list.length).fill(-1), st = D.stacks;
+		for (var j = 0; j < st.length; j++) {
+			var s = st[j];
+			if (s[0] !== e || s.length < 5)
+				continue;
+			// Self time goes to the sampled symbol, as in the text report, not
+			// to functions inlined into it.
+			var l = s.length - 1;
+			while (l > 4 && FR[3 * s[l] + 2] & 4)
+				l--;
+			var leaf = list[fnOf[s[l]]];
+			leaf.self += s[3];
+			leaf.selfS += s[2];
+			for (var i = 4; i < s.length; i++) {
+				var id2 = fnOf[s[i]];
+				if (seen[id2] === j)
+					continue;
+				seen[id2] = j;
+				list[id2].total += s[3];
+				list[id2].totalS += s[2];
+			}
+		}
+		return list.filter(function (r) {
+			return r.totalS > 0;
+		});
+	}
+	function renderTable() {
+		var k = sortKey, dir = sortDir;
+		fnRows.sort(function (a, b) {
+			var x = a[k], y = b[k];
+			if (x !== y)
+				return (x < y ? -1 : 1) * dir;
+			if (a.total !== b.total)
+				return b.total - a.total;
+			return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+		});
+		var ths = document.querySelectorAll('#top th');
+		for (var i = 0; i < ths.length; i++) {
+			if (ths[i].getAttribute('data-key') === k)
+				ths[i].setAttribute('aria-sort', dir > 0 ? 'ascending' : 'descending');
+			else
+				ths[i].removeAttribute('aria-sort');
+		}
+		var body = document.createDocumentFragment(), n = Math.min(fnRows.length, TOPROWS);
+		for (i = 0; i < n; i++) {
+			var r = fnRows[i], tr = document.createElement('tr');
+			cell(tr, r.name, 'fn');
+			cell(tr, r.dso, '');
+			cell(tr, pct(r.self, T.whole), 'num');
+			cell(tr, pct(r.total, T.whole), 'num');
+			cell(tr, fmtInt(r.selfS), 'num');
+			cell(tr, fmtInt(r.totalS), 'num');
+			tr.setAttribute('data-name', r.name);
+			body.appendChild(tr);
+		}
+		var tb = $('top').tBodies[0];
+		tb.textContent = '';
+		tb.appendChild(body);
+		$('more').textContent = fnRows.length > n ?
+			'The first ' + n + ' of ' + fmtInt(fnRows.length) + ' functions.' :
+			fmtInt(fnRows.length) + ' functions.';
+		if (fnRows.length)
+			summary.setAttribute('data-top', fnRows[0].name);
+		else
+			summary.removeAttribute('data-top');
+		summary.setAttribute('data-sort', k);
+	}
+	function cell(tr, text, cls) {
+		var td = document.createElement('td');
+		td.textContent = text;
+		if (cls)
+			td.className = cls;
+		tr.appendChild(td);
+	}
+	$('top').tHead.addEventListener('click', function (ev) {
+		var k = ev.target.getAttribute && ev.target.getAttribute('data-key');
+		if (!k)
+			return;
+		if (k === sortKey)
+			sortDir = -sortDir;
+		else {
+			sortKey = k;
+			sortDir = k === 'name' || k === 'dso' ? 1 : -1;
+		}
+		renderTable();
+	});
+	$('top').tBodies[0].addEventListener('click', function (ev) {
+		var tr = ev.target.closest && ev.target.closest('tr');
+		if (!tr)
+			return;
+		search.value = '^' + tr.getAttribute('data-name').replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '$';
+		applySearch();
+		$('graph').scrollIntoView();
+	});
+
+	// ---- the recording's description
+	function metadata() {
+		var m = D.meta, e = D.events[ev] || { name: '', samples: 0, period: 0 }, dl = $('metalist');
+		var dur = m.duration_ns != null ? (m.duration_ns / 1e9).toFixed(3) + ' s' : null;
+		var items = [
+			['input', m.input], ['hostname', m.hostname], ['os release', m.os_release],
+			['arch', m.arch], ['cpu', m.cpu], ['cpus', m.nr_cpus || null],
+			['command line', m.cmdline], ['perf version', m.perf_version], ['event', e.name],
+			['samples', fmtInt(e.samples) +
+				(T.smp[0] !== e.samples ? ' (' + fmtInt(T.smp[0]) + ' in the graph)' : '')],
+			['event count', fmtInt(e.period)], ['lost samples', fmtInt(m.lost || 0)], ['duration', dur]
+		];
+		dl.textContent = '';
+		items.forEach(function (it) {
+			if (it[1] == null || it[1] === '')
+				return;
+			var dt = document.createElement('dt'), dd = document.createElement('dd');
+			dt.textContent = it[0];
+			dd.textContent = it[1];
+			dl.appendChild(dt);
+			dl.appendChild(dd);
+		});
+		$('input').textContent = (m.input || '') + (m.cmdline ? '  \u2014  ' + m.cmdline : '');
+	}
+
+	// ---- one event shown at a time
+	function show(e) {
+		ev = e;
+		T = build(e);
+		colorCache = [];
+		zoom = 0;
+		$('empty').hidden = T.n > 1;
+		summary.setAttribute('data-event', D.events[e] ? D.events[e].name : '');
+		summary.setAttribute('data-frames', T.n - 1);
+		summary.setAttribute('data-depth', T.maxDepth);
+		summary.setAttribute('data-total', T.smp[0]);
+		summary.setAttribute('data-period', T.val[0]);
+		metadata();
+		fnRows = functions(e);
+		renderTable();
+		setZoom(0);
+		if (search.value)
+			applySearch();
+	}
+	var sel = $('event');
+	D.events.forEach(function (e, i) {
+		var o = document.createElement('option');
+		o.value = i;
+		o.textContent = e.name + (evHas[i] ? '' : ' (no samples)');
+		sel.appendChild(o);
+	});
+	sel.hidden = nev < 2;
+	sel.addEventListener('change', function () {
+		show(+sel.value);
+	});
+
+	// #event=N&search=RE&zoom=NAME in the address picks what is shown first.
+	var want = {};
+	location.hash.replace(/^#/, '').split('&').forEach(function (kv) {
+		var i = kv.indexOf('=');
+		if (i > 0)
+			try {
+				want[kv.slice(0, i)] = decodeURIComponent(kv.slice(i + 1));
+			} catch (e) {
+				/* a malformed escape: ignore that item */
+			}
+	});
+	if (want.event != null && +want.event >= 0 && +want.event < nev)
+		ev = +want.event;
+	sel.value = ev;
+	if (want.search)
+		search.value = want.search;
+	var t0 = performance.now();
+	show(ev);
+	summary.setAttribute('data-ms', Math.round(performance.now() - t0));
+	if (want.zoom) {
+		// The widest frame of that name.
+		var best = -1;
+		for (var n = 1; n < T.n; n++)
+			if (name(T.fr[n]) === want.zoom && (best < 0 || T.val[n] > T.val[best]))
+				best = n;
+		if (best > 0)
+			setZoom(best);
+		else
+			summary.setAttribute('data-zoom-missing', want.zoom);
+	}
+	var resizeTimer = 0;
+	window.addEventListener('resize', function () {
+		clearTimeout(resizeTimer);
+		resizeTimer = setTimeout(draw, 100);
+	});
+	summary.setAttribute('data-ready', '1');
+})();

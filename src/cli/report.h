@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * perfev report: what its files share.  cmd-report.c reads the file into
+ * a profile (profile.h), report-hist.c sums the profile's stacks into the
+ * lines of the table and prints it, report-graph.c prints the call graph
+ * under each line.
+ */
+#ifndef PERFEV_CLI_REPORT_H
+#define PERFEV_CLI_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "profile.h"
+
+enum sort_key { SK_COMM, SK_PID, SK_DSO, SK_SYM, SK_SRCLINE, SK_CPU, SK_MAX };
+
+/* -g: how call graphs are printed. */
+enum graph_mode { GM_NONE, GM_GRAPH, GM_FRACTAL, GM_FLAT, GM_FOLDED };
+
+/* A node of a line's call graph: a function, with what went through it. */
+struct gnode {
+	const char *name; /* interned in the profile */
+	uint32_t dso_ord; /* where its object and address order it among equal branches */
+	uint64_t addr;
+	uint64_t period;
+	uint64_t self; /* what ended here */
+	struct gnode **kids;
+	size_t nkids, cap;
+};
+
+/* One line of the report: what the sort keys name, and its sums. */
+struct hent {
+	uint32_t ev;
+	const char *comm;
+	uint32_t tid;
+	const char *dso;     /* the object's short name */
+	char level;	     /* '.' user, 'k' kernel, ... */
+	const char *sym;     /* or NULL: @addr is shown */
+	uint64_t addr;	     /* in the object */
+	const char *srcline; /* "file.c:12", interned; NULL unless sorted by it */
+	int32_t cpu;
+	uint64_t self, children, samples;
+	uint32_t max_depth; /* of the call paths through this line */
+	uint32_t seq;	    /* lines made before it */
+	struct gnode graph; /* the call paths through this line, when printed */
+	char *key;
+};
+
+/* A filter's names; @on when the option was given. */
+struct names {
+	char **v;
+	size_t n;
+	bool on;
+};
+
+struct report {
+	/* options */
+	enum sort_key keys[SK_MAX];
+	int nkeys;
+	bool want[SK_MAX];
+	double percent_limit;
+	bool show_nr, children, lines, inline_frames;
+	enum graph_mode graph;
+	bool caller; /* call graphs from the callers down (else from the sampled function up) */
+	double graph_limit; /* -g threshold, percent */
+	struct names fcomm, fdso, fsym;
+	uint32_t *ftid;
+	size_t nftid;
+	bool have_callchains; /* some event sampled them */
+
+	struct profile prof;
+	/* tid -> the thread's last command (perf's column width), open addressing */
+	struct tcomm {
+		uint32_t tid;
+		const char *comm;
+	} * tcomms;
+	size_t ntcomms, cap_tcomms;
+	uint32_t *dso_ord; /* per frame: its object's rank, the kernel first */
+	/* The lines, open addressing by key. */
+	struct hent **tab;
+	size_t n, cap;
+};
+
+/* report-hist.c */
+/* Thread @tid is called @comm (interned) now. */
+void report_note_comm(struct report *r, uint32_t tid, const char *comm);
+/* Sum the profile's stacks into the lines of the report. */
+void report_hist_build(struct report *r);
+/* Print the whole report (perf report --stdio's layout). */
+void report_hist_print(struct report *r);
+void report_hist_release(struct report *r);
+/* The name a frame has in a call graph: its symbol, else its address. */
+const char *report_frame_label(const struct profile_frame *f, char *buf, size_t len);
+/* The command, object, symbol and source line filters let this line through. */
+bool report_listed(const struct names *f, const char *s);
+
+/* report-graph.c */
+/* A step of a call path: a function's name (interned) and address. */
+struct gstep {
+	const char *name;
+	uint32_t dso_ord;
+	uint64_t addr;
+};
+/* Add the path @steps[0..n-1] (outermost first) with @period to the graph @root. */
+void graph_add(struct gnode *root, const struct gstep *steps, size_t n, uint64_t period);
+/* Print a line's graph as perf report --stdio does, percentages of @total. */
+void graph_print(const struct report *r, const struct gnode *root, uint64_t total);
+void graph_release(struct gnode *root);
+
+#endif /* PERFEV_CLI_REPORT_H */

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* What the symbolizer's files share (symbolizer.c, srcline.c). */
+#ifndef PERFEV_SYMBOLIZER_INTERNAL_H
+#define PERFEV_SYMBOLIZER_INTERNAL_H
+
+#include <stdint.h>
+#include <elfutils/libdwfl.h>
+#include <perfev/symbols.h>
+
+/*
+ * The libdwfl module of the file @path (opened once per symbolizer) and
+ * the ELF address @ip has in it, for a mapping of the file at @map_start
+ * with file offset @pgoff; @bias is the module's load bias (add it to an
+ * ELF address before asking libdwfl).  Errors: as perfev_symbolize_user().
+ */
+int perfev__symbolizer_module(struct perfev_symbolizer *s, const char *path, uint64_t map_start,
+			      uint64_t pgoff, uint64_t ip, Dwfl_Module **mod, uint64_t *vaddr,
+			      uint64_t *bias);
+
+/*
+ * The slot where srcline.c keeps its cache of source lines in @s (NULL
+ * until the first lookup); perfev_symbolizer_free() frees it with
+ * perfev__srcline_cache_free(), which accepts NULL.
+ */
+void **perfev__symbolizer_lines(struct perfev_symbolizer *s);
+void perfev__srcline_cache_free(void *cache);
+
+#endif /* PERFEV_SYMBOLIZER_INTERNAL_H */

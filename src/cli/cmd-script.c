@@ -313,6 +313,9 @@ static void deliver(struct script *s, const struct script_rec *sr)
 	}
 	/* As perf, a COMM or FORK is shown with the name it gives. */
 	script_machine_process(&s->m, &rec);
+	if (rec.type == PERF_RECORD_MMAP2 && rec.u.mmap2.has_build_id)
+		script_note_build_id(s, rec.u.mmap2.filename, rec.u.mmap2.build_id,
+				     rec.u.mmap2.build_id_size);
 	if (s->sink)
 		s->sink(s, sr, &rec);
 	else if (s->json)

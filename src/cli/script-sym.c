@@ -7,14 +7,50 @@
  * whose samples print no symbol costs neither.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <perfev/perfev.h>
 #include <perfev/symbols.h>
 #include "perfev-cli.h"
 #include "script.h"
 
+/* Each file's build id in the BUILD_ID feature (perf's build-id records), told to @symz. */
+static void feature_build_ids(struct script *s, struct perfev_symbolizer *symz)
+{
+	const unsigned char *p;
+	const void *data;
+	size_t len, off;
+
+	if (perfev_data_feature(s->r, PERFEV_FEAT_BUILD_ID, &data, &len))
+		return;
+	p = data;
+	/*
+	 * Each: a header (type, misc, size), a pid, 20 id bytes, their count
+	 * (when misc has bit 15; else 20), padding, the file's name.
+	 */
+	for (off = 0; len - off >= 8 + 4 + 24 + 1;) {
+		uint16_t misc, size;
+		size_t idlen, n;
+		const char *name;
+
+		memcpy(&misc, p + off + 4, sizeof(misc));
+		memcpy(&size, p + off + 6, sizeof(size));
+		if (size < 8 + 4 + 24 + 1 || size > len - off)
+			return;
+		idlen = (misc & (1U << 15)) && p[off + 12 + 20] ? p[off + 12 + 20] : 20;
+		if (idlen > 20)
+			idlen = 20;
+		name = (const char *)p + off + 36;
+		n = strnlen(name, size - 36U);
+		if (n < size - 36U && name[0] == '/')
+			(void)perfev_symbolizer_set_build_id(symz, name, p + off + 12, idlen);
+		off += size;
+	}
+}
+
 struct perfev_symbolizer *script_symbolizer(struct script *s)
 {
+	size_t i;
 	int err;
 
 	if (s->symz || s->symz_err)
@@ -26,8 +62,39 @@ struct perfev_symbolizer *script_symbolizer(struct script *s)
 		cli_error("warning: cannot set up symbol lookups: %s; symbols are shown as "
 			  "[unknown]",
 			  perfev_strerror(err));
+		return NULL;
 	}
+	if (s->r)
+		feature_build_ids(s, s->symz);
+	for (i = 0; i < s->nbids; i++)
+		(void)perfev_symbolizer_set_build_id(s->symz, s->bids[i].path, s->bids[i].id,
+						     s->bids[i].len);
 	return s->symz;
+}
+
+void script_note_build_id(struct script *s, const char *path, const uint8_t *id, size_t len)
+{
+	struct script_build_id *v;
+
+	if (!len || len > sizeof(v->id) || path[0] != '/')
+		return;
+	if (s->symz) {
+		(void)perfev_symbolizer_set_build_id(s->symz, path, id, len);
+		return;
+	}
+	if (s->symz_err)
+		return;
+	v = realloc(s->bids, (s->nbids + 1) * sizeof(*v));
+	if (!v)
+		cli_die("out of memory");
+	s->bids = v;
+	v += s->nbids;
+	v->path = strdup(path);
+	if (!v->path)
+		cli_die("out of memory");
+	memcpy(v->id, id, len);
+	v->len = (uint8_t)len;
+	s->nbids++;
 }
 
 int script_symbolize(struct script *s, uint32_t pid, const struct script_map *map,
@@ -76,6 +143,13 @@ int script_symbolize(struct script *s, uint32_t pid, const struct script_map *ma
 
 void script_sym_release(struct script *s)
 {
+	size_t i;
+
+	for (i = 0; i < s->nbids; i++)
+		free(s->bids[i].path);
+	free(s->bids);
+	s->bids = NULL;
+	s->nbids = 0;
 	perfev_symbolizer_free(s->symz);
 	s->symz = NULL;
 	s->symz_err = 0;

@@ -147,6 +147,13 @@ struct script {
 	struct script_trace trace;
 	struct perfev_symbolizer *symz; /* created at the first lookup (script-sym.c) */
 	int symz_err;			/* why it could not be */
+	/* Build ids of MMAP2 records seen before the symbolizer was made. */
+	struct script_build_id {
+		char *path;
+		uint8_t id[20];
+		uint8_t len;
+	} * bids;
+	size_t nbids;
 	bool failed;
 
 	/* perfev report: each record goes here instead of being printed. */
@@ -210,8 +217,15 @@ struct script_sym {
 int script_symbolize(struct script *s, uint32_t pid, const struct script_map *map,
 		     unsigned int cpumode, uint64_t addr, struct script_sym *out);
 void script_sym_release(struct script *s);
-/* The symbolizer, made at the first call (NULL when it cannot be: said once). */
+/*
+ * The symbolizer, made at the first call (NULL when it cannot be: said
+ * once), told the build ids of the file's BUILD_ID feature and of the
+ * MMAP2 records seen so far, so a file rebuilt since the recording is
+ * not read for its symbols.
+ */
 struct perfev_symbolizer *script_symbolizer(struct script *s);
+/* The build id the recording saw for @path (from an MMAP2 record). */
+void script_note_build_id(struct script *s, const char *path, const uint8_t *id, size_t len);
 
 /* script-print.c: perf script's text. */
 int script_check_fields(struct script *s, size_t idx);

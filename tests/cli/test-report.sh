@@ -257,6 +257,56 @@ EOF
 	fi
 fi
 
+# A binary rebuilt since the recording is not read for its symbols: the build ids differ.
+if ! command -v cc >/dev/null 2>&1; then
+	skip cc report_build_id "no C compiler to build the program"
+else
+	cat >"$TMP/bid.c" <<'EOF'
+#ifndef NAME
+#define NAME first_build_function
+#endif
+__attribute__((noinline)) double NAME(long n)
+{
+	double x = 0;
+	for (long i = 0; i < n; i++)
+		x += i * 0.5;
+	return x;
+}
+int main(void)
+{
+	volatile double r = NAME(300000000L);
+	(void)r;
+	return 0;
+}
+EOF
+	if cc -O1 -o "$TMP/bid" "$TMP/bid.c" -Wl,--build-id 2>"$TMP/err" &&
+		"$PERFEV" record -q -o "$TMP/bid.data" -F 999 -- "$TMP/bid" >/dev/null 2>&1; then
+		run "$PERFEV" report -i "$TMP/bid.data" --sort sym
+		if expect_rc report_build_id_same 0 && grep -q '\[\.\] first_build_function' "$TMP/out"; then
+			pass report_build_id_same
+		else
+			fail report_build_id_same "$(grep % "$TMP/out" | head -3)"
+		fi
+		cc -O1 -DNAME=second_build_function -o "$TMP/bid" "$TMP/bid.c" -Wl,--build-id
+		# HOME: no build-id cache holds the recorded binary.
+		run env HOME="$TMP" "$PERFEV" report -i "$TMP/bid.data" --sort sym
+		if expect_rc report_build_id_rebuilt 0 && grep -q '%' "$TMP/out" &&
+			! grep -q '_build_function' "$TMP/out"; then
+			pass report_build_id_rebuilt
+		else
+			fail report_build_id_rebuilt "symbols read from the rebuilt binary: $(grep % "$TMP/out" | head -3)"
+		fi
+		run env HOME="$TMP" "$PERFEV" script -i "$TMP/bid.data" -F ip,sym
+		if expect_rc script_build_id_rebuilt 0 && ! grep -q '_build_function' "$TMP/out"; then
+			pass script_build_id_rebuilt
+		else
+			fail script_build_id_rebuilt "$(head -3 "$TMP/out")"
+		fi
+	else
+		fail report_build_id "cannot build or record the program: $(head -c 300 "$TMP/err")"
+	fi
+fi
+
 # Filters: every line left names the command or object asked for.
 # The object with the fewest samples (which ones a run hits varies) is the filter.
 dso=$("$PERFEV" report -i "$TMP/w.data" --sort dso 2>/dev/null | awk '!/^#/ && /%/ { d = $2 } END { print d }')

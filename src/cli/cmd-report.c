@@ -36,8 +36,22 @@ static const char *const report_usage[] = {
 /* Inlined frames kept per address. */
 #define MAX_INLINE 16
 
+/* A resolved address: what it was (map, address, mode) and its frames in the pool. */
+struct rslot {
+	const char *dso; /* NULL: an empty slot */
+	uint64_t start, pgoff, ip;
+	uint32_t pid; /* only for addresses outside files (JIT code, no map) */
+	uint8_t cpumode, leaf;
+	uint32_t first, n;
+};
+
 struct builder {
 	struct report *r;
+	/* addresses already resolved, open addressing, and their frames */
+	struct rslot *rc;
+	size_t nrc, caprc;
+	uint32_t *pool;
+	size_t npool, cappool;
 	uint32_t *frames;
 	size_t nframes, cap;
 	uint32_t *ev_of; /* reader's event index -> profile event, UINT32_MAX: not yet */
@@ -125,7 +139,7 @@ static char level_of(unsigned int cpumode)
 	}
 }
 
-static void push_frame(struct builder *b, const struct profile_frame *f)
+static void push_index(struct builder *b, uint32_t frame)
 {
 	if (b->nframes == b->cap) {
 		b->cap = b->cap ? b->cap * 2 : 256;
@@ -133,7 +147,12 @@ static void push_frame(struct builder *b, const struct profile_frame *f)
 		if (!b->frames)
 			cli_die("out of memory");
 	}
-	b->frames[b->nframes++] = profile_frame_add(&b->r->prof, f);
+	b->frames[b->nframes++] = frame;
+}
+
+static void push_frame(struct builder *b, const struct profile_frame *f)
+{
+	push_index(b, profile_frame_add(&b->r->prof, f));
 }
 
 /*
@@ -143,10 +162,9 @@ static void push_frame(struct builder *b, const struct profile_frame *f)
  * address (those are looked up one byte earlier for their line, inside
  * the call).
  */
-static void resolve(struct builder *b, struct script *s, uint32_t pid, unsigned int cpumode,
-		    uint64_t ip, bool leaf)
+static void resolve_frames(struct builder *b, struct script *s, const struct script_map *map,
+			   uint32_t pid, unsigned int cpumode, uint64_t ip, bool leaf)
 {
-	const struct script_map *map = script_machine_find(&s->m, pid, cpumode, ip);
 	struct profile_frame f = {0};
 	struct script_sym sym;
 	struct perfev_srcline lines[MAX_INLINE];
@@ -205,6 +223,92 @@ static void resolve(struct builder *b, struct script *s, uint32_t pid, unsigned 
 			f.sym = lines[n - 1].func;
 	}
 	push_frame(b, &f);
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdULL;
+}
+
+static uint64_t rslot_hash(const struct rslot *k)
+{
+	uint64_t h = mix(0, (uintptr_t)k->dso);
+
+	h = mix(h, k->start);
+	h = mix(h, k->pgoff);
+	h = mix(h, k->ip);
+	h = mix(h, k->pid);
+	return mix(h, (uint64_t)k->cpumode << 8 | k->leaf);
+}
+
+static bool rslot_eq(const struct rslot *a, const struct rslot *b)
+{
+	return a->dso == b->dso && a->start == b->start && a->pgoff == b->pgoff && a->ip == b->ip &&
+	       a->pid == b->pid && a->cpumode == b->cpumode && a->leaf == b->leaf;
+}
+
+/*
+ * resolve_frames(), each distinct address once: a sample's frames are
+ * mostly addresses seen before, in the same file mapped the same way.
+ */
+static void resolve(struct builder *b, struct script *s, uint32_t pid, unsigned int cpumode,
+		    uint64_t ip, bool leaf)
+{
+	const struct script_map *map = script_machine_find(&s->m, pid, cpumode, ip);
+	struct rslot k = {0}, *sl;
+	size_t j, before = b->nframes;
+
+	k.dso = map ? map->dso : "[unknown]";
+	k.start = map ? map->start : 0;
+	k.pgoff = map ? map->pgoff : 0;
+	k.ip = ip;
+	k.pid = !map || map->identity ? pid : 0;
+	k.cpumode = (uint8_t)cpumode;
+	/* Only source lines look a return address up one byte earlier. */
+	k.leaf = b->r->lines && leaf;
+	if ((b->nrc + 1) * 2 > b->caprc) {
+		struct rslot *old = b->rc;
+		size_t oldcap = b->caprc, i;
+
+		b->caprc = oldcap ? oldcap * 2 : 4096;
+		b->rc = calloc(b->caprc, sizeof(*b->rc));
+		if (!b->rc)
+			cli_die("out of memory");
+		for (i = 0; i < oldcap; i++) {
+			if (!old[i].dso)
+				continue;
+			j = (size_t)rslot_hash(&old[i]) & (b->caprc - 1);
+			while (b->rc[j].dso)
+				j = (j + 1) & (b->caprc - 1);
+			b->rc[j] = old[i];
+		}
+		free(old);
+	}
+	j = (size_t)rslot_hash(&k) & (b->caprc - 1);
+	while (b->rc[j].dso && !rslot_eq(&b->rc[j], &k))
+		j = (j + 1) & (b->caprc - 1);
+	sl = &b->rc[j];
+	if (sl->dso) {
+		for (j = 0; j < sl->n; j++)
+			push_index(b, b->pool[sl->first + j]);
+		return;
+	}
+	resolve_frames(b, s, map, pid, cpumode, ip, leaf);
+	k.first = (uint32_t)b->npool;
+	k.n = (uint32_t)(b->nframes - before);
+	if (b->npool + k.n > b->cappool) {
+		b->cappool = b->cappool ? b->cappool * 2 : 4096;
+		while (b->cappool < b->npool + k.n)
+			b->cappool *= 2;
+		b->pool = realloc(b->pool, b->cappool * sizeof(*b->pool));
+		if (!b->pool)
+			cli_die("out of memory");
+	}
+	memcpy(b->pool + b->npool, b->frames + before, k.n * sizeof(*b->pool));
+	b->npool += k.n;
+	*sl = k;
+	b->nrc++;
 }
 
 /* The frames of a sample: its call chain as perf reads it, or its address. */
@@ -595,6 +699,8 @@ int cmd_report(int argc, const char **argv)
 	}
 	free(b.frames);
 	free(b.ev_of);
+	free(b.rc);
+	free(b.pool);
 	report_release(&r);
 	opt_list_release(&comms);
 	opt_list_release(&dsos);

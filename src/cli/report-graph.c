@@ -33,10 +33,15 @@ void graph_add(struct gnode *root, const struct gstep *steps, size_t n, uint64_t
 	for (i = 0; i < n; i++) {
 		struct gnode *next = NULL;
 
-		for (k = 0; k < at->nkids; k++) {
-			if (at->kids[k]->name == steps[i].name) {
-				next = at->kids[k];
-				break;
+		if (at->hint < at->nkids && at->kids[at->hint]->name == steps[i].name) {
+			next = at->kids[at->hint];
+		} else {
+			for (k = 0; k < at->nkids; k++) {
+				if (at->kids[k]->name == steps[i].name) {
+					next = at->kids[k];
+					at->hint = k;
+					break;
+				}
 			}
 		}
 		if (!next) {
@@ -52,6 +57,7 @@ void graph_add(struct gnode *root, const struct gstep *steps, size_t n, uint64_t
 			next = calloc(1, sizeof(*next));
 			if (!next)
 				cli_die("out of memory");
+			at->hint = at->nkids;
 			next->name = steps[i].name;
 			next->addr = steps[i].addr;
 			next->dso_ord = steps[i].dso_ord;

@@ -230,7 +230,6 @@ static void path_push(struct path *p, const char *name, uint32_t dso_ord, uint64
 static void graph_path(struct report *r, const struct profile_stack *s, uint32_t from, uint32_t to,
 		       struct path *p)
 {
-	char buf[4096];
 	uint32_t k;
 
 	p->n = 0;
@@ -240,8 +239,13 @@ static void graph_path(struct report *r, const struct profile_stack *s, uint32_t
 
 		if (f->inlined && !r->inline_frames)
 			continue;
-		path_push(p, profile_intern(&r->prof, report_frame_label(f, buf, sizeof(buf))),
-			  r->dso_ord[s->frames[i]], f->sym ? f->addr - f->offset : f->ip);
+		/* Without graphs only the path's length counts (perf's depth order). */
+		if (r->graph == GM_NONE) {
+			p->n++;
+			continue;
+		}
+		path_push(p, r->labels[s->frames[i]], r->dso_ord[s->frames[i]],
+			  f->sym ? f->addr - f->offset : f->ip);
 	}
 }
 
@@ -330,8 +334,11 @@ static void add_stack(struct report *r, const struct profile_stack *s, struct to
 	}
 }
 
-/* Rank the objects as perf meets them: the kernel first, then in the order frames name them. */
-static void rank_dsos(struct report *r)
+/*
+ * Per frame, once: its name in call graphs, and its object's rank as
+ * perf meets objects (the kernel first, then in the order frames name them).
+ */
+static void prepare_frames(struct report *r)
 {
 	const char **seen = NULL;
 	size_t i, k, n = 0;
@@ -343,9 +350,15 @@ static void rank_dsos(struct report *r)
 	/* Nothing mapped ranks below everything (perf compares its objects' addresses). */
 	seen[n++] = profile_intern(&r->prof, "[unknown]");
 	seen[n++] = profile_intern(&r->prof, "[kernel.kallsyms]");
+	r->labels = calloc(r->prof.nframes ? r->prof.nframes : 1, sizeof(*r->labels));
+	if (!r->labels)
+		cli_die("out of memory");
 	for (i = 0; i < r->prof.nframes; i++) {
 		const char *d = r->prof.frames[i].dso;
+		char buf[4096];
 
+		r->labels[i] = profile_intern(
+		    &r->prof, report_frame_label(&r->prof.frames[i], buf, sizeof(buf)));
 		for (k = 0; k < n && seen[k] != d; k++)
 			;
 		if (k == n)
@@ -360,7 +373,7 @@ void report_hist_build(struct report *r)
 	struct touch t = {0};
 	size_t i;
 
-	rank_dsos(r);
+	prepare_frames(r);
 	for (i = 0; i < r->prof.nstacks; i++)
 		add_stack(r, &r->prof.stacks[i], &t);
 	free(t.seen);
@@ -384,6 +397,8 @@ void report_hist_release(struct report *r)
 	r->ntcomms = r->cap_tcomms = 0;
 	free(r->dso_ord);
 	r->dso_ord = NULL;
+	free(r->labels);
+	r->labels = NULL;
 	r->tab = NULL;
 	r->n = r->cap = 0;
 }

@@ -26,6 +26,7 @@ struct gnode {
 	uint64_t self; /* what ended here */
 	struct gnode **kids;
 	size_t nkids, cap;
+	size_t hint; /* the child the last path went to: paths repeat */
 };
 
 /* One line of the report: what the sort keys name, and its sums. */
@@ -75,7 +76,8 @@ struct report {
 		const char *comm;
 	} * tcomms;
 	size_t ntcomms, cap_tcomms;
-	uint32_t *dso_ord; /* per frame: its object's rank, the kernel first */
+	uint32_t *dso_ord;   /* per frame: its object's rank, the kernel first */
+	const char **labels; /* per frame: its name in call graphs, interned */
 	/* The lines, open addressing by key. */
 	struct hent **tab;
 	size_t n, cap;

@@ -307,6 +307,49 @@ EOF
 	fi
 fi
 
+# --folded and --speedscope: their totals are the report's, and speedscope's JSON holds together.
+"$PERFEV" record -q -o "$TMP/fs.data" -F 2000 -g -- "$W" 50000000 >/dev/null 2>&1
+run "$PERFEV" report -i "$TMP/fs.data" --no-children -g none -F overhead,sample,comm,dso,sym
+nsamples=$(awk '!/^#/ && /%/ { n += $2 } END { print n + 0 }' "$TMP/out")
+top=$(awk '!/^#/ && /%/ { print $NF; exit }' "$TMP/out")
+count=$(sed -n "s/^# Event count (approx.): \([0-9]*\)$/\1/p" "$TMP/out")
+run "$PERFEV" report -i "$TMP/fs.data" --folded "$TMP/f.folded"
+if expect_rc report_folded 0 && [ "$nsamples" -gt 0 ] &&
+	awk -v want="$nsamples" -v top="$top" '
+		NF < 2 || $NF !~ /^[0-9]+$/ { bad = "malformed: " $0; exit }
+		{ n += $NF; split($1, f, ";"); if (f[1] != "workload" && f[1] !~ /^perfev|^:/) other++
+		  leaf = f[length(f)]; self[leaf] += $NF }
+		END { if (bad) { print bad; exit 1 }
+		      best = ""; for (k in self) if (best == "" || self[k] > self[best]) best = k
+		      if (n != want) { print "counts sum to " n ", the report has " want; exit 1 }
+		      if (best != top) { print "top leaf " best ", the report says " top; exit 1 } }
+	' "$TMP/f.folded" >"$TMP/cmp.err"; then
+	pass report_folded
+else
+	fail report_folded "$(cat "$TMP/cmp.err") $(head -3 "$TMP/f.folded")"
+fi
+run "$PERFEV" report -i "$TMP/fs.data" --speedscope "$TMP/s.json"
+if expect_rc report_speedscope 0 && python3 - "$TMP/s.json" "$count" >"$TMP/cmp.err" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+frames = d["shared"]["frames"]
+assert d["$schema"].startswith("https://www.speedscope.app/"), d["$schema"]
+assert len(d["profiles"]) == 1, "profiles: %d" % len(d["profiles"])
+p = d["profiles"][0]
+assert p["type"] == "sampled" and p["unit"] == "nanoseconds", (p["type"], p["unit"])
+assert len(p["samples"]) == len(p["weights"]), "samples and weights differ in length"
+assert all(0 <= i < len(frames) for s in p["samples"] for i in s), "a frame index out of range"
+assert all(isinstance(f["name"], str) and f["name"] for f in frames), "a frame without a name"
+assert sum(p["weights"]) == int(sys.argv[2]) == p["endValue"], (sum(p["weights"]), sys.argv[2])
+PY
+then
+	pass report_speedscope
+else
+	fail report_speedscope "$(cat "$TMP/cmp.err")"
+fi
+run "$PERFEV" report -i "$TMP/fs.data" --folded "$TMP/no-such-dir/f.folded"
+expect_rc report_export_unwritable 1 && grep -q "no-such-dir" "$TMP/err" && pass report_export_unwritable
+
 # Filters: every line left names the command or object asked for.
 # The object with the fewest samples (which ones a run hits varies) is the filter.
 dso=$("$PERFEV" report -i "$TMP/w.data" --sort dso 2>/dev/null | awk '!/^#/ && /%/ { d = $2 } END { print d }')

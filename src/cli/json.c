@@ -78,44 +78,82 @@ void json_arr_end(struct json *j)
 	close_(j, ']');
 }
 
-static void put_string(FILE *f, const char *s, size_t n)
+/* Length of the valid UTF-8 sequence at @p (at most @n bytes), 0 if invalid. */
+static size_t utf8_len(const unsigned char *p, size_t n)
 {
-	size_t i;
+	size_t len, i;
+	uint32_t cp;
+
+	if (p[0] < 0x80)
+		return 1;
+	if ((p[0] & 0xe0) == 0xc0)
+		len = 2, cp = p[0] & 0x1f;
+	else if ((p[0] & 0xf0) == 0xe0)
+		len = 3, cp = p[0] & 0x0f;
+	else if ((p[0] & 0xf8) == 0xf0)
+		len = 4, cp = p[0] & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates and values past U+10FFFF are not UTF-8. */
+	if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp < 0xe000) || cp > 0x10ffff)
+		return 0;
+	return len;
+}
+
+void json_write_string(FILE *f, const char *str, size_t n, bool script_safe)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0, len;
 
 	fputc('"', f);
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
+	while (i < n) {
+		unsigned char c = s[i];
 
-		switch (c) {
-		case '"':
-			fputs("\\\"", f);
-			break;
-		case '\\':
-			fputs("\\\\", f);
-			break;
-		case '\n':
+		if (c == '"' || c == '\\') {
+			fputc('\\', f);
+			fputc(c, f);
+		} else if (c == '\n') {
 			fputs("\\n", f);
-			break;
-		case '\r':
-			fputs("\\r", f);
-			break;
-		case '\t':
+		} else if (c == '\t') {
 			fputs("\\t", f);
-			break;
-		case '\b':
-			fputs("\\b", f);
-			break;
-		case '\f':
-			fputs("\\f", f);
-			break;
-		default:
-			if (c < 0x20 || c == 0x7f)
-				fprintf(f, "\\u%04x", c);
+		} else if (c < 0x20 || c == 0x7f ||
+			   (script_safe && (c == '<' || c == '>' || c == '&'))) {
+			fprintf(f, "\\u%04x", c);
+		} else if (c >= 0x80) {
+			len = utf8_len(s + i, n - i);
+			if (!len) {
+				/* Paths and comms are bytes; JSON text must be UTF-8. */
+				fputs("\\ufffd", f);
+				i++;
+				continue;
+			}
+			/* U+2028 and U+2029 end lines in older JavaScript. */
+			if (script_safe && len == 3 && c == 0xe2 && s[i + 1] == 0x80 &&
+			    (s[i + 2] == 0xa8 || s[i + 2] == 0xa9))
+				fprintf(f, "\\u%04x", 0x2000 + s[i + 2] - 0x80);
 			else
-				fputc(c, f);
+				fwrite(s + i, 1, len, f);
+			i += len;
+			continue;
+		} else {
+			fputc(c, f);
 		}
+		i++;
 	}
 	fputc('"', f);
+}
+
+static void put_string(FILE *f, const char *s, size_t n)
+{
+	json_write_string(f, s, n, false);
 }
 
 void json_key(struct json *j, const char *key)

@@ -32,6 +32,12 @@ void json_i64(struct json *j, int64_t v);
 void json_double(struct json *j, double v);
 void json_bool(struct json *j, bool v);
 void json_null(struct json *j);
+/*
+ * @n bytes of @s as a JSON string: escaped per RFC 8259, bytes that are
+ * not UTF-8 as U+FFFD; with @script_safe also inert inside an HTML
+ * <script> element ('<', '>', '&', U+2028 and U+2029 escaped).
+ */
+void json_write_string(FILE *f, const char *s, size_t n, bool script_safe);
 /* Finish the document with a newline. */
 void json_end(struct json *j);
 

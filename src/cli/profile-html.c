@@ -15,6 +15,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "json.h"
 #include "profile.h"
 
 static const unsigned char page_html[] = {
@@ -224,93 +225,10 @@ static void page_release(struct page *pg)
 	free(pg->map);
 }
 
-/* The length of the valid UTF-8 sequence at @c, 0 when it is not one. */
-static size_t utf8_len(const unsigned char *c)
-{
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t n, i;
-
-	if (c[0] < 0x80)
-		return 1;
-	if (c[0] >= 0xc2 && c[0] <= 0xdf)
-		n = 2;
-	else if (c[0] >= 0xe0 && c[0] <= 0xef)
-		n = 3;
-	else if (c[0] >= 0xf0 && c[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	/* Overlong forms, surrogates and code points past U+10FFFF. */
-	if (c[0] == 0xe0)
-		lo = 0xa0;
-	else if (c[0] == 0xed)
-		hi = 0x9f;
-	else if (c[0] == 0xf0)
-		lo = 0x90;
-	else if (c[0] == 0xf4)
-		hi = 0x8f;
-	if (c[1] < lo || c[1] > hi)
-		return 0;
-	for (i = 2; i < n; i++)
-		if (c[i] < 0x80 || c[i] > 0xbf)
-			return 0;
-	return n;
-}
-
-/*
- * @s as a JSON string that is also inert inside a <script> element: no
- * '<' (so no "</script" or "<!--"), and no U+2028/U+2029, which older
- * JavaScript took for line ends.  Bytes that are not UTF-8 become U+FFFD.
- */
+/* @s as a JSON string that is also inert inside the page's <script> element. */
 static void put_str(FILE *f, const char *s)
 {
-	const unsigned char *c = (const unsigned char *)s;
-	size_t n;
-
-	fputc('"', f);
-	while (*c) {
-		n = utf8_len(c);
-		if (!n) {
-			fputs("\\ufffd", f);
-			c++;
-			continue;
-		}
-		if (n > 1) {
-			if (n == 3 && c[0] == 0xe2 && c[1] == 0x80 &&
-			    (c[2] == 0xa8 || c[2] == 0xa9))
-				fprintf(f, "\\u%04x", 0x2000 + c[2] - 0x80);
-			else
-				fwrite(c, 1, n, f);
-			c += n;
-			continue;
-		}
-		switch (*c) {
-		case '"':
-			fputs("\\\"", f);
-			break;
-		case '\\':
-			fputs("\\\\", f);
-			break;
-		case '\n':
-			fputs("\\n", f);
-			break;
-		case '\t':
-			fputs("\\t", f);
-			break;
-		case '<':
-		case '>':
-		case '&':
-			fprintf(f, "\\u%04x", *c);
-			break;
-		default:
-			if (*c < 0x20 || *c == 0x7f)
-				fprintf(f, "\\u%04x", *c);
-			else
-				fputc(*c, f);
-		}
-		c++;
-	}
-	fputc('"', f);
+	json_write_string(f, s, strlen(s), true);
 }
 
 static void put_kstr(FILE *f, const char *key, const char *s, bool comma)

@@ -254,6 +254,10 @@ struct touch {
 	struct hent **seen;
 	size_t nseen, cap;
 	struct path path;
+	struct real {
+		uint32_t i, first;
+	} * real;
+	size_t capreal;
 };
 
 /*
@@ -308,29 +312,41 @@ static void touch(struct report *r, const struct profile_stack *s, uint32_t i, u
 
 static void add_stack(struct report *r, const struct profile_stack *s, struct touch *t)
 {
-	uint32_t i, first = 0, leaf = UINT32_MAX;
+	uint32_t i, first = 0, n = 0, leaf;
 
-	t->nseen = 0;
+	/* The functions of the stack (not inlined), each with its innermost inlined frame. */
+	if (t->capreal < s->nframes) {
+		t->capreal = s->nframes;
+		t->real = realloc(t->real, t->capreal * sizeof(*t->real));
+		if (!t->real)
+			cli_die("out of memory");
+	}
 	for (i = 0; i < s->nframes; i++) {
-		const struct profile_frame *f = &r->prof.frames[s->frames[i]];
-
-		if (f->inlined)
+		if (r->prof.frames[s->frames[i]].inlined)
 			continue;
-		if (leaf == UINT32_MAX) {
-			leaf = i;
-			touch(r, s, i, first, leaf, true, t);
-			/*
-			 * As perf, an unresolved sampled address is also a caller
-			 * line of its own, named by its address in the process.
-			 */
-			if (r->children && !f->sym)
-				touch(r, s, i, first, leaf, false, t);
-		} else if (r->children) {
-			touch(r, s, i, first, leaf, false, t);
-		} else {
-			break;
-		}
+		t->real[n].i = i;
+		t->real[n++].first = first;
 		first = i + 1;
+	}
+	if (!n)
+		return;
+	t->nseen = 0;
+	leaf = t->real[0].i;
+	touch(r, s, leaf, t->real[0].first, leaf, true, t);
+	if (!r->children)
+		return;
+	/* As perf, an unresolved sampled address is also a caller line of its own. */
+	if (!r->prof.frames[s->frames[leaf]].sym)
+		touch(r, s, leaf, t->real[0].first, leaf, false, t);
+	/*
+	 * The callers in the order perf walks the chain: from the outermost
+	 * with caller graphs, else from the sampled one up; where recursion
+	 * repeats a function, the first met counts, with its path.
+	 */
+	for (i = 1; i < n; i++) {
+		uint32_t k = r->caller ? n - i : i;
+
+		touch(r, s, t->real[k].i, t->real[k].first, leaf, false, t);
 	}
 }
 
@@ -378,6 +394,7 @@ void report_hist_build(struct report *r)
 		add_stack(r, &r->prof.stacks[i], &t);
 	free(t.seen);
 	free(t.path.v);
+	free(t.real);
 }
 
 void report_hist_release(struct report *r)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "perfev-cli.h"
+#include "json.h"
 #include "script.h"
 
 /* ---- a compact writer --------------------------------------------------- */
@@ -73,67 +74,9 @@ void jw_arr_end(struct jw *w)
 	close_(w, ']');
 }
 
-/* Length of the valid UTF-8 sequence at @p (at most @n bytes), 0 if invalid. */
-static size_t utf8_len(const unsigned char *p, size_t n)
+static void put_string(FILE *f, const char *s)
 {
-	size_t len, i;
-	uint32_t cp;
-
-	if (p[0] < 0x80)
-		return 1;
-	if ((p[0] & 0xe0) == 0xc0)
-		len = 2, cp = p[0] & 0x1f;
-	else if ((p[0] & 0xf0) == 0xe0)
-		len = 3, cp = p[0] & 0x0f;
-	else if ((p[0] & 0xf8) == 0xf0)
-		len = 4, cp = p[0] & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	/* Overlong forms, surrogates and values past U+10FFFF are not UTF-8. */
-	if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp < 0xe000) || cp > 0x10ffff)
-		return 0;
-	return len;
-}
-
-static void put_string(FILE *f, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t n = strlen(str), i = 0;
-
-	fputc('"', f);
-	while (i < n) {
-		unsigned char c = s[i];
-		size_t len;
-
-		if (c == '"' || c == '\\') {
-			fputc('\\', f);
-			fputc(c, f);
-		} else if (c < 0x20 || c == 0x7f) {
-			fprintf(f, "\\u%04x", c);
-		} else if (c >= 0x80) {
-			len = utf8_len(s + i, n - i);
-			if (!len) {
-				/* Paths and comms are bytes; JSON text must be UTF-8. */
-				fputs("\\ufffd", f);
-			} else {
-				fwrite(s + i, 1, len, f);
-				i += len;
-				continue;
-			}
-		} else {
-			fputc(c, f);
-		}
-		i++;
-	}
-	fputc('"', f);
+	json_write_string(f, s, strlen(s), false);
 }
 
 void jw_key(struct jw *w, const char *key)

@@ -486,8 +486,9 @@ elif ! "$PERFEV" report -h 2>&1 | grep -q -- --pprof; then
 elif ! "$PERFEV" record -q -e cpu-clock -F 999 -g -o "$TMP/g.data" -- "$W" 100000000 >/dev/null 2>"$TMP/err"; then
 	fail report_pprof "perfev record -g failed: $(head -c 300 "$TMP/err")"
 else
-	run "$PERFEV" report -i "$TMP/g.data" --stdio -n
-	samples=$(sed -n "s/^# Samples: \([0-9]*\) .*/\1/p" "$TMP/out")
+	# The exact sample count: the header rounds it ("49K") past a thousand.
+	run "$PERFEV" report -i "$TMP/g.data" --stdio --no-children -g none -F overhead,sample,sym
+	samples=$(awk '!/^#/ && /%/ { n += $2 } END { if (n) print n }' "$TMP/out")
 	count=$(sed -n "s/^# Event count (approx.): \([0-9]*\)$/\1/p" "$TMP/out")
 	run "$PERFEV" report -i "$TMP/g.data" --stdio --no-children
 	top=$(awk '!/^#/ && NF && /%/ { for (i = 1; i <= NF; i++) if ($i ~ /^\[.\]$/) break

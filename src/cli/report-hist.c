@@ -590,7 +590,9 @@ static void print_event(struct report *r, size_t ev, struct hent **v, size_t nv)
 			size_t len;
 
 			column(v[i], r->keys[k], buf, sizeof(buf));
-			len = r->keys[k] == SK_COMM && last ? strlen(last) : strlen(buf);
+			len = r->keys[k] == SK_COMM && last ? strlen(last)
+			      : r->keys[k] == SK_CPU	    ? 3 /* perf's, even for "-001" */
+							    : strlen(buf);
 			if (len > width[k])
 				width[k] = len;
 		}

@@ -124,6 +124,16 @@ else
 	compare report_perfev_file "$TMP/pv.data" comm,dso
 	compare report_perfev_file_sym "$TMP/pv.data" comm,dso,sym --top 1
 	compare report_perfev_file_dso_sym "$TMP/pv.data" dso,sym --top 1
+	# Source lines of the workload (built with -g): perf runs addr2line, perfev reads DWARF.
+	compare report_srcline "$TMP/pv.data" srcline --top 1
+	compare report_dso_srcline "$TMP/pv.data" dso,srcline --top 1
+	# The CPU of each sample, and "-001" where samples do not record it.
+	if "$PERFEV" record -q --sample-cpu -o "$TMP/cpu.data" -F 2000 -- "$W" 50000000 >/dev/null 2>&1; then
+		compare report_cpu "$TMP/cpu.data" cpu,comm
+	else
+		fail report_cpu "perfev record --sample-cpu failed"
+	fi
+	compare report_cpu_unrecorded "$TMP/pv.data" cpu,comm
 	# Two events: a section each.
 	if perf record -q -o "$TMP/two.data" -e cpu-clock -e page-faults -c 1000 -- "$W" 20000000 >/dev/null 2>&1; then
 		compare report_two_events "$TMP/two.data" comm,dso

@@ -86,6 +86,17 @@ struct perfev_symbolizer_opts {
 	const char *buildid_dir; /* perf's build-id cache; NULL: $HOME/.debug */
 	bool no_demangle;	 /* show C++ and Rust names as the files hold them */
 	bool demangle_params;	 /* demangled C++ names with their parameters (perf report -v) */
+	/*
+	 * A directory where copies are kept between runs (created 0700
+	 * with its parents; NULL: none).  The text of kallsyms: the kernel
+	 * takes tens of milliseconds to write /proc/kallsyms; the copy is
+	 * used while the boot and the loaded modules are the same (boot_id
+	 * and PROCFS_ROOT/modules unchanged), else read again and replaced;
+	 * hidden (all-zero) addresses are never kept.  Debug files whose
+	 * DWARF is compressed, inflated once into debug/BUILD-ID.debug:
+	 * libdw inflates every section of a debug file it opens.
+	 */
+	const char *cache_dir;
 };
 
 struct perfev_sym {

@@ -57,6 +57,7 @@ struct builder {
 	uint32_t *ev_of; /* reader's event index -> profile event, UINT32_MAX: not yet */
 	size_t nev_of;
 	bool meta_done;
+	bool leaf_only; /* nothing shows callers: the sampled address is all a sample is */
 	/* progress on a terminal */
 	bool progress;
 	off_t size;
@@ -319,7 +320,7 @@ static void sample_frames(struct builder *b, struct script *s, const struct perf
 	uint64_t i, kept = 0;
 
 	b->nframes = 0;
-	if (smp->present & PERF_SAMPLE_CALLCHAIN) {
+	if ((smp->present & PERF_SAMPLE_CALLCHAIN) && !b->leaf_only) {
 		for (i = 0; i < smp->callchain_nr && kept < MAX_STACK; i++) {
 			uint64_t ip = perfev_u64_at(smp->callchain, i);
 
@@ -674,6 +675,7 @@ int cmd_report(int argc, const char **argv)
 	r.inline_frames = inline_frames;
 	r.lines = r.want[SK_SRCLINE] || inline_frames || pprof || html || speedscope;
 	b.r = &r;
+	b.leaf_only = no_children && r.graph == GM_NONE && !folded && !speedscope && !pprof && !html;
 	b.progress = isatty(STDERR_FILENO) && s.input && strcmp(s.input, "-") &&
 		     !stat(s.input, &st) && st.st_size > (16 << 20);
 	b.size = b.progress ? st.st_size : 0;

@@ -7,6 +7,7 @@
  * whose samples print no symbol costs neither.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <perfev/perfev.h>
@@ -50,12 +51,28 @@ static void feature_build_ids(struct script *s, struct perfev_symbolizer *symz)
 
 struct perfev_symbolizer *script_symbolizer(struct script *s)
 {
+	struct perfev_symbolizer_opts opts = {.sz = sizeof(opts)};
+	const char *cache;
+	char dir[4096];
 	size_t i;
 	int err;
 
 	if (s->symz || s->symz_err)
 		return s->symz;
-	err = perfev_symbolizer_new(NULL, &s->symz);
+	/*
+	 * kallsyms and inflated debug files kept between runs: the kernel
+	 * takes tens of milliseconds to write kallsyms, libdw as long to
+	 * inflate libc's DWARF.
+	 */
+	cache = getenv("XDG_CACHE_HOME");
+	if (cache && cache[0] == '/')
+		snprintf(dir, sizeof(dir), "%s/perfev", cache);
+	else if ((cache = getenv("HOME")) && cache[0] == '/')
+		snprintf(dir, sizeof(dir), "%s/.cache/perfev", cache);
+	else
+		dir[0] = '\0';
+	opts.cache_dir = dir[0] ? dir : NULL;
+	err = perfev_symbolizer_new(&opts, &s->symz);
 	if (err) {
 		/* Said once: every symbol is then [unknown], the rest of the output holds. */
 		s->symz_err = err;

@@ -5,12 +5,17 @@
  * symbols sorted by address, one per address, each ending where the next
  * one starts.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include <perfev/symbols.h>
 #include "internal.h"
 #include "symtab.h"
+#include "symbolizer-internal.h"
 
 struct kentry {
 	uint64_t addr;
@@ -127,7 +132,10 @@ int perfev_kallsyms_parse(const char *text, size_t len, struct perfev_kallsyms *
 		e.seq = k->n;
 		k->v[k->n++] = e;
 	}
-	if (k->n)
+	/* kallsyms comes mostly sorted: sort only when it is not. */
+	for (i = 1; i < k->n && k->v[i - 1].addr <= k->v[i].addr; i++)
+		;
+	if (i < k->n)
 		qsort(k->v, k->n, sizeof(*k->v), cmp_addr);
 	/*
 	 * One symbol per address: the last of each run.  kallsyms has no
@@ -206,4 +214,127 @@ int perfev_kallsyms_find(const struct perfev_kallsyms *k, uint64_t addr, struct 
 	out->start = e->addr;
 	out->size = lo < k->n ? k->v[lo].addr - e->addr : 0;
 	return 0;
+}
+
+/* FNV-1a of @len bytes of @p, continuing @h. */
+static uint64_t fnv(uint64_t h, const char *p, size_t len)
+{
+	while (len--)
+		h = (h ^ (unsigned char)*p++) * 1099511628211ULL;
+	return h;
+}
+
+/*
+ * The name of the copy for this boot and these modules: a hash of the
+ * boot id and of PROCFS_ROOT/modules (names, sizes and load addresses).
+ */
+static int cache_name(const char *procfs_root, const char *dir, char *out, size_t len)
+{
+	const char *names[] = {"/sys/kernel/random/boot_id", "/modules"};
+	uint64_t h = 1469598103934665603ULL;
+	char path[4096], *buf;
+	size_t i;
+	ssize_t n;
+	int err;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		err = perfev__path(path, sizeof(path), procfs_root ? procfs_root : "/proc", "%s",
+				   names[i]);
+		if (err)
+			return err;
+		n = perfev__read_file(path, &buf, (size_t)16 << 20);
+		/* A kernel built without modules has no modules file. */
+		if (n == -ENOENT && i == 1) {
+			h = fnv(h, "-", 1);
+			continue;
+		}
+		if (n < 0)
+			return (int)n;
+		h = fnv(h, buf, (size_t)n);
+		h = fnv(h, "\n", 1);
+		free(buf);
+	}
+	return perfev__path(out, len, dir, "/kallsyms-%016llx", (unsigned long long)h);
+}
+
+/* Write @text to @path through a temporary file renamed over it; failures are left unsaid. */
+static void cache_write(const char *dir, const char *path, const char *text, size_t len)
+{
+	char tmp[4096];
+	int fd;
+
+	if (perfev__mkdir_p(dir))
+		return;
+	if (perfev__path(tmp, sizeof(tmp), NULL, "%s.%d.tmp", path, (int)getpid()))
+		return;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	while (len) {
+		ssize_t w = write(fd, text, len);
+
+		if (w <= 0)
+			break;
+		text += w;
+		len -= (size_t)w;
+	}
+	if (close(fd) || len || rename(tmp, path))
+		unlink(tmp);
+}
+
+/* Remove the copies of other boots and module sets from @dir. */
+static void cache_prune(const char *dir, const char *keep)
+{
+	const char *base = strrchr(keep, '/') ? strrchr(keep, '/') + 1 : keep;
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char path[4096];
+
+		if (strncmp(e->d_name, "kallsyms-", 9) || !strcmp(e->d_name, base))
+			continue;
+		if (!perfev__path(path, sizeof(path), dir, "/%s", e->d_name))
+			unlink(path);
+	}
+	closedir(d);
+}
+
+int perfev__kallsyms_load_cached(const char *procfs_root, const char *cache_dir,
+				 struct perfev_kallsyms **out)
+{
+	char cached[4096], path[4096], *buf = NULL;
+	ssize_t n;
+	int err;
+
+	if (!out || !cache_dir)
+		return -EINVAL;
+	if (cache_name(procfs_root, cache_dir, cached, sizeof(cached)))
+		return perfev_kallsyms_load(procfs_root, out);
+	n = perfev__read_file(cached, &buf, (size_t)1 << 30);
+	if (n >= 0) {
+		err = perfev_kallsyms_parse(buf, (size_t)n, out);
+		free(buf);
+		if (!err && perfev_kallsyms_count(*out))
+			return 0;
+		if (!err)
+			perfev_kallsyms_free(*out);
+		*out = NULL;
+	}
+	err = perfev__path(path, sizeof(path), procfs_root ? procfs_root : "/proc", "/kallsyms");
+	if (err)
+		return err;
+	n = perfev__read_file(path, &buf, (size_t)1 << 30);
+	if (n < 0)
+		return (int)n;
+	err = perfev_kallsyms_parse(buf, (size_t)n, out);
+	/* Hidden addresses (all zero) give no symbols: nothing worth keeping. */
+	if (!err && perfev_kallsyms_count(*out)) {
+		cache_write(cache_dir, cached, buf, (size_t)n);
+		cache_prune(cache_dir, cached);
+	}
+	free(buf);
+	return err;
 }

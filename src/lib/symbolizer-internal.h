@@ -25,4 +25,21 @@ int perfev__symbolizer_module(struct perfev_symbolizer *s, const char *path, uin
 void **perfev__symbolizer_lines(struct perfev_symbolizer *s);
 void perfev__srcline_cache_free(void *cache);
 
+/*
+ * perfev_kallsyms_load(), through a copy of the text kept in @cache_dir
+ * while the boot and the loaded modules stay the same (kallsyms.c).
+ */
+int perfev__kallsyms_load_cached(const char *procfs_root, const char *cache_dir,
+				 struct perfev_kallsyms **out);
+
+/*
+ * When the debug file @name open on @fd (build id @build_id) has
+ * compressed sections and is not in @cache_dir, write its inflated copy
+ * to CACHE_DIR/debug/.build-id/XX/REST.debug, where libdwfl finds it
+ * before the original from then on (debugcache.c).  Failures are left
+ * unsaid: the original serves.
+ */
+void perfev__debug_keep_inflated(int fd, const char *name, const char *cache_dir,
+				 const void *build_id, size_t id_len);
+
 #endif /* PERFEV_SYMBOLIZER_INTERNAL_H */

@@ -39,6 +39,7 @@ struct dso {
 	GElf_Addr bias;
 	int err; /* why it cannot be read, or 0 */
 	bool opened;
+	struct perfev_symbolizer *owner;
 	/* The build id the recording saw for the file; want_len 0: not told. */
 	uint8_t want_id[BUILD_ID_MAX];
 	size_t want_len;
@@ -54,6 +55,10 @@ struct dso {
 
 struct perfev_symbolizer {
 	char *procfs_root;
+	char *cache_dir; /* kallsyms and inflated debug files kept between runs, or NULL */
+	/* libdwfl's: the cache's inflated debug files searched first */
+	Dwfl_Callbacks callbacks;
+	char *debuginfo_path;
 	struct perfev_kallsyms *ksyms;
 	int kerr; /* why kallsyms could not be loaded, or 0 */
 	bool kloaded;
@@ -71,11 +76,30 @@ struct perfev_symbolizer {
 	struct perfev__jitmaps *jit;
 };
 
-static const Dwfl_Callbacks callbacks = {
-    .find_elf = dwfl_build_id_find_elf,
-    .find_debuginfo = dwfl_standard_find_debuginfo,
-    .section_address = dwfl_offline_section_address,
-};
+/*
+ * libdwfl's search for a file's debug file, then its inflated copy in the
+ * cache directory when its DWARF is compressed.  The module's user data
+ * is its symbolizer.
+ */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			  const char *file_name, const char *debuglink_file,
+			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	const struct perfev_symbolizer *s = *userdata;
+	const unsigned char *id;
+	GElf_Addr vaddr;
+	int fd, len;
+
+	fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+					  debuglink_crc, debuginfo_file_name);
+	if (fd < 0 || !s || !s->cache_dir)
+		return fd;
+	len = dwfl_module_build_id(mod, &id, &vaddr);
+	if (len > 0)
+		perfev__debug_keep_inflated(fd, *debuginfo_file_name, s->cache_dir, id,
+					    (size_t)len);
+	return fd;
+}
 
 int perfev_symbolizer_new(const struct perfev_symbolizer_opts *opts, struct perfev_symbolizer **out)
 {
@@ -98,6 +122,21 @@ int perfev_symbolizer_new(const struct perfev_symbolizer_opts *opts, struct perf
 	root = PERFEV__OPT(opts, jitmap_dir, NULL);
 	if (root && !(s->jitmap_dir = strdup(root)))
 		goto nomem;
+	root = PERFEV__OPT(opts, cache_dir, NULL);
+	if (root && !(s->cache_dir = strdup(root)))
+		goto nomem;
+	s->callbacks.find_elf = dwfl_build_id_find_elf;
+	s->callbacks.find_debuginfo = find_debuginfo;
+	s->callbacks.section_address = dwfl_offline_section_address;
+	/* libdwfl's default search (the file's directory, .debug, /usr/lib/debug), the cache's
+	 * first. */
+	if (root) {
+		if (asprintf(&s->debuginfo_path, "%s/debug::.debug:/usr/lib/debug", root) < 0) {
+			s->debuginfo_path = NULL;
+			goto nomem;
+		}
+		s->callbacks.debuginfo_path = &s->debuginfo_path;
+	}
 	root = PERFEV__OPT(opts, buildid_dir, NULL);
 	if (!root && getenv("HOME")) {
 		if (asprintf(&s->buildid_dir, "%s/.debug", getenv("HOME")) < 0) {
@@ -147,6 +186,8 @@ void perfev_symbolizer_free(struct perfev_symbolizer *s)
 	free(s->buildid_dir);
 	perfev_kallsyms_free(s->ksyms);
 	free(s->procfs_root);
+	free(s->cache_dir);
+	free(s->debuginfo_path);
 	free(s);
 }
 
@@ -200,7 +241,7 @@ static int dso_report(struct dso *d, const char *file, int fd)
 	const char *base;
 	Elf *elf;
 
-	d->dwfl = dwfl_begin(&callbacks);
+	d->dwfl = dwfl_begin(&d->owner->callbacks);
 	if (!d->dwfl) {
 		if (fd >= 0)
 			close(fd);
@@ -212,6 +253,12 @@ static int dso_report(struct dso *d, const char *file, int fd)
 	d->mod = dwfl_report_elf(d->dwfl, base, file, fd, 0, false);
 	if (!d->mod && fd >= 0)
 		close(fd);
+	if (d->mod) {
+		void **ud;
+
+		if (dwfl_module_info(d->mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL))
+			*ud = d->owner;
+	}
 	dwfl_report_end(d->dwfl, NULL, NULL);
 	elf = d->mod ? dwfl_module_getelf(d->mod, &d->bias) : NULL;
 	if (!elf || elf_getphdrnum(elf, &nph))
@@ -335,6 +382,7 @@ static void dso_open(struct perfev_symbolizer *s, struct dso *d)
 	int k, fd;
 
 	d->opened = true;
+	d->owner = s;
 	if (!strcmp(d->path, VDSO_PATH)) {
 		fd = vdso_fd();
 		d->err = fd < 0 ? fd : dso_report(d, VDSO_PATH, fd);
@@ -516,7 +564,9 @@ int perfev_symbolize_kernel(struct perfev_symbolizer *s, uint64_t ip, struct per
 		*module = NULL;
 	if (!s->kloaded) {
 		s->kloaded = true;
-		s->kerr = perfev_kallsyms_load(s->procfs_root, &s->ksyms);
+		s->kerr = s->cache_dir ? perfev__kallsyms_load_cached(s->procfs_root, s->cache_dir,
+								      &s->ksyms)
+				       : perfev_kallsyms_load(s->procfs_root, &s->ksyms);
 	}
 	if (s->kerr)
 		return s->kerr;

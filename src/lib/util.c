@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "internal.h"
 
 bool perfev__opts_ok(const void *opts, size_t sz, size_t known)
@@ -195,4 +196,22 @@ void perfev__bprintf(char *buf, size_t len, size_t *pos, const char *fmt, ...)
 	*pos += (size_t)n;
 	if (*pos > len - 1)
 		*pos = len - 1;
+}
+
+/* Make @dir and its missing parents (0700). */
+int perfev__mkdir_p(const char *dir)
+{
+	char buf[4096], *p;
+
+	if (perfev__path(buf, sizeof(buf), NULL, "%s", dir))
+		return -ENAMETOOLONG;
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0700) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	return mkdir(buf, 0700) && errno != EEXIST ? -errno : 0;
 }

@@ -465,3 +465,68 @@ TEST(same_as_addr2line)
 	CHECK(compared > 0);
 	perfev_symbolizer_free(sz);
 }
+
+/* The lines of outer()'s first address in @bin through a symbolizer with @cache (NULL: none). */
+static int outer_lines(const char *bin, const char *cache, struct perfev_srcline *out, size_t max)
+{
+	struct perfev_symbolizer_opts o = {.sz = sizeof(o), .cache_dir = cache};
+	struct perfev_symbolizer *sz;
+	struct elfinfo ei;
+	int n;
+
+	if (!read_elf(bin, &ei) || perfev_symbolizer_new(&o, &sz))
+		return -1;
+	n = lines_at(sz, bin, &ei, 0, ei.start, out, max);
+	/* Strings live with the symbolizer: keep the line only. */
+	for (int i = 0; i < n; i++)
+		out[i].file = out[i].func = NULL;
+	perfev_symbolizer_free(sz);
+	return n;
+}
+
+/*
+ * A separate debug file with compressed DWARF (found by .gnu_debuglink next
+ * to the program): the same lines, then from its inflated copy in the cache.
+ */
+TEST(compressed_debug_file_cached)
+{
+	struct perfev_srcline a[8], b[8], c[8];
+	char cmd[8192], bin[1024], cache[1024];
+	struct fixture *f;
+	int na, nb, nc;
+
+	FIXTURE(f);
+	snprintf(bin, sizeof(bin), "%s/split", f->dir);
+	snprintf(cache, sizeof(cache), "%s/cache", f->dir);
+	snprintf(cmd, sizeof(cmd),
+		 "cp %s %s && objcopy --only-keep-debug --compress-debug-sections=zlib %s "
+		 "%s.debug && objcopy --strip-debug --add-gnu-debuglink=%s.debug %s",
+		 f->bin[PIE], bin, bin, bin, bin, bin);
+	if (run(cmd) != 0) {
+		harness_skip("objcopy", "objcopy cannot split and compress debug sections here");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "readelf -S -W %s.debug 2>/dev/null | grep -q '\\.debug_info.* C '", bin);
+	CHECK_INT(run(cmd), 0);
+	na = outer_lines(bin, NULL, a, 8);
+	CHECK(na > 0);
+	nb = outer_lines(bin, cache, b, 8);
+	CHECK_INT(nb, na);
+	/* The copy: found by build id, its sections inflated. */
+	snprintf(cmd, sizeof(cmd),
+		 "f=$(find %s/debug/.build-id -name '*.debug' | head -n 1) && [ -n \"$f\" ] && "
+		 "readelf -S -W \"$f\" 2>/dev/null | grep -q '\\.debug_info' && "
+		 "! readelf -S -W \"$f\" 2>/dev/null | grep -q '\\.debug_info.* C '",
+		 cache);
+	CHECK_INT(run(cmd), 0);
+	/* Read from the copy, with the original gone: the same lines. */
+	snprintf(cmd, sizeof(cmd), "rm %s.debug", bin);
+	CHECK_INT(run(cmd), 0);
+	nc = outer_lines(bin, cache, c, 8);
+	CHECK_INT(nc, na);
+	for (int i = 0; i < na && i < nc; i++)
+		CHECK_INT(c[i].line, a[i].line);
+	/* Without the cache, nothing is left to read. */
+	CHECK_INT(outer_lines(bin, NULL, c, 8), 0);
+}

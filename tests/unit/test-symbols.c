@@ -669,3 +669,68 @@ TEST(jit_symbols_of_a_process)
 	perfev_symbolizer_free(sz);
 	CHECK_INT(rmdir(dir), 0);
 }
+
+/* Kernel symbols through a procfs fixture, with kallsyms kept between symbolizers. */
+static int ksym_via(const char *root, const char *cache, uint64_t addr, char *name, size_t len)
+{
+	struct perfev_symbolizer_opts o = {.sz = sizeof(o), .procfs_root = root};
+	struct perfev_symbolizer *sz;
+	struct perfev_sym s;
+	int err;
+
+	o.cache_dir = cache;
+	err = perfev_symbolizer_new(&o, &sz);
+	if (err)
+		return err;
+	err = perfev_symbolize_kernel(sz, addr, &s, NULL);
+	if (!err)
+		snprintf(name, len, "%s", s.name);
+	perfev_symbolizer_free(sz);
+	return err;
+}
+
+TEST(kallsyms_kept_between_runs)
+{
+	char dir[] = "/tmp/perfev-kcache-XXXXXX", path[512], cache[256], name[64];
+	static const char one[] = "ffffffff81000000 T first_name\nffffffff81001000 T next\n";
+	static const char two[] = "ffffffff81000000 T second_name\nffffffff81001000 T next\n";
+	static const char zero[] = "0000000000000000 T hidden\n";
+
+	CHECK(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/sys", dir);
+	CHECK_INT(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/sys/kernel", dir);
+	CHECK_INT(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/sys/kernel/random", dir);
+	CHECK_INT(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/sys/kernel/random/boot_id", dir);
+	CHECK(write_file(path, "boot-a\n", 7));
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	CHECK(write_file(path, one, sizeof(one) - 1));
+	/* Under a directory that does not exist yet: made with its parents. */
+	snprintf(cache, sizeof(cache), "%s/cache/perfev", dir);
+	CHECK_INT(ksym_via(dir, cache, 0xffffffff81000010ULL, name, sizeof(name)), 0);
+	CHECK_STR(name, "first_name");
+	/* The same boot, no modules file (a kernel without modules): the copy is read. */
+	CHECK(write_file(path, two, sizeof(two) - 1));
+	CHECK_INT(ksym_via(dir, cache, 0xffffffff81000010ULL, name, sizeof(name)), 0);
+	CHECK_STR(name, "first_name");
+	/* Without the cache, the file itself. */
+	CHECK_INT(ksym_via(dir, NULL, 0xffffffff81000010ULL, name, sizeof(name)), 0);
+	CHECK_STR(name, "second_name");
+	/* Modules loaded: read again (and the old copy removed). */
+	snprintf(path, sizeof(path), "%s/modules", dir);
+	CHECK(write_file(path, "mymod 16384 0 - Live 0xffffffffc0000000\n", 40));
+	CHECK_INT(ksym_via(dir, cache, 0xffffffff81000010ULL, name, sizeof(name)), 0);
+	CHECK_STR(name, "second_name");
+	/* Another boot with hidden addresses: nothing resolves, and no copy of them is kept. */
+	snprintf(path, sizeof(path), "%s/sys/kernel/random/boot_id", dir);
+	CHECK(write_file(path, "boot-b\n", 7));
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	CHECK(write_file(path, zero, sizeof(zero) - 1));
+	CHECK_INT(ksym_via(dir, cache, 0xffffffff81000010ULL, name, sizeof(name)), -ENOENT);
+	snprintf(path, sizeof(path), "ls %s | wc -l | grep -qx 1", cache);
+	CHECK_INT(system(path), 0);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	CHECK_INT(system(path), 0);
+}

@@ -5,8 +5,10 @@
  * stderr to /dev/null, wait for it, and print each run's time from
  * spawn to reaped, in nanoseconds, one per line.  A run that does not
  * exit with status 0 is an error (the measurement would be meaningless).
+ * With -m, each line also gives the run's peak resident set in kB (the
+ * largest of the command and the children it waited for, from wait4).
  *
- *   spawn-time N command [args...]
+ *   spawn-time [-m] N command [args...]
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,10 +36,15 @@ int main(int argc, char **argv)
 	posix_spawn_file_actions_t fa;
 	char *end;
 	long n, i;
-	int null;
+	int null, rss = 0;
 
+	if (argc > 1 && !strcmp(argv[1], "-m")) {
+		rss = 1;
+		argc--;
+		argv++;
+	}
 	if (argc < 3 || (n = strtol(argv[1], &end, 10)) <= 0 || *end) {
-		fprintf(stderr, "usage: spawn-time N command [args...]\n");
+		fprintf(stderr, "usage: spawn-time [-m] N command [args...]\n");
 		return 2;
 	}
 	null = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -50,6 +58,7 @@ int main(int argc, char **argv)
 	posix_spawn_file_actions_adddup2(&fa, null, 2);
 	for (i = 0; i < n; i++) {
 		long long t0, t1;
+		struct rusage ru;
 		pid_t pid;
 		int err, status;
 
@@ -60,9 +69,9 @@ int main(int argc, char **argv)
 				strerror(err));
 			return 1;
 		}
-		while (waitpid(pid, &status, 0) < 0)
+		while (wait4(pid, &status, 0, &ru) < 0)
 			if (errno != EINTR) {
-				perror("spawn-time: waitpid");
+				perror("spawn-time: wait4");
 				return 1;
 			}
 		t1 = now_ns();
@@ -71,7 +80,10 @@ int main(int argc, char **argv)
 				status);
 			return 1;
 		}
-		printf("%lld\n", t1 - t0);
+		if (rss)
+			printf("%lld %ld\n", t1 - t0, ru.ru_maxrss);
+		else
+			printf("%lld\n", t1 - t0);
 	}
 	posix_spawn_file_actions_destroy(&fa);
 	if (fflush(stdout) || ferror(stdout)) {

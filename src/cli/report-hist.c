@@ -20,15 +20,6 @@ static const struct {
     [SK_SRCLINE] = {"srcline", "Source:Line"}, [SK_CPU] = {"cpu", "CPU"},
 };
 
-static uint64_t hash(const char *p)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-	return h;
-}
-
 const char *report_frame_label(const struct profile_frame *f, char *buf, size_t len)
 {
 	if (f->sym && !f->inlined)
@@ -63,23 +54,52 @@ static bool tid_listed(const struct report *r, uint32_t tid)
 	return !r->nftid;
 }
 
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdULL;
+}
+
+static uint64_t hkey_hash(const struct hkey *k)
+{
+	uint64_t h = mix(k->ev, k->tid);
+
+	h = mix(h, (uint32_t)k->cpu);
+	h = mix(h, (uintptr_t)k->comm);
+	h = mix(h, (uintptr_t)k->dso);
+	h = mix(h, (uintptr_t)k->sym);
+	h = mix(h, (uintptr_t)k->srcline);
+	return mix(h, k->addr);
+}
+
+static bool hkey_eq(const struct hkey *a, const struct hkey *b)
+{
+	return a->ev == b->ev && a->tid == b->tid && a->cpu == b->cpu && a->comm == b->comm &&
+	       a->dso == b->dso && a->sym == b->sym && a->srcline == b->srcline &&
+	       a->addr == b->addr;
+}
+
 /*
- * The line @e stands for (only the sort keys' fields count), added when
- * new.  As perf, the level is not part of a symbol: the first sample's
- * is shown.
+ * The line @e stands for (only the sort keys' fields count; its strings
+ * interned, so compared as pointers), added when new.  As perf, the
+ * level is not part of a symbol: the first sample's is shown.
  */
 static struct hent *entry(struct report *r, const struct hent *e)
 {
-	char key[4096];
+	struct hkey k = {0};
 	struct hent *h;
+	uint64_t hv;
 	size_t j;
 
-	snprintf(key, sizeof(key),
-		 "%" PRIu32 "\x1f%s\x1f%" PRIu32 "\x1f%s\x1f%s\x1f%" PRIx64 "\x1f%s\x1f%d", e->ev,
-		 r->want[SK_COMM] || r->want[SK_PID] ? e->comm : "", r->want[SK_PID] ? e->tid : 0,
-		 r->want[SK_DSO] ? e->dso : "", r->want[SK_SYM] && e->sym ? e->sym : "",
-		 r->want[SK_SYM] && !e->sym ? e->addr : 0,
-		 r->want[SK_SRCLINE] && e->srcline ? e->srcline : "", r->want[SK_CPU] ? e->cpu : 0);
+	k.ev = e->ev;
+	k.comm = r->want[SK_COMM] || r->want[SK_PID] ? e->comm : NULL;
+	k.tid = r->want[SK_PID] ? e->tid : 0;
+	k.dso = r->want[SK_DSO] ? e->dso : NULL;
+	k.sym = r->want[SK_SYM] ? e->sym : NULL;
+	k.addr = r->want[SK_SYM] && !e->sym ? e->addr : 0;
+	k.srcline = r->want[SK_SRCLINE] ? e->srcline : NULL;
+	k.cpu = r->want[SK_CPU] ? e->cpu : 0;
+	hv = hkey_hash(&k);
 	if ((r->n + 1) * 2 > r->cap) {
 		struct hent **old = r->tab;
 		size_t oldcap = r->cap, i;
@@ -91,15 +111,15 @@ static struct hent *entry(struct report *r, const struct hent *e)
 		for (i = 0; i < oldcap; i++) {
 			if (!old[i])
 				continue;
-			j = (size_t)hash(old[i]->key) & (r->cap - 1);
+			j = (size_t)old[i]->hash & (r->cap - 1);
 			while (r->tab[j])
 				j = (j + 1) & (r->cap - 1);
 			r->tab[j] = old[i];
 		}
 		free(old);
 	}
-	j = (size_t)hash(key) & (r->cap - 1);
-	while (r->tab[j] && strcmp(r->tab[j]->key, key))
+	j = (size_t)hv & (r->cap - 1);
+	while (r->tab[j] && (r->tab[j]->hash != hv || !hkey_eq(&r->tab[j]->key, &k)))
 		j = (j + 1) & (r->cap - 1);
 	h = r->tab[j];
 	if (!h) {
@@ -107,9 +127,8 @@ static struct hent *entry(struct report *r, const struct hent *e)
 		if (!h)
 			cli_die("out of memory");
 		*h = *e;
-		h->key = strdup(key);
-		if (!h->key)
-			cli_die("out of memory");
+		h->key = k;
+		h->hash = hv;
 		h->self = h->children = h->samples = 0;
 		h->seq = (uint32_t)r->n;
 		memset(&h->graph, 0, sizeof(h->graph));
@@ -128,9 +147,12 @@ static struct hent *entry(struct report *r, const struct hent *e)
 static const char *srcline_of(struct report *r, const struct profile_stack *s, uint32_t first)
 {
 	const struct profile_frame *f = &r->prof.frames[s->frames[first]];
+	const char **memo = &r->srclines[s->frames[first]];
 	size_t n = f->sym ? strlen(f->sym) : 0;
 	char buf[4096];
 
+	if (*memo)
+		return *memo;
 	if (f->file) {
 		const char *b = strrchr(f->file, '/');
 
@@ -143,7 +165,7 @@ static const char *srcline_of(struct report *r, const struct profile_stack *s, u
 	} else {
 		snprintf(buf, sizeof(buf), "%s+%" PRIu64, f->sym, f->offset);
 	}
-	return profile_intern(&r->prof, buf);
+	return *memo = profile_intern(&r->prof, buf);
 }
 
 static bool unmapped(const struct profile_frame *f)
@@ -188,7 +210,7 @@ static struct hent *frame_entry(struct report *r, const struct profile_stack *s,
 	e.ev = s->ev;
 	e.comm = s->comm;
 	e.tid = s->tid;
-	e.dso = profile_short_dso(f->dso);
+	e.dso = r->short_dso[s->frames[i]];
 	/* As perf, a caller outside every map is shown at the sampled address's level. */
 	e.level = unmapped(f) && !self ? unmapped_level(r, s, i, leaf) : f->level;
 	e.sym = f->sym;
@@ -367,7 +389,9 @@ static void prepare_frames(struct report *r)
 	seen[n++] = profile_intern(&r->prof, "[unknown]");
 	seen[n++] = profile_intern(&r->prof, "[kernel.kallsyms]");
 	r->labels = calloc(r->prof.nframes ? r->prof.nframes : 1, sizeof(*r->labels));
-	if (!r->labels)
+	r->short_dso = calloc(r->prof.nframes ? r->prof.nframes : 1, sizeof(*r->short_dso));
+	r->srclines = calloc(r->prof.nframes ? r->prof.nframes : 1, sizeof(*r->srclines));
+	if (!r->labels || !r->short_dso || !r->srclines)
 		cli_die("out of memory");
 	for (i = 0; i < r->prof.nframes; i++) {
 		const char *d = r->prof.frames[i].dso;
@@ -375,6 +399,7 @@ static void prepare_frames(struct report *r)
 
 		r->labels[i] = profile_intern(
 		    &r->prof, report_frame_label(&r->prof.frames[i], buf, sizeof(buf)));
+		r->short_dso[i] = profile_intern(&r->prof, profile_short_dso(d));
 		for (k = 0; k < n && seen[k] != d; k++)
 			;
 		if (k == n)
@@ -404,7 +429,6 @@ void report_hist_release(struct report *r)
 	for (i = 0; i < r->cap; i++) {
 		if (r->tab[i]) {
 			graph_release(&r->tab[i]->graph);
-			free(r->tab[i]->key);
 			free(r->tab[i]);
 		}
 	}
@@ -416,6 +440,10 @@ void report_hist_release(struct report *r)
 	r->dso_ord = NULL;
 	free(r->labels);
 	r->labels = NULL;
+	free(r->short_dso);
+	r->short_dso = NULL;
+	free(r->srclines);
+	r->srclines = NULL;
 	r->tab = NULL;
 	r->n = r->cap = 0;
 }

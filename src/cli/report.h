@@ -44,7 +44,14 @@ struct hent {
 	uint32_t max_depth; /* of the call paths through this line */
 	uint32_t seq;	    /* lines made before it */
 	struct gnode graph; /* the call paths through this line, when printed */
-	char *key;
+	/* What identifies the line: the sort keys' fields (interned strings), the rest zero. */
+	struct hkey {
+		uint32_t ev, tid;
+		int32_t cpu;
+		const char *comm, *dso, *sym, *srcline;
+		uint64_t addr;
+	} key;
+	uint64_t hash;
 };
 
 /* A filter's names; @on when the option was given. */
@@ -76,8 +83,10 @@ struct report {
 		const char *comm;
 	} * tcomms;
 	size_t ntcomms, cap_tcomms;
-	uint32_t *dso_ord;   /* per frame: its object's rank, the kernel first */
-	const char **labels; /* per frame: its name in call graphs, interned */
+	uint32_t *dso_ord;	/* per frame: its object's rank, the kernel first */
+	const char **labels;	/* per frame: its name in call graphs, interned */
+	const char **short_dso; /* per frame: its object's short name, interned */
+	const char **srclines;	/* per frame: its source line as perf shows it, made when asked */
 	/* The lines, open addressing by key. */
 	struct hent **tab;
 	size_t n, cap;

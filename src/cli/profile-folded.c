@@ -46,10 +46,8 @@ int profile_write_folded(const struct profile *p, size_t ev, FILE *f)
 			continue;
 		put_name(f, s->comm ? s->comm : "[unknown]");
 		for (k = s->nframes; k-- > 0;) {
-			char buf[64];
-
 			fputc(';', f);
-			put_name(f, profile_frame_name(&p->frames[s->frames[k]], buf, sizeof(buf)));
+			put_name(f, profile_frame_name(&p->frames[s->frames[k]]));
 		}
 		fprintf(f, " %" PRIu64 "\n", s->samples);
 	}
@@ -81,10 +79,9 @@ int profile_write_speedscope(const struct profile *p, size_t ev, FILE *f)
 	jw_arr_begin(&w);
 	for (i = 0; i < p->nframes; i++) {
 		const struct profile_frame *fr = &p->frames[i];
-		char buf[64];
 
 		jw_obj_begin(&w);
-		jw_kstr(&w, "name", profile_frame_name(fr, buf, sizeof(buf)));
+		jw_kstr(&w, "name", profile_frame_name(fr));
 		if (fr->file) {
 			jw_kstr(&w, "file", fr->file);
 			if (fr->line)

@@ -193,7 +193,6 @@ static int page_frame(struct page *pg, const struct profile *p, uint32_t i, uint
 {
 	const struct profile_frame *f = &p->frames[i];
 	struct page_frame pf;
-	char buf[64];
 	int err;
 
 	if (pg->map[i] != NONE) {
@@ -201,7 +200,7 @@ static int page_frame(struct page *pg, const struct profile *p, uint32_t i, uint
 		return 0;
 	}
 	memset(&pf, 0, sizeof(pf)); /* hashed and compared as bytes */
-	err = page_str(pg, profile_frame_name(f, buf, sizeof(buf)), &pf.name);
+	err = page_str(pg, profile_frame_name(f), &pf.name);
 	if (!err)
 		err = page_str(pg, profile_short_dso(f->dso), &pf.dso);
 	if (err)

@@ -255,12 +255,11 @@ static int64_t str_indexf(struct pprof *x, const char *fmt, ...)
 /* The function id of frame @f. */
 static int64_t function_id(struct pprof *x, const struct profile_frame *f)
 {
-	char buf[64];
 	int64_t key[3];
 	bool added;
 	int i;
 
-	key[0] = str_index(x, profile_frame_name(f, buf, sizeof(buf)));
+	key[0] = str_index(x, profile_frame_name(f));
 	key[1] = str_index(x, f->dso);
 	key[2] = str_index(x, f->file);
 	if (key[0] < 0 || key[1] < 0 || key[2] < 0)

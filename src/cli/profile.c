@@ -248,10 +248,8 @@ void profile_add_on_cpu(struct profile *p, uint32_t ev, const char *comm, uint32
 	p->stack_idx[j] = (uint32_t)p->nstacks++;
 }
 
-const char *profile_frame_name(const struct profile_frame *f, char *buf, size_t len)
+const char *profile_frame_name(const struct profile_frame *f)
 {
-	(void)buf;
-	(void)len;
 	return f->sym ? f->sym : "[unknown]";
 }
 

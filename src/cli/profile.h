@@ -98,11 +98,8 @@ void profile_add_on_cpu(struct profile *p, uint32_t ev, const char *comm, uint32
 			uint32_t tid, int32_t cpu, const uint32_t *frames, uint32_t n,
 			uint64_t period);
 
-/*
- * The name a frame is shown by: its symbol, else "[unknown]"
- * (@buf is used when a name has to be made).
- */
-const char *profile_frame_name(const struct profile_frame *f, char *buf, size_t len);
+/* The name a frame is shown by in the exports: its symbol, else "[unknown]". */
+const char *profile_frame_name(const struct profile_frame *f);
 
 /* The short name of a dso as perf shows it: the file's base name; "[...]" names as they are. */
 const char *profile_short_dso(const char *dso);

@@ -24,7 +24,43 @@
 #include "perfev-cli.h"
 #include "report.h"
 
-void graph_add(struct gnode *root, const struct gstep *steps, size_t n, uint64_t period)
+/* @size bytes from @a's current block, a new block when it is full. */
+static void *arena_alloc(struct arena *a, size_t size)
+{
+	void *p;
+
+	size = (size + 15) & ~(size_t)15;
+	if (size > a->left) {
+		size_t bs = size > (1 << 20) ? size : (1 << 20);
+		void **v = realloc(a->blocks, (a->nblocks + 1) * sizeof(*v));
+
+		if (!v)
+			cli_die("out of memory");
+		a->blocks = v;
+		a->cur = calloc(1, bs);
+		if (!a->cur)
+			cli_die("out of memory");
+		a->blocks[a->nblocks++] = a->cur;
+		a->left = bs;
+	}
+	p = a->cur;
+	a->cur += size;
+	a->left -= size;
+	return p;
+}
+
+void arena_release(struct arena *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nblocks; i++)
+		free(a->blocks[i]);
+	free(a->blocks);
+	memset(a, 0, sizeof(*a));
+}
+
+void graph_add(struct arena *a, struct gnode *root, const struct gstep *steps, size_t n,
+	       uint64_t period)
 {
 	struct gnode *at = root;
 	size_t i, k;
@@ -46,17 +82,16 @@ void graph_add(struct gnode *root, const struct gstep *steps, size_t n, uint64_t
 		}
 		if (!next) {
 			if (at->nkids == at->cap) {
+				/* The old array stays in the arena, freed with it. */
 				size_t cap = at->cap ? at->cap * 2 : 2;
-				struct gnode **v = realloc(at->kids, cap * sizeof(*v));
+				struct gnode **v = arena_alloc(a, cap * sizeof(*v));
 
-				if (!v)
-					cli_die("out of memory");
+				if (at->nkids)
+					memcpy(v, at->kids, at->nkids * sizeof(*v));
 				at->kids = v;
 				at->cap = cap;
 			}
-			next = calloc(1, sizeof(*next));
-			if (!next)
-				cli_die("out of memory");
+			next = arena_alloc(a, sizeof(*next));
 			at->hint = at->nkids;
 			next->name = steps[i].name;
 			next->addr = steps[i].addr;
@@ -67,19 +102,6 @@ void graph_add(struct gnode *root, const struct gstep *steps, size_t n, uint64_t
 		at = next;
 	}
 	at->self += period;
-}
-
-void graph_release(struct gnode *root)
-{
-	size_t k;
-
-	for (k = 0; k < root->nkids; k++) {
-		graph_release(root->kids[k]);
-		free(root->kids[k]);
-	}
-	free(root->kids);
-	root->kids = NULL;
-	root->nkids = root->cap = 0;
 }
 
 static int cmp_node(const void *a, const void *b)

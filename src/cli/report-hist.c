@@ -329,7 +329,7 @@ static void touch(struct report *r, const struct profile_stack *s, uint32_t i, u
 	if (t->path.n > h->max_depth)
 		h->max_depth = (uint32_t)t->path.n;
 	if (r->graph != GM_NONE)
-		graph_add(&h->graph, t->path.v, t->path.n, s->period);
+		graph_add(&r->graph_mem, &h->graph, t->path.v, t->path.n, s->period);
 }
 
 static void add_stack(struct report *r, const struct profile_stack *s, struct touch *t)
@@ -424,11 +424,11 @@ void report_hist_build(struct report *r)
 
 void report_hist_release(struct report *r)
 {
+	arena_release(&r->graph_mem);
 	size_t i;
 
 	for (i = 0; i < r->cap; i++) {
 		if (r->tab[i]) {
-			graph_release(&r->tab[i]->graph);
 			free(r->tab[i]);
 		}
 	}

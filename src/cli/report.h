@@ -17,6 +17,15 @@ enum sort_key { SK_COMM, SK_PID, SK_DSO, SK_SYM, SK_SRCLINE, SK_CPU, SK_MAX };
 /* -g: how call graphs are printed. */
 enum graph_mode { GM_NONE, GM_GRAPH, GM_FRACTAL, GM_FLAT, GM_FOLDED };
 
+/* Graph nodes and their child arrays, freed all at once. */
+struct arena {
+	char *cur;
+	size_t left;
+	void **blocks;
+	size_t nblocks;
+};
+void arena_release(struct arena *a);
+
 /* A node of a line's call graph: a function, with what went through it. */
 struct gnode {
 	const char *name; /* interned in the profile */
@@ -77,6 +86,7 @@ struct report {
 	bool have_callchains; /* some event sampled them */
 
 	struct profile prof;
+	struct arena graph_mem; /* the lines' call graphs */
 	/* tid -> the thread's last command (perf's column width), open addressing */
 	struct tcomm {
 		uint32_t tid;
@@ -113,9 +123,9 @@ struct gstep {
 	uint64_t addr;
 };
 /* Add the path @steps[0..n-1] (outermost first) with @period to the graph @root. */
-void graph_add(struct gnode *root, const struct gstep *steps, size_t n, uint64_t period);
+void graph_add(struct arena *a, struct gnode *root, const struct gstep *steps, size_t n,
+	       uint64_t period);
 /* Print a line's graph as perf report --stdio does, percentages of @total. */
 void graph_print(const struct report *r, const struct gnode *root, uint64_t total);
-void graph_release(struct gnode *root);
 
 #endif /* PERFEV_CLI_REPORT_H */

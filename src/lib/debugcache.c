@@ -19,7 +19,23 @@
 #include "internal.h"
 #include "symbolizer-internal.h"
 
-/* Whether any section of @elf is compressed (ELF or GNU .zdebug style). */
+enum packing { PLAIN, ELF_COMPRESSED, GNU_ZDEBUG };
+
+/* How section @scn of @elf (@shstrndx: its section names) is stored. */
+static enum packing packing_of(Elf *elf, size_t shstrndx, Elf_Scn *scn)
+{
+	const char *name;
+	GElf_Shdr sh;
+
+	if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+		return PLAIN;
+	if (sh.sh_flags & SHF_COMPRESSED)
+		return ELF_COMPRESSED;
+	name = elf_strptr(elf, shstrndx, sh.sh_name);
+	return name && !strncmp(name, ".zdebug", 7) ? GNU_ZDEBUG : PLAIN;
+}
+
+/* Whether any section of @elf is compressed. */
 static bool has_compressed(Elf *elf)
 {
 	Elf_Scn *scn = NULL;
@@ -27,16 +43,9 @@ static bool has_compressed(Elf *elf)
 
 	if (elf_getshdrstrndx(elf, &shstrndx))
 		return false;
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		const char *name;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
-			continue;
-		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		if ((sh.sh_flags & SHF_COMPRESSED) || (name && !strncmp(name, ".zdebug", 7)))
+	while ((scn = elf_nextscn(elf, scn)))
+		if (packing_of(elf, shstrndx, scn) != PLAIN)
 			return true;
-	}
 	return false;
 }
 
@@ -88,21 +97,13 @@ static int inflate_file(const char *path)
 		goto out;
 	}
 	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		const char *name;
+		enum packing how = packing_of(elf, shstrndx, scn);
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
-			continue;
-		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (sh.sh_flags & SHF_COMPRESSED) {
-			if (elf_compress(scn, 0, 0) < 0)
-				err = -EBADMSG;
-		} else if (name && !strncmp(name, ".zdebug", 7)) {
-			if (elf_compress_gnu(scn, 0, 0) < 0)
-				err = -EBADMSG;
-		}
-		if (err)
+		if ((how == ELF_COMPRESSED && elf_compress(scn, 0, 0) < 0) ||
+		    (how == GNU_ZDEBUG && elf_compress_gnu(scn, 0, 0) < 0)) {
+			err = -EBADMSG;
 			goto out;
+		}
 	}
 	if (elf_update(elf, ELF_C_WRITE) < 0)
 		err = -EIO;

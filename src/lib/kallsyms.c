@@ -155,18 +155,27 @@ int perfev_kallsyms_parse(const char *text, size_t len, struct perfev_kallsyms *
 	return 0;
 }
 
+/* The text of PROCFS_ROOT/kallsyms (NULL root: /proc) into a fresh *@buf: its length or -errno. */
+static ssize_t read_kallsyms(const char *procfs_root, char **buf)
+{
+	char path[4096];
+	int err;
+
+	err = perfev__path(path, sizeof(path), procfs_root ? procfs_root : "/proc", "/kallsyms");
+	if (err)
+		return err;
+	return perfev__read_file(path, buf, (size_t)1 << 30);
+}
+
 int perfev_kallsyms_load(const char *procfs_root, struct perfev_kallsyms **out)
 {
-	char path[4096], *buf = NULL;
+	char *buf = NULL;
 	ssize_t n;
 	int err;
 
 	if (!out)
 		return -EINVAL;
-	err = perfev__path(path, sizeof(path), procfs_root ? procfs_root : "/proc", "/kallsyms");
-	if (err)
-		return err;
-	n = perfev__read_file(path, &buf, (size_t)1 << 30);
+	n = read_kallsyms(procfs_root, &buf);
 	if (n < 0)
 		return (int)n;
 	err = perfev_kallsyms_parse(buf, (size_t)n, out);
@@ -305,7 +314,7 @@ static void cache_prune(const char *dir, const char *keep)
 int perfev__kallsyms_load_cached(const char *procfs_root, const char *cache_dir,
 				 struct perfev_kallsyms **out)
 {
-	char cached[4096], path[4096], *buf = NULL;
+	char cached[4096], *buf = NULL;
 	ssize_t n;
 	int err;
 
@@ -323,10 +332,7 @@ int perfev__kallsyms_load_cached(const char *procfs_root, const char *cache_dir,
 			perfev_kallsyms_free(*out);
 		*out = NULL;
 	}
-	err = perfev__path(path, sizeof(path), procfs_root ? procfs_root : "/proc", "/kallsyms");
-	if (err)
-		return err;
-	n = perfev__read_file(path, &buf, (size_t)1 << 30);
+	n = read_kallsyms(procfs_root, &buf);
 	if (n < 0)
 		return (int)n;
 	err = perfev_kallsyms_parse(buf, (size_t)n, out);

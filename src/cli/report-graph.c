@@ -238,8 +238,10 @@ static void collect_paths(const struct gprint *g, const struct gnode *n, const c
 
 	if (!kids)
 		cli_die("out of memory");
-	memcpy(kids, n->kids, n->nkids * sizeof(*kids));
-	qsort(kids, n->nkids, sizeof(*kids), cmp_key);
+	if (n->nkids) {
+		memcpy(kids, n->kids, n->nkids * sizeof(*kids));
+		qsort(kids, n->nkids, sizeof(*kids), cmp_key);
+	}
 	for (k = 0; k < n->nkids && depth < PATH_MAX_DEPTH; k++) {
 		path[depth] = kids[k]->name;
 		collect_paths(g, kids[k], path, depth + 1, out);

@@ -633,6 +633,8 @@ int cmd_report(int argc, const char **argv)
 		    OPT_FLAG(0, "inline", &inline_frames,
 			     "inlined functions in call graphs (reads source lines)"),
 		    OPT_FLAG(0, "no-inline", &no_inline, "no inlined functions in call graphs"),
+		    OPT_FLAG(0, "no-demangle", &s.no_demangle,
+			     "C++ and Rust names as the files spell them"),
 		    OPT_HEADING("Exports (FILE - is standard output)"),
 		    OPT_STR(0, "folded", &folded, "FILE", "collapsed stacks, one line per stack"),
 		    OPT_STR(0, "speedscope", &speedscope, "FILE", "speedscope's JSON format"),
@@ -675,7 +677,8 @@ int cmd_report(int argc, const char **argv)
 	r.inline_frames = inline_frames;
 	r.lines = r.want[SK_SRCLINE] || inline_frames || pprof || html || speedscope;
 	b.r = &r;
-	b.leaf_only = no_children && r.graph == GM_NONE && !folded && !speedscope && !pprof && !html;
+	b.leaf_only =
+	    no_children && r.graph == GM_NONE && !folded && !speedscope && !pprof && !html;
 	b.progress = isatty(STDERR_FILENO) && s.input && strcmp(s.input, "-") &&
 		     !stat(s.input, &st) && st.st_size > (16 << 20);
 	b.size = b.progress ? st.st_size : 0;

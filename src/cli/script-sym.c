@@ -72,6 +72,7 @@ struct perfev_symbolizer *script_symbolizer(struct script *s)
 	else
 		dir[0] = '\0';
 	opts.cache_dir = dir[0] ? dir : NULL;
+	opts.no_demangle = s->no_demangle;
 	err = perfev_symbolizer_new(&opts, &s->symz);
 	if (err) {
 		/* Said once: every symbol is then [unknown], the rest of the output holds. */

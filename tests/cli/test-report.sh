@@ -360,6 +360,45 @@ fi
 run "$PERFEV" report -i "$TMP/fs.data" --folded "$TMP/no-such-dir/f.folded"
 expect_rc report_export_unwritable 1 && grep -q "no-such-dir" "$TMP/err" && pass report_export_unwritable
 
+# C++ names demangled as perf shows them (no parameters), or as the file spells them.
+if ! command -v g++ >/dev/null 2>&1; then
+	skip g++ report_demangle "no C++ compiler to build the program"
+else
+	cat >"$TMP/cxx.cc" <<'EOF'
+#include <map>
+namespace ns {
+__attribute__((noinline)) long work(std::map<int, int> &m, int n)
+{
+	long s = 0;
+	for (int i = 0; i < n; i++) {
+		m[i % 1000] += i;
+		s += m[(i * 7) % 1000];
+	}
+	return s;
+}
+} // namespace ns
+int main()
+{
+	std::map<int, int> m;
+	volatile long r = ns::work(m, 20000000);
+	(void)r;
+}
+EOF
+	if g++ -O1 -o "$TMP/cxx" "$TMP/cxx.cc" 2>"$TMP/err" &&
+		"$PERFEV" record -q -o "$TMP/cxx.data" -F 999 -- "$TMP/cxx" >/dev/null 2>&1; then
+		run "$PERFEV" report -i "$TMP/cxx.data" --no-children -g none --sort sym
+		expect_rc report_demangle 0 && grep -q '\[\.\] ns::work$' "$TMP/out" && pass report_demangle ||
+			fail report_demangle "$(grep % "$TMP/out" | head -3)"
+		run "$PERFEV" report -i "$TMP/cxx.data" --no-children -g none --sort sym --no-demangle
+		expect_rc report_no_demangle 0 && grep -q '\[\.\] _ZN2ns4work' "$TMP/out" &&
+			! grep -q 'ns::work' "$TMP/out" && pass report_no_demangle ||
+			fail report_no_demangle "$(grep % "$TMP/out" | head -3)"
+		[ -z "$have_perf" ] || compare report_demangle_vs_perf "$TMP/cxx.data" comm,dso,sym --top 1
+	else
+		fail report_demangle "cannot build or record the C++ program: $(head -c 300 "$TMP/err")"
+	fi
+fi
+
 # Filters: every line left names the command or object asked for.
 # The object with the fewest samples (which ones a run hits varies) is the filter.
 dso=$("$PERFEV" report -i "$TMP/w.data" --sort dso 2>/dev/null | awk '!/^#/ && /%/ { d = $2 } END { print d }')

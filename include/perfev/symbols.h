@@ -94,7 +94,9 @@ struct perfev_symbolizer_opts {
 	 * and PROCFS_ROOT/modules unchanged), else read again and replaced;
 	 * hidden (all-zero) addresses are never kept.  Debug files whose
 	 * DWARF is compressed, inflated once into debug/BUILD-ID.debug:
-	 * libdw inflates every section of a debug file it opens.
+	 * libdw inflates every section of a debug file it opens.  Used only
+	 * when the directory is this user's alone and no one else may
+	 * write to any directory above it; a path with ':' is not used.
 	 */
 	const char *cache_dir;
 };

@@ -34,7 +34,7 @@ static const char *const report_usage[] = {
 /* perf's callchain depth limit (PERF_MAX_STACK_DEPTH). */
 #define MAX_STACK 127
 /* Inlined frames kept per address. */
-#define MAX_INLINE 16
+#define MAX_INLINE 64
 
 /* A resolved address: what it was (map, address, mode) and its frames in the pool. */
 struct rslot {
@@ -169,7 +169,7 @@ static void resolve_frames(struct builder *b, struct script *s, const struct scr
 	struct profile_frame f = {0};
 	struct script_sym sym;
 	struct perfev_srcline lines[MAX_INLINE];
-	char jit[64];
+	char jit[64], outer[1024];
 	int n = 0, i, err;
 
 	f.level = level_of(cpumode);
@@ -208,7 +208,8 @@ static void resolve_frames(struct builder *b, struct script *s, const struct scr
 		char name[1024];
 
 		/* DWARF names inlined functions by their linkage (mangled) names. */
-		in.sym = lines[i].func && perfev_demangle(lines[i].func, 0, name, sizeof(name)) >= 0
+		in.sym = lines[i].func && !s->no_demangle &&
+				 perfev_demangle(lines[i].func, 0, name, sizeof(name)) >= 0
 			     ? name
 			     : lines[i].func;
 		in.offset = 0;
@@ -221,7 +222,11 @@ static void resolve_frames(struct builder *b, struct script *s, const struct scr
 		f.file = lines[n - 1].file;
 		f.line = lines[n - 1].line;
 		if (!f.sym)
-			f.sym = lines[n - 1].func;
+			f.sym =
+			    lines[n - 1].func && !s->no_demangle &&
+				    perfev_demangle(lines[n - 1].func, 0, outer, sizeof(outer)) >= 0
+				? outer
+				: lines[n - 1].func;
 	}
 	push_frame(b, &f);
 }

@@ -59,6 +59,12 @@ void arena_release(struct arena *a)
 	memset(a, 0, sizeof(*a));
 }
 
+/* As perf, a function is its object and address (functions may share a name). */
+static bool same(const struct gnode *n, const struct gstep *st)
+{
+	return n->name == st->name && n->addr == st->addr && n->dso_ord == st->dso_ord;
+}
+
 void graph_add(struct arena *a, struct gnode *root, const struct gstep *steps, size_t n,
 	       uint64_t period)
 {
@@ -69,11 +75,11 @@ void graph_add(struct arena *a, struct gnode *root, const struct gstep *steps, s
 	for (i = 0; i < n; i++) {
 		struct gnode *next = NULL;
 
-		if (at->hint < at->nkids && at->kids[at->hint]->name == steps[i].name) {
+		if (at->hint < at->nkids && same(at->kids[at->hint], &steps[i])) {
 			next = at->kids[at->hint];
 		} else {
 			for (k = 0; k < at->nkids; k++) {
-				if (at->kids[k]->name == steps[i].name) {
+				if (same(at->kids[k], &steps[i])) {
 					next = at->kids[k];
 					at->hint = k;
 					break;
@@ -203,7 +209,8 @@ static void print_branches(struct gprint *g, const struct gnode *n, bool top)
 	free(kids);
 }
 
-#define PATH_MAX_DEPTH 512
+/* Deeper than any stack: 127 frames, each with at most 64 inlined functions. */
+#define PATH_MAX_DEPTH 8192
 
 /* A path for -g flat and folded: the names to a node where samples ended, and how many. */
 struct fpath {
@@ -291,9 +298,12 @@ static int cmp_fpath(const void *a, const void *b)
  */
 static void print_paths(const struct gprint *g, const struct gnode *root)
 {
-	const char *path[PATH_MAX_DEPTH];
+	const char **path = malloc(PATH_MAX_DEPTH * sizeof(*path));
 	struct fpaths ps = {0};
 	size_t i;
+
+	if (!path)
+		cli_die("out of memory");
 
 	collect_paths(g, root, path, 0, &ps);
 	/* Stable: equal paths keep the graph's order. */
@@ -317,6 +327,7 @@ static void print_paths(const struct gprint *g, const struct gnode *root)
 		free(ps.v[i].text);
 	}
 	free(ps.v);
+	free(path);
 }
 
 void graph_print(const struct report *r, const struct gnode *root, uint64_t total)

@@ -69,6 +69,8 @@ static uint64_t hkey_hash(const struct hkey *k)
 	h = mix(h, (uintptr_t)k->dso);
 	h = mix(h, (uintptr_t)k->sym);
 	h = mix(h, (uintptr_t)k->srcline);
+	h = mix(h, (uintptr_t)k->sym_path);
+	h = mix(h, k->sym_start);
 	return mix(h, k->addr);
 }
 
@@ -76,7 +78,7 @@ static bool hkey_eq(const struct hkey *a, const struct hkey *b)
 {
 	return a->ev == b->ev && a->tid == b->tid && a->cpu == b->cpu && a->comm == b->comm &&
 	       a->dso == b->dso && a->sym == b->sym && a->srcline == b->srcline &&
-	       a->addr == b->addr;
+	       a->sym_path == b->sym_path && a->sym_start == b->sym_start && a->addr == b->addr;
 }
 
 /*
@@ -92,10 +94,14 @@ static struct hent *entry(struct report *r, const struct hent *e)
 	size_t j;
 
 	k.ev = e->ev;
-	k.comm = r->want[SK_COMM] || r->want[SK_PID] ? e->comm : NULL;
+	/* A thread is one line, whatever it was called: perf shows its last command. */
+	k.comm = r->want[SK_COMM] ? e->comm : NULL;
 	k.tid = r->want[SK_PID] ? e->tid : 0;
 	k.dso = r->want[SK_DSO] ? e->dso : NULL;
 	k.sym = r->want[SK_SYM] ? e->sym : NULL;
+	/* Functions of one name in two files, or two static ones in one, stay apart. */
+	k.sym_path = r->want[SK_SYM] && e->sym ? e->path : NULL;
+	k.sym_start = r->want[SK_SYM] && e->sym ? e->sym_start : 0;
 	k.addr = r->want[SK_SYM] && !e->sym ? e->addr : 0;
 	k.srcline = r->want[SK_SRCLINE] ? e->srcline : NULL;
 	k.cpu = r->want[SK_CPU] ? e->cpu : 0;
@@ -214,6 +220,8 @@ static struct hent *frame_entry(struct report *r, const struct profile_stack *s,
 	/* As perf, a caller outside every map is shown at the sampled address's level. */
 	e.level = unmapped(f) && !self ? unmapped_level(r, s, i, leaf) : f->level;
 	e.sym = f->sym;
+	e.path = f->dso;
+	e.sym_start = f->addr - f->offset;
 	/* perf's quirk: an unresolved caller is named by its address in the process, not the file.
 	 */
 	e.addr = f->sym || self ? f->addr : f->ip;
@@ -266,8 +274,11 @@ static void graph_path(struct report *r, const struct profile_stack *s, uint32_t
 			p->n++;
 			continue;
 		}
+		/* Inlined functions are told apart by name (their address is the sample's). */
 		path_push(p, r->labels[s->frames[i]], r->dso_ord[s->frames[i]],
-			  f->sym ? f->addr - f->offset : f->ip);
+			  f->inlined ? 0
+			  : f->sym   ? f->addr - f->offset
+				     : f->ip);
 	}
 }
 
@@ -493,14 +504,18 @@ static const char *last_comm(const struct report *r, uint32_t tid)
 }
 
 /* The text of one column of @h. */
-static void column(const struct hent *h, enum sort_key k, char *buf, size_t len)
+static void column(const struct report *r, const struct hent *h, enum sort_key k, char *buf,
+		   size_t len)
 {
+	const char *last;
+
 	switch (k) {
 	case SK_COMM:
 		snprintf(buf, len, "%s", h->comm);
 		break;
 	case SK_PID:
-		snprintf(buf, len, "%7" PRIu32 ":%s", h->tid, h->comm);
+		last = last_comm(r, h->tid);
+		snprintf(buf, len, "%7" PRIu32 ":%s", h->tid, last ? last : h->comm);
 		break;
 	case SK_DSO:
 		snprintf(buf, len, "%s", h->dso);
@@ -617,7 +632,7 @@ static void print_event(struct report *r, size_t ev, struct hent **v, size_t nv)
 			const char *last = last_comm(r, v[i]->tid);
 			size_t len;
 
-			column(v[i], r->keys[k], buf, sizeof(buf));
+			column(r, v[i], r->keys[k], buf, sizeof(buf));
 			len = r->keys[k] == SK_COMM && last ? strlen(last)
 			      : r->keys[k] == SK_CPU	    ? 3 /* perf's, even for "-001" */
 							    : strlen(buf);
@@ -654,7 +669,7 @@ static void print_event(struct report *r, size_t ev, struct hent **v, size_t nv)
 		if (r->show_nr)
 			printf("  %12" PRIu64, v[i]->samples);
 		for (k = 0; k < r->nkeys; k++) {
-			column(v[i], r->keys[k], buf, sizeof(buf));
+			column(r, v[i], r->keys[k], buf, sizeof(buf));
 			/* perf pads every column but a symbol at the end. */
 			if (k == r->nkeys - 1 && r->keys[k] == SK_SYM)
 				printf("  %s", buf);

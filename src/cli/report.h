@@ -46,6 +46,8 @@ struct hent {
 	const char *dso;     /* the object's short name */
 	char level;	     /* '.' user, 'k' kernel, ... */
 	const char *sym;     /* or NULL: @addr is shown */
+	const char *path;    /* the object's full name */
+	uint64_t sym_start;  /* the symbol's address in it */
 	uint64_t addr;	     /* in the object */
 	const char *srcline; /* "file.c:12", interned; NULL unless sorted by it */
 	int32_t cpu;
@@ -58,7 +60,8 @@ struct hent {
 		uint32_t ev, tid;
 		int32_t cpu;
 		const char *comm, *dso, *sym, *srcline;
-		uint64_t addr;
+		const char *sym_path; /* a symbol is its object's and its start's */
+		uint64_t addr, sym_start;
 	} key;
 	uint64_t hash;
 };

@@ -54,6 +54,7 @@ struct perfev_symbolizer *script_symbolizer(struct script *s)
 	struct perfev_symbolizer_opts opts = {.sz = sizeof(opts)};
 	const char *cache;
 	char dir[4096];
+	int n;
 	size_t i;
 	int err;
 
@@ -65,11 +66,13 @@ struct perfev_symbolizer *script_symbolizer(struct script *s)
 	 * inflate libc's DWARF.
 	 */
 	cache = getenv("XDG_CACHE_HOME");
+	n = -1;
 	if (cache && cache[0] == '/')
-		snprintf(dir, sizeof(dir), "%s/perfev", cache);
+		n = snprintf(dir, sizeof(dir), "%s/perfev", cache);
 	else if ((cache = getenv("HOME")) && cache[0] == '/')
-		snprintf(dir, sizeof(dir), "%s/.cache/perfev", cache);
-	else
+		n = snprintf(dir, sizeof(dir), "%s/.cache/perfev", cache);
+	/* A path cut short would name another directory: then no cache. */
+	if (n < 0 || (size_t)n >= sizeof(dir))
 		dir[0] = '\0';
 	opts.cache_dir = dir[0] ? dir : NULL;
 	opts.no_demangle = s->no_demangle;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include "internal.h"
 #include "symbolizer-internal.h"
@@ -49,48 +50,43 @@ static bool has_compressed(Elf *elf)
 	return false;
 }
 
-/* Copy the file of @fd (from its start) to a new file @path. */
-static int copy_file(int fd, const char *path)
+/* Copy the file of @in (from its start) to @out. */
+static int copy_fd(int in, int out)
 {
 	char buf[1 << 16];
-	ssize_t n;
-	int out, err = 0;
+	off_t off = 0;
 
-	out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (out < 0)
-		return -errno;
-	for (off_t off = 0;; off += n) {
-		n = pread(fd, buf, sizeof(buf), off);
-		if (n <= 0) {
-			err = n < 0 ? -errno : 0;
-			break;
+	for (;;) {
+		ssize_t n = pread(in, buf, sizeof(buf), off), done = 0;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (!n)
+			return 0;
+		while (done < n) {
+			ssize_t w = write(out, buf + done, (size_t)(n - done));
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0)
+				return w < 0 ? -errno : -EIO;
+			done += w;
 		}
-		for (ssize_t w, done = 0; done < n; done += w) {
-			w = write(out, buf + done, (size_t)(n - done));
-			if (w <= 0) {
-				err = w < 0 ? -errno : -EIO;
-				break;
-			}
-		}
-		if (err)
-			break;
+		off += n;
 	}
-	if (close(out) && !err)
-		err = -errno;
-	return err;
 }
 
-/* Inflate every compressed section of the ELF file @path in place (libelf lays it out again). */
-static int inflate_file(const char *path)
+/* Inflate every compressed section of the ELF file open on @fd in place (libelf lays it out again).
+ */
+static int inflate_fd(int fd)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 	Elf *elf;
-	int fd, err = 0;
+	int err = 0;
 
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	elf = elf_begin(fd, ELF_C_RDWR, NULL);
 	if (!elf || elf_getshdrstrndx(elf, &shstrndx)) {
 		err = -EBADMSG;
@@ -110,31 +106,97 @@ static int inflate_file(const char *path)
 out:
 	if (elf)
 		elf_end(elf);
-	if (close(fd) && !err)
-		err = -errno;
 	return err;
 }
 
-void perfev__debug_keep_inflated(int fd, const char *name, const char *cache_dir,
-				 const void *build_id, size_t id_len)
+/* "debug/.build-id/XX" under @cache_fd, made when missing: its descriptor or -errno. */
+static int leaf_dir(int cache_fd, const char *hex)
 {
-	char path[4096], tmp[4096 + 32], hex[2 * 64 + 1], *slash;
-	const unsigned char *id = build_id;
-	size_t i, n;
-	bool compressed;
+	const char *parts[] = {"debug", ".build-id", NULL};
+	char xx[3] = {hex[0], hex[1], '\0'};
+	int fd = dup(cache_fd), next;
+	size_t i;
+
+	if (fd < 0)
+		return -errno;
+	parts[2] = xx;
+	for (i = 0; i < 3; i++) {
+		next = perfev__subdir_at(fd, parts[i]);
+		close(fd);
+		if (next < 0)
+			return next;
+		fd = next;
+	}
+	return fd;
+}
+
+static void hex_of(const unsigned char *id, size_t len, char *hex)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+}
+
+bool perfev__debug_in_cache(const char *name, const char *cache_dir)
+{
+	size_t n = strlen(cache_dir);
+
+	return name && !strncmp(name, cache_dir, n) && name[n] == '/';
+}
+
+/* Whether the ELF file open on @fd has build id @id and sections to read. */
+static bool copy_matches(int fd, const unsigned char *id, size_t len)
+{
+	const void *got = NULL;
+	size_t shnum = 0;
+	ssize_t n;
+	bool ok;
 	Elf *elf;
 
-	if (fd < 0 || !cache_dir || !id || id_len < 2 || id_len > 64)
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf)
+		return false;
+	n = dwelf_elf_gnu_build_id(elf, &got);
+	if (elf_getshdrnum(elf, &shnum))
+		shnum = 0;
+	ok = shnum > 1 && n == (ssize_t)len && !memcmp(got, id, len) && !has_compressed(elf);
+	elf_end(elf);
+	return ok;
+}
+
+void perfev__debug_check(int cache_fd, const void *build_id, size_t id_len)
+{
+	char hex[2 * 64 + 1], rest[2 * 64 + 8];
+	int dfd, fd;
+
+	if (cache_fd < 0 || id_len < 2 || id_len > 64)
 		return;
-	/* Already the copy. */
-	n = strlen(cache_dir);
-	if (name && !strncmp(name, cache_dir, n) && name[n] == '/')
+	hex_of(build_id, id_len, hex);
+	dfd = leaf_dir(cache_fd, hex);
+	if (dfd < 0)
 		return;
-	for (i = 0; i < id_len; i++)
-		snprintf(hex + 2 * i, 3, "%02x", id[i]);
-	if (perfev__path(path, sizeof(path), cache_dir, "/debug/.build-id/%.2s/%s.debug", hex,
-			 hex + 2) ||
-	    !access(path, F_OK))
+	snprintf(rest, sizeof(rest), "%s.debug", hex + 2);
+	fd = openat(dfd, rest, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 && !copy_matches(fd, build_id, id_len))
+		unlinkat(dfd, rest, 0);
+	else if (fd < 0 && errno == ELOOP)
+		unlinkat(dfd, rest, 0);
+	if (fd >= 0)
+		close(fd);
+	close(dfd);
+}
+
+void perfev__debug_keep_inflated(int fd, const char *name, const char *cache_dir, int cache_fd,
+				 const void *build_id, size_t id_len)
+{
+	char hex[2 * 64 + 1], rest[2 * 64 + 8], tmp[2 * 64 + 64];
+	bool compressed;
+	int dfd, out;
+	Elf *elf;
+
+	if (fd < 0 || cache_fd < 0 || !build_id || id_len < 2 || id_len > 64 ||
+	    perfev__debug_in_cache(name, cache_dir))
 		return;
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	compressed = elf && has_compressed(elf);
@@ -142,12 +204,23 @@ void perfev__debug_keep_inflated(int fd, const char *name, const char *cache_dir
 		elf_end(elf);
 	if (!compressed)
 		return;
-	snprintf(tmp, sizeof(tmp), "%s", path);
-	slash = strrchr(tmp, '/');
-	*slash = '\0';
-	if (perfev__mkdir_p(tmp))
+	hex_of(build_id, id_len, hex);
+	dfd = leaf_dir(cache_fd, hex);
+	if (dfd < 0)
 		return;
-	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid());
-	if (copy_file(fd, tmp) || inflate_file(tmp) || rename(tmp, path))
-		unlink(tmp);
+	snprintf(rest, sizeof(rest), "%s.debug", hex + 2);
+	if (!faccessat(dfd, rest, F_OK, AT_SYMLINK_NOFOLLOW)) {
+		close(dfd);
+		return;
+	}
+	out = perfev__tmp_at(dfd, rest, tmp, sizeof(tmp));
+	if (out >= 0) {
+		if (copy_fd(fd, out) || inflate_fd(out)) {
+			close(out);
+			unlinkat(dfd, tmp, 0);
+		} else {
+			(void)perfev__commit_at(dfd, out, tmp, rest);
+		}
+	}
+	close(dfd);
 }

@@ -73,6 +73,22 @@ int perfev__path(char *buf, size_t len, const char *root, const char *fmt, ...)
 ssize_t perfev__read_file(const char *path, char **out, size_t max);
 /* Make @dir and its missing parents (mode 0700).  0 or -errno. */
 int perfev__mkdir_p(const char *dir);
+/*
+ * A directory where files are kept between runs: @dir (absolute) made
+ * with its parents, then opened.  A descriptor when the directory is this
+ * user's alone and every directory above belongs to root or this user
+ * and no one else may write to it (or is sticky); -EPERM when not, so
+ * nobody else can plant or redirect what is read or written there.
+ */
+int perfev__private_dir(const char *dir);
+/* The subdirectory @name of @dirfd, made (0700) when missing, opened (no symlink). */
+int perfev__subdir_at(int dirfd, const char *name);
+/* A fresh temporary NAME.PID.tmp in @dirfd (its name in @tmp), O_EXCL, no symlink: fd or -errno. */
+int perfev__tmp_at(int dirfd, const char *name, char *tmp, size_t len);
+/* Sync and close @fd, then rename @tmp to @name in @dirfd (removed on failure): 0 or -errno. */
+int perfev__commit_at(int dirfd, int fd, const char *tmp, const char *name);
+/* perfev__read_file() of @name in @dirfd, not through a symlink. */
+ssize_t perfev__read_at(int dirfd, const char *name, char **out, size_t max);
 /* Read a file holding one integer. */
 int perfev__read_int(const char *path, long long *out);
 

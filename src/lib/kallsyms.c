@@ -233,96 +233,134 @@ static uint64_t fnv(uint64_t h, const char *p, size_t len)
 	return h;
 }
 
+/* FNV-1a of the fields @keep (a bit per whitespace-separated field) of each line of @p. */
+static uint64_t fnv_fields(uint64_t h, const char *p, size_t len, unsigned int keep)
+{
+	const char *end = p + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		unsigned int field = 0;
+
+		while (p < le) {
+			const char *f;
+
+			while (p < le && (*p == ' ' || *p == '\t'))
+				p++;
+			f = p;
+			while (p < le && *p != ' ' && *p != '\t')
+				p++;
+			if (p > f && field < 32 && (keep & (1U << field)))
+				h = fnv(fnv(h, f, (size_t)(p - f)), " ", 1);
+			field++;
+		}
+		h = fnv(h, "\n", 1);
+		p = le + 1;
+	}
+	return h;
+}
+
 /*
  * The name of the copy for this boot and these modules: a hash of the
- * boot id and of PROCFS_ROOT/modules (names, sizes and load addresses).
+ * boot id and of each module's name, size and load address in
+ * PROCFS_ROOT/modules (not its use count or state, which change).
  */
-static int cache_name(const char *procfs_root, const char *dir, char *out, size_t len)
+static int cache_name(const char *procfs_root, char *out, size_t len)
 {
-	const char *names[] = {"/sys/kernel/random/boot_id", "/modules"};
 	uint64_t h = 1469598103934665603ULL;
 	char path[4096], *buf;
-	size_t i;
 	ssize_t n;
 	int err;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		err = perfev__path(path, sizeof(path), procfs_root ? procfs_root : "/proc", "%s",
-				   names[i]);
-		if (err)
-			return err;
-		n = perfev__read_file(path, &buf, (size_t)16 << 20);
-		/* A kernel built without modules has no modules file. */
-		if (n == -ENOENT && i == 1) {
-			h = fnv(h, "-", 1);
-			continue;
-		}
-		if (n < 0)
-			return (int)n;
-		h = fnv(h, buf, (size_t)n);
-		h = fnv(h, "\n", 1);
+	err = perfev__path(path, sizeof(path), procfs_root ? procfs_root : "/proc",
+			   "/sys/kernel/random/boot_id");
+	if (err)
+		return err;
+	n = perfev__read_file(path, &buf, 4096);
+	if (n < 0)
+		return (int)n;
+	h = fnv(h, buf, (size_t)n);
+	free(buf);
+	err = perfev__path(path, sizeof(path), procfs_root ? procfs_root : "/proc", "/modules");
+	if (err)
+		return err;
+	n = perfev__read_file(path, &buf, (size_t)16 << 20);
+	/* A kernel built without modules has no modules file. */
+	if (n == -ENOENT) {
+		h = fnv(h, "-", 1);
+	} else if (n < 0) {
+		return (int)n;
+	} else {
+		/* "name size refcount deps state address": fields 0, 1 and 5. */
+		h = fnv_fields(h, buf, (size_t)n, 1U << 0 | 1U << 1 | 1U << 5);
 		free(buf);
 	}
-	return perfev__path(out, len, dir, "/kallsyms-%016llx", (unsigned long long)h);
+	snprintf(out, len, "kallsyms-%016llx", (unsigned long long)h);
+	return 0;
 }
 
-/* Write @text to @path through a temporary file renamed over it; failures are left unsaid. */
-static void cache_write(const char *dir, const char *path, const char *text, size_t len)
+/*
+ * Keep @text as @name in @dirfd, without the lines of BPF programs,
+ * which come and go while the boot and the modules stay; failures are
+ * left unsaid.  Then remove the copies of other boots and module sets.
+ */
+static void cache_write(int dirfd, const char *name, const char *text, size_t len)
 {
-	char tmp[4096];
-	int fd;
+	const char *p = text, *end = text + len;
+	char tmp[128];
+	struct dirent *e;
+	DIR *d;
+	int fd, dfd;
 
-	if (perfev__mkdir_p(dir))
-		return;
-	if (perfev__path(tmp, sizeof(tmp), NULL, "%s.%d.tmp", path, (int)getpid()))
-		return;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	fd = perfev__tmp_at(dirfd, name, tmp, sizeof(tmp));
 	if (fd < 0)
 		return;
-	while (len) {
-		ssize_t w = write(fd, text, len);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl + 1 : end) - p), done;
 
-		if (w <= 0)
-			break;
-		text += w;
-		len -= (size_t)w;
+		if (!(n >= 6 && !memcmp(p + n - (nl ? 7 : 6), "\t[bpf]", 6))) {
+			for (done = 0; done < n;) {
+				ssize_t w = write(fd, p + done, n - done);
+
+				if (w <= 0) {
+					close(fd);
+					unlinkat(dirfd, tmp, 0);
+					return;
+				}
+				done += (size_t)w;
+			}
+		}
+		p += n;
 	}
-	if (close(fd) || len || rename(tmp, path))
-		unlink(tmp);
-}
-
-/* Remove the copies of other boots and module sets from @dir. */
-static void cache_prune(const char *dir, const char *keep)
-{
-	const char *base = strrchr(keep, '/') ? strrchr(keep, '/') + 1 : keep;
-	struct dirent *e;
-	DIR *d = opendir(dir);
-
-	if (!d)
+	if (perfev__commit_at(dirfd, fd, tmp, name))
 		return;
-	while ((e = readdir(d))) {
-		char path[4096];
-
-		if (strncmp(e->d_name, "kallsyms-", 9) || !strcmp(e->d_name, base))
-			continue;
-		if (!perfev__path(path, sizeof(path), dir, "/%s", e->d_name))
-			unlink(path);
+	dfd = dup(dirfd);
+	d = dfd < 0 ? NULL : fdopendir(dfd);
+	if (!d) {
+		if (dfd >= 0)
+			close(dfd);
+		return;
 	}
+	while ((e = readdir(d)))
+		if (!strncmp(e->d_name, "kallsyms-", 9) && strcmp(e->d_name, name))
+			unlinkat(dirfd, e->d_name, 0);
 	closedir(d);
 }
 
-int perfev__kallsyms_load_cached(const char *procfs_root, const char *cache_dir,
+int perfev__kallsyms_load_cached(const char *procfs_root, int cache_fd,
 				 struct perfev_kallsyms **out)
 {
-	char cached[4096], *buf = NULL;
+	char name[64], *buf = NULL;
 	ssize_t n;
 	int err;
 
-	if (!out || !cache_dir)
+	if (!out)
 		return -EINVAL;
-	if (cache_name(procfs_root, cache_dir, cached, sizeof(cached)))
+	if (cache_fd < 0 || cache_name(procfs_root, name, sizeof(name)))
 		return perfev_kallsyms_load(procfs_root, out);
-	n = perfev__read_file(cached, &buf, (size_t)1 << 30);
+	n = perfev__read_at(cache_fd, name, &buf, (size_t)1 << 30);
 	if (n >= 0) {
 		err = perfev_kallsyms_parse(buf, (size_t)n, out);
 		free(buf);
@@ -337,10 +375,8 @@ int perfev__kallsyms_load_cached(const char *procfs_root, const char *cache_dir,
 		return (int)n;
 	err = perfev_kallsyms_parse(buf, (size_t)n, out);
 	/* Hidden addresses (all zero) give no symbols: nothing worth keeping. */
-	if (!err && perfev_kallsyms_count(*out)) {
-		cache_write(cache_dir, cached, buf, (size_t)n);
-		cache_prune(cache_dir, cached);
-	}
+	if (!err && perfev_kallsyms_count(*out))
+		cache_write(cache_fd, name, buf, (size_t)n);
 	free(buf);
 	return err;
 }

@@ -3,6 +3,8 @@
 #ifndef PERFEV_SYMBOLIZER_INTERNAL_H
 #define PERFEV_SYMBOLIZER_INTERNAL_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <elfutils/libdwfl.h>
 #include <perfev/symbols.h>
@@ -29,17 +31,26 @@ void perfev__srcline_cache_free(void *cache);
  * perfev_kallsyms_load(), through a copy of the text kept in @cache_dir
  * while the boot and the loaded modules stay the same (kallsyms.c).
  */
-int perfev__kallsyms_load_cached(const char *procfs_root, const char *cache_dir,
+int perfev__kallsyms_load_cached(const char *procfs_root, int cache_fd,
 				 struct perfev_kallsyms **out);
 
 /*
  * When the debug file @name open on @fd (build id @build_id) has
- * compressed sections and is not in @cache_dir, write its inflated copy
- * to CACHE_DIR/debug/.build-id/XX/REST.debug, where libdwfl finds it
- * before the original from then on (debugcache.c).  Failures are left
- * unsaid: the original serves.
+ * compressed sections and is not in @cache_dir (open on @cache_fd),
+ * write its inflated copy to CACHE_DIR/debug/.build-id/XX/REST.debug
+ * (made beside and renamed, synced, never through a symlink), where
+ * libdwfl finds it before the original from then on (debugcache.c).
+ * Failures are left unsaid: the original serves.
  */
-void perfev__debug_keep_inflated(int fd, const char *name, const char *cache_dir,
+void perfev__debug_keep_inflated(int fd, const char *name, const char *cache_dir, int cache_fd,
 				 const void *build_id, size_t id_len);
+/* Whether @name is a file under @cache_dir. */
+bool perfev__debug_in_cache(const char *name, const char *cache_dir);
+/*
+ * Remove the cache's copy of the debug file of @build_id when it does not
+ * hold up (not that build id, no sections, still compressed, a link): a
+ * copy cut short must not hide the system's file from libdwfl's search.
+ */
+void perfev__debug_check(int cache_fd, const void *build_id, size_t id_len);
 
 #endif /* PERFEV_SYMBOLIZER_INTERNAL_H */

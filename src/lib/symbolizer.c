@@ -56,6 +56,7 @@ struct dso {
 struct perfev_symbolizer {
 	char *procfs_root;
 	char *cache_dir; /* kallsyms and inflated debug files kept between runs, or NULL */
+	int cache_fd;	 /* it, open; -1 when none */
 	/* libdwfl's: the cache's inflated debug files searched first */
 	Dwfl_Callbacks callbacks;
 	char *debuginfo_path;
@@ -90,14 +91,18 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	GElf_Addr vaddr;
 	int fd, len;
 
+	/* A copy in the cache that does not hold up goes before the search meets it. */
+	if (s && s->cache_fd >= 0 && (len = dwfl_module_build_id(mod, &id, &vaddr)) > 0)
+		perfev__debug_check(s->cache_fd, id, (size_t)len);
 	fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
 					  debuglink_crc, debuginfo_file_name);
-	if (fd < 0 || !s || !s->cache_dir)
+	if (fd < 0 || !s || s->cache_fd < 0)
 		return fd;
 	len = dwfl_module_build_id(mod, &id, &vaddr);
-	if (len > 0)
-		perfev__debug_keep_inflated(fd, *debuginfo_file_name, s->cache_dir, id,
-					    (size_t)len);
+	if (len <= 0)
+		return fd;
+	perfev__debug_keep_inflated(fd, *debuginfo_file_name, s->cache_dir, s->cache_fd, id,
+				    (size_t)len);
 	return fd;
 }
 
@@ -114,6 +119,7 @@ int perfev_symbolizer_new(const struct perfev_symbolizer_opts *opts, struct perf
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
+	s->cache_fd = -1;
 	s->demangle = !PERFEV__OPT(opts, no_demangle, false);
 	s->demangle_params = PERFEV__OPT(opts, demangle_params, false);
 	root = PERFEV__OPT(opts, procfs_root, NULL);
@@ -122,16 +128,22 @@ int perfev_symbolizer_new(const struct perfev_symbolizer_opts *opts, struct perf
 	root = PERFEV__OPT(opts, jitmap_dir, NULL);
 	if (root && !(s->jitmap_dir = strdup(root)))
 		goto nomem;
-	root = PERFEV__OPT(opts, cache_dir, NULL);
-	if (root && !(s->cache_dir = strdup(root)))
-		goto nomem;
 	s->callbacks.find_elf = dwfl_build_id_find_elf;
 	s->callbacks.find_debuginfo = find_debuginfo;
 	s->callbacks.section_address = dwfl_offline_section_address;
-	/* libdwfl's default search (the file's directory, .debug, /usr/lib/debug), the cache's
-	 * first. */
-	if (root) {
-		if (asprintf(&s->debuginfo_path, "%s/debug::.debug:/usr/lib/debug", root) < 0) {
+	root = PERFEV__OPT(opts, cache_dir, NULL);
+	/* A cache only where nobody else can write: else none, silently. */
+	if (root && !strchr(root, ':') && (s->cache_fd = perfev__private_dir(root)) < 0)
+		s->cache_fd = -1;
+	if (s->cache_fd >= 0 && !(s->cache_dir = strdup(root)))
+		goto nomem;
+	/*
+	 * libdwfl's default search (the file's directory, .debug,
+	 * /usr/lib/debug), the cache's first.
+	 */
+	if (s->cache_dir) {
+		if (asprintf(&s->debuginfo_path, "%s/debug::.debug:/usr/lib/debug", s->cache_dir) <
+		    0) {
 			s->debuginfo_path = NULL;
 			goto nomem;
 		}
@@ -187,6 +199,8 @@ void perfev_symbolizer_free(struct perfev_symbolizer *s)
 	perfev_kallsyms_free(s->ksyms);
 	free(s->procfs_root);
 	free(s->cache_dir);
+	if (s->cache_fd >= 0)
+		close(s->cache_fd);
 	free(s->debuginfo_path);
 	free(s);
 }
@@ -564,9 +578,9 @@ int perfev_symbolize_kernel(struct perfev_symbolizer *s, uint64_t ip, struct per
 		*module = NULL;
 	if (!s->kloaded) {
 		s->kloaded = true;
-		s->kerr = s->cache_dir ? perfev__kallsyms_load_cached(s->procfs_root, s->cache_dir,
-								      &s->ksyms)
-				       : perfev_kallsyms_load(s->procfs_root, &s->ksyms);
+		s->kerr = s->cache_fd >= 0
+			      ? perfev__kallsyms_load_cached(s->procfs_root, s->cache_fd, &s->ksyms)
+			      : perfev_kallsyms_load(s->procfs_root, &s->ksyms);
 	}
 	if (s->kerr)
 		return s->kerr;

@@ -215,3 +215,94 @@ int perfev__mkdir_p(const char *dir)
 	}
 	return mkdir(buf, 0700) && errno != EEXIST ? -errno : 0;
 }
+
+/* Owned by root or this user, and no one else may write to it (or it is sticky, as /tmp). */
+static bool safe_dir(const struct stat *st)
+{
+	return S_ISDIR(st->st_mode) && (st->st_uid == 0 || st->st_uid == geteuid()) &&
+	       (!(st->st_mode & (S_IWGRP | S_IWOTH)) || (st->st_mode & S_ISVTX));
+}
+
+int perfev__private_dir(const char *dir)
+{
+	char buf[4096], *p;
+	struct stat st;
+	int fd, err;
+
+	if (!dir || dir[0] != '/')
+		return -EINVAL;
+	err = perfev__mkdir_p(dir);
+	if (err)
+		return err;
+	if (perfev__path(buf, sizeof(buf), NULL, "%s", dir))
+		return -ENAMETOOLONG;
+	/* Every directory above: no one else could swap what lies below. */
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (stat(buf, &st) || !safe_dir(&st))
+			return -EPERM;
+		*p = '/';
+	}
+	fd = open(buf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* The directory itself: this user's alone. */
+	if (fstat(fd, &st) || st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+int perfev__subdir_at(int dirfd, const char *name)
+{
+	int fd;
+
+	if (mkdirat(dirfd, name, 0700) && errno != EEXIST)
+		return -errno;
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+int perfev__tmp_at(int dirfd, const char *name, char *tmp, size_t len)
+{
+	int fd;
+
+	snprintf(tmp, len, "%s.%d.tmp", name, (int)getpid());
+	/* A fresh file, never one someone left there or a link. */
+	unlinkat(dirfd, tmp, 0);
+	fd = openat(dirfd, tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	return fd < 0 ? -errno : fd;
+}
+
+int perfev__commit_at(int dirfd, int fd, const char *tmp, const char *name)
+{
+	int err = 0;
+
+	if (fsync(fd))
+		err = -errno;
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err && renameat(dirfd, tmp, dirfd, name))
+		err = -errno;
+	if (err)
+		unlinkat(dirfd, tmp, 0);
+	return err;
+}
+
+ssize_t perfev__read_at(int dirfd, const char *name, char **out, size_t max)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = perfev__read_file(path, out, max);
+	close(fd);
+	return n;
+}

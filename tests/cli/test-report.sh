@@ -399,6 +399,31 @@ EOF
 	fi
 fi
 
+# Two static functions of one name are two lines (and two branches), as in perf;
+# a thread that exec'd is one line under --sort pid, named by its last command.
+if ! command -v cc >/dev/null 2>&1; then
+	skip cc report_same_name "no C compiler to build the program"
+else
+	printf 'static void work(void) { for (volatile long i = 0; i < 150000000L; i++) ; }\nvoid a(void) { work(); }\n' >"$TMP/a.c"
+	printf 'static void work(void) { for (volatile long i = 0; i < 50000000L; i++) ; }\nvoid b(void) { work(); }\n' >"$TMP/b.c"
+	printf 'void a(void);\nvoid b(void);\nint main(void) { a(); b(); return 0; }\n' >"$TMP/m.c"
+	if cc -O1 -fno-omit-frame-pointer -fno-inline -o "$TMP/two" "$TMP/m.c" "$TMP/a.c" "$TMP/b.c" 2>"$TMP/err" &&
+		"$PERFEV" record -q -g -o "$TMP/same.data" -F 999 -- "$TMP/two" >/dev/null 2>&1; then
+		run "$PERFEV" report -i "$TMP/same.data" --no-children -g none --sort sym
+		expect_rc report_same_name 0 && [ "$(grep -c '\[\.\] work$' "$TMP/out")" -eq 2 ] &&
+			pass report_same_name || fail report_same_name "$(grep % "$TMP/out" | head -4)"
+		[ -z "$have_perf" ] || compare report_same_name_vs_perf "$TMP/same.data" comm,dso,sym --top 2
+		[ -z "$have_perf" ] || compare_children report_same_name_children "$TMP/same.data" comm,dso,sym --top 4
+		"$PERFEV" record -q -o "$TMP/exec.data" -F 2000 -- sh -c "exec $TMP/two" >/dev/null 2>&1
+		run "$PERFEV" report -i "$TMP/exec.data" --sort pid
+		expect_rc report_pid_exec 0 && [ "$(grep -c '%' "$TMP/out")" -eq 1 ] &&
+			grep -q ':two *$' "$TMP/out" && pass report_pid_exec ||
+			fail report_pid_exec "$(grep % "$TMP/out" | head -4)"
+	else
+		fail report_same_name "cannot build or record the program: $(head -c 300 "$TMP/err")"
+	fi
+fi
+
 # Filters: every line left names the command or object asked for.
 # The object with the fewest samples (which ones a run hits varies) is the filter.
 dso=$("$PERFEV" report -i "$TMP/w.data" --sort dso 2>/dev/null | awk '!/^#/ && /%/ { d = $2 } END { print d }')

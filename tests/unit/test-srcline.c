@@ -520,6 +520,14 @@ TEST(compressed_debug_file_cached)
 		 "! readelf -S -W \"$f\" 2>/dev/null | grep -q '\\.debug_info.* C '",
 		 cache);
 	CHECK_INT(run(cmd), 0);
+	/* A copy cut short does not hide the original: dropped, made again. */
+	snprintf(cmd, sizeof(cmd), "f=$(find %s/debug/.build-id -name '*.debug') && : >\"$f\"",
+		 cache);
+	CHECK_INT(run(cmd), 0);
+	CHECK_INT(outer_lines(bin, cache, b, 8), na);
+	snprintf(cmd, sizeof(cmd), "f=$(find %s/debug/.build-id -name '*.debug') && [ -s \"$f\" ]",
+		 cache);
+	CHECK_INT(run(cmd), 0);
 	/* Read from the copy, with the original gone: the same lines. */
 	snprintf(cmd, sizeof(cmd), "rm %s.debug", bin);
 	CHECK_INT(run(cmd), 0);
@@ -529,4 +537,28 @@ TEST(compressed_debug_file_cached)
 		CHECK_INT(c[i].line, a[i].line);
 	/* Without the cache, nothing is left to read. */
 	CHECK_INT(outer_lines(bin, NULL, c, 8), 0);
+}
+
+/* A cache directory others may write to is not used: nothing is kept there. */
+TEST(cache_dir_others_may_write)
+{
+	struct perfev_srcline a[8];
+	char cmd[8192], bin[1024], cache[1024];
+	struct fixture *f;
+
+	FIXTURE(f);
+	snprintf(bin, sizeof(bin), "%s/split2", f->dir);
+	snprintf(cache, sizeof(cache), "%s/open-cache", f->dir);
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -m 0777 %s && chmod 0777 %s && cp %s %s && objcopy --only-keep-debug "
+		 "--compress-debug-sections=zlib %s %s.debug && objcopy --strip-debug "
+		 "--add-gnu-debuglink=%s.debug %s",
+		 cache, cache, f->bin[PIE], bin, bin, bin, bin, bin);
+	if (run(cmd) != 0) {
+		harness_skip("objcopy", "objcopy cannot split and compress debug sections here");
+		return;
+	}
+	CHECK(outer_lines(bin, cache, a, 8) > 0);
+	snprintf(cmd, sizeof(cmd), "[ -z \"$(ls -A %s)\" ]", cache);
+	CHECK_INT(run(cmd), 0);
 }

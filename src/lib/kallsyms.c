@@ -320,7 +320,7 @@ static void cache_write(int dirfd, const char *name, const char *text, size_t le
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = (size_t)((nl ? nl + 1 : end) - p), done;
 
-		if (!(n >= 6 && !memcmp(p + n - (nl ? 7 : 6), "\t[bpf]", 6))) {
+		if (!(n >= 7 && !memcmp(p + n - (nl ? 7 : 6), "\t[bpf]", 6))) {
 			for (done = 0; done < n;) {
 				ssize_t w = write(fd, p + done, n - done);
 

@@ -16,7 +16,7 @@
 #include <time.h>
 
 #define NOINLINE __attribute__((noinline))
-#define INLINE static inline __attribute__((always_inline))
+#define INLINE	 static inline __attribute__((always_inline))
 
 static unsigned long rng_state = 88172645463325252UL;
 

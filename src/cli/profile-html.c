@@ -49,25 +49,14 @@ struct page {
 	uint32_t *map; /* profile frame -> page frame, NONE until used */
 };
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *c = p;
-
-	while (n--)
-		h = (h ^ *c++) * 1099511628211ULL;
-	return h;
-}
-
-#define FNV0 1469598103934665603ULL
-
 static uint64_t str_hash(const char *s)
 {
-	return fnv(FNV0, s, strlen(s));
+	return profile_fnv(PROFILE_FNV0, s, strlen(s));
 }
 
 static uint64_t frame_hash(const struct page_frame *f)
 {
-	return fnv(FNV0, f, sizeof(*f));
+	return profile_fnv(PROFILE_FNV0, f, sizeof(*f));
 }
 
 /* A table of @cap (a power of two) empty slots. */

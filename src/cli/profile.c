@@ -12,7 +12,7 @@
 
 #define NONE UINT32_MAX
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
+uint64_t profile_fnv(uint64_t h, const void *p, size_t n)
 {
 	const unsigned char *c = p;
 
@@ -20,8 +20,6 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 		h = (h ^ *c++) * 1099511628211ULL;
 	return h;
 }
-
-#define FNV0 1469598103934665603ULL
 
 static void *grow_array(void *v, size_t *cap, size_t need, size_t size)
 {
@@ -77,14 +75,15 @@ const char *profile_intern(struct profile *p, const char *s)
 		for (i = 0; i < oldcap; i++) {
 			if (!old[i])
 				continue;
-			j = (size_t)fnv(FNV0, old[i], strlen(old[i])) & (p->cap_strs - 1);
+			j = (size_t)profile_fnv(PROFILE_FNV0, old[i], strlen(old[i])) &
+			    (p->cap_strs - 1);
 			while (p->strs[j])
 				j = (j + 1) & (p->cap_strs - 1);
 			p->strs[j] = old[i];
 		}
 		free(old);
 	}
-	j = (size_t)fnv(FNV0, s, strlen(s)) & (p->cap_strs - 1);
+	j = (size_t)profile_fnv(PROFILE_FNV0, s, strlen(s)) & (p->cap_strs - 1);
 	while (p->strs[j] && strcmp(p->strs[j], s))
 		j = (j + 1) & (p->cap_strs - 1);
 	if (!p->strs[j]) {
@@ -99,17 +98,17 @@ const char *profile_intern(struct profile *p, const char *s)
 /* Interned strings compare by pointer, so a frame hashes by its pointers. */
 static uint64_t frame_hash(const struct profile_frame *f)
 {
-	uint64_t h = FNV0;
+	uint64_t h = PROFILE_FNV0;
 
-	h = fnv(h, &f->sym, sizeof(f->sym));
-	h = fnv(h, &f->dso, sizeof(f->dso));
-	h = fnv(h, &f->addr, sizeof(f->addr));
-	h = fnv(h, &f->offset, sizeof(f->offset));
-	h = fnv(h, &f->ip, sizeof(f->ip));
-	h = fnv(h, &f->file, sizeof(f->file));
-	h = fnv(h, &f->line, sizeof(f->line));
-	h = fnv(h, &f->inlined, sizeof(f->inlined));
-	return fnv(h, &f->level, sizeof(f->level));
+	h = profile_fnv(h, &f->sym, sizeof(f->sym));
+	h = profile_fnv(h, &f->dso, sizeof(f->dso));
+	h = profile_fnv(h, &f->addr, sizeof(f->addr));
+	h = profile_fnv(h, &f->offset, sizeof(f->offset));
+	h = profile_fnv(h, &f->ip, sizeof(f->ip));
+	h = profile_fnv(h, &f->file, sizeof(f->file));
+	h = profile_fnv(h, &f->line, sizeof(f->line));
+	h = profile_fnv(h, &f->inlined, sizeof(f->inlined));
+	return profile_fnv(h, &f->level, sizeof(f->level));
 }
 
 static bool frame_eq(const struct profile_frame *a, const struct profile_frame *b)
@@ -122,14 +121,14 @@ static bool frame_eq(const struct profile_frame *a, const struct profile_frame *
 static uint64_t stack_hash(uint32_t ev, const char *comm, uint32_t pid, uint32_t tid, int32_t cpu,
 			   const uint32_t *frames, uint32_t n)
 {
-	uint64_t h = FNV0;
+	uint64_t h = PROFILE_FNV0;
 
-	h = fnv(h, &ev, sizeof(ev));
-	h = fnv(h, &cpu, sizeof(cpu));
-	h = fnv(h, &comm, sizeof(comm));
-	h = fnv(h, &pid, sizeof(pid));
-	h = fnv(h, &tid, sizeof(tid));
-	return fnv(h, frames, n * sizeof(*frames));
+	h = profile_fnv(h, &ev, sizeof(ev));
+	h = profile_fnv(h, &cpu, sizeof(cpu));
+	h = profile_fnv(h, &comm, sizeof(comm));
+	h = profile_fnv(h, &pid, sizeof(pid));
+	h = profile_fnv(h, &tid, sizeof(tid));
+	return profile_fnv(h, frames, n * sizeof(*frames));
 }
 
 /* Rebuild index @idx (capacity *@cap, doubled) over @n elements hashed by @hash_of. */

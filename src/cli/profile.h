@@ -101,6 +101,10 @@ void profile_add_on_cpu(struct profile *p, uint32_t ev, const char *comm, uint32
 /* The name a frame is shown by in the exports: its symbol, else "[unknown]". */
 const char *profile_frame_name(const struct profile_frame *f);
 
+/* FNV-1a of @n bytes of @p, continuing @h (PROFILE_FNV0 to start): the profile's hash. */
+#define PROFILE_FNV0 1469598103934665603ULL
+uint64_t profile_fnv(uint64_t h, const void *p, size_t n);
+
 /* The short name of a dso as perf shows it: the file's base name; "[...]" names as they are. */
 const char *profile_short_dso(const char *dso);
 

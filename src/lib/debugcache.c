@@ -165,18 +165,32 @@ static bool copy_matches(int fd, const unsigned char *id, size_t len)
 	return ok;
 }
 
-void perfev__debug_check(int cache_fd, const void *build_id, size_t id_len)
+/*
+ * The directory of the cache's copy of the debug file of @build_id
+ * (made when missing), and in @rest the copy's name in it: REST.debug.
+ */
+static int copy_dir(int cache_fd, const void *build_id, size_t id_len, char *rest, size_t len)
 {
-	char hex[2 * 64 + 1], rest[2 * 64 + 8];
-	int dfd, fd;
+	char hex[2 * 64 + 1];
+	int dfd;
 
-	if (cache_fd < 0 || id_len < 2 || id_len > 64)
-		return;
+	if (cache_fd < 0 || !build_id || id_len < 2 || id_len > 64)
+		return -EINVAL;
 	hex_of(build_id, id_len, hex);
 	dfd = leaf_dir(cache_fd, hex);
+	if (dfd >= 0)
+		snprintf(rest, len, "%s.debug", hex + 2);
+	return dfd;
+}
+
+void perfev__debug_check(int cache_fd, const void *build_id, size_t id_len)
+{
+	char rest[2 * 64 + 8];
+	int dfd, fd;
+
+	dfd = copy_dir(cache_fd, build_id, id_len, rest, sizeof(rest));
 	if (dfd < 0)
 		return;
-	snprintf(rest, sizeof(rest), "%s.debug", hex + 2);
 	fd = openat(dfd, rest, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd >= 0 && !copy_matches(fd, build_id, id_len))
 		unlinkat(dfd, rest, 0);
@@ -190,7 +204,7 @@ void perfev__debug_check(int cache_fd, const void *build_id, size_t id_len)
 void perfev__debug_keep_inflated(int fd, const char *name, const char *cache_dir, int cache_fd,
 				 const void *build_id, size_t id_len)
 {
-	char hex[2 * 64 + 1], rest[2 * 64 + 8], tmp[2 * 64 + 64];
+	char rest[2 * 64 + 8], tmp[2 * 64 + 64];
 	bool compressed;
 	int dfd, out;
 	Elf *elf;
@@ -204,11 +218,9 @@ void perfev__debug_keep_inflated(int fd, const char *name, const char *cache_dir
 		elf_end(elf);
 	if (!compressed)
 		return;
-	hex_of(build_id, id_len, hex);
-	dfd = leaf_dir(cache_fd, hex);
+	dfd = copy_dir(cache_fd, build_id, id_len, rest, sizeof(rest));
 	if (dfd < 0)
 		return;
-	snprintf(rest, sizeof(rest), "%s.debug", hex + 2);
 	if (!faccessat(dfd, rest, F_OK, AT_SYMLINK_NOFOLLOW)) {
 		close(dfd);
 		return;

@@ -548,18 +548,10 @@ static void parse_graph(struct report *r, const char *spec, bool *order_set,
 }
 
 /* Open an export's output: "-" is standard output. */
-static FILE *open_out(const char *path)
-{
-	FILE *f;
-
-	if (!strcmp(path, "-"))
-		return stdout;
-	f = fopen(path, "w");
-	if (!f)
-		cli_die("cannot write '%s': %s", path, strerror(errno));
-	return f;
-}
-
+/*
+ * Write one export to @path ("-": standard output).  A failure is said
+ * and gives status 1; the other exports are written all the same.
+ */
 static int write_export(struct report *r, const char *path, const char *what,
 			int (*fn)(const struct profile *, size_t, FILE *))
 {
@@ -568,7 +560,11 @@ static int write_export(struct report *r, const char *path, const char *what,
 
 	if (!path)
 		return 0;
-	f = open_out(path);
+	f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	if (!f) {
+		cli_error("cannot write the %s output '%s': %s", what, path, strerror(errno));
+		return 1;
+	}
 	err = fn(&r->prof, SIZE_MAX, f);
 	if (f != stdout && fclose(f) && !err)
 		err = -errno;

@@ -9,7 +9,8 @@
 #   make fuzz         libFuzzer harnesses (clang), FUZZ_TIME=60 seconds each
 #
 # Missing Debian build dependencies are installed by scripts/deps.sh
-# (apt-get, only when something is missing).  NO_DEPS=1 skips that step.
+# (apt-get, only when something is missing); those only the tests use
+# (chromium, perf) by make check alone.  NO_DEPS=1 skips that step.
 
 VERSION    := 0.1.0
 SOVERSION  := 0
@@ -30,7 +31,9 @@ WARNINGS := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototy
 	-Wwrite-strings -Wformat=2 -Wformat-security -Wundef -Wvla -Wimplicit-fallthrough \
 	-Wno-unused-parameter -Wno-missing-field-initializers
 CFLAGS   ?= -O2 -g
-BASE_CFLAGS := -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -Iinclude $(CFLAGS)
+# -MMD -MP: each compile writes the headers it read to a .d file next to its output,
+# included below, so editing any header rebuilds exactly what uses it.
+BASE_CFLAGS := -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -Iinclude -MMD -MP $(CFLAGS)
 TEP_CFLAGS := $(shell pkg-config --cflags libtraceevent 2>/dev/null || echo -I/usr/include/traceevent)
 TEP_LIBS   := $(shell pkg-config --libs libtraceevent 2>/dev/null || echo -ltraceevent)
 LIB_CFLAGS := $(BASE_CFLAGS) $(TEP_CFLAGS) -fPIC -fvisibility=hidden
@@ -69,6 +72,7 @@ PERFEV     := $(O)/perfev
 TEST_HARNESS := tests/harness.c
 
 DEPS_STAMP := $(O)/.deps-ok
+TEST_DEPS_STAMP := $(O)/.test-deps-ok
 
 # V=1 shows full command lines.
 ifeq ($(V),1)
@@ -93,12 +97,12 @@ $(DEPS_STAMP): scripts/deps.sh
 deps:
 	@sh scripts/deps.sh
 
-$(O)/src/lib/%.o: src/lib/%.c $(HEADERS) src/lib/internal.h src/lib/parse.h | $(DEPS_STAMP)
+$(O)/src/lib/%.o: src/lib/%.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(LIB_CFLAGS) -c $< -o $@
 
-$(O)/san/src/lib/%.o: src/lib/%.c $(HEADERS) src/lib/internal.h src/lib/parse.h | $(DEPS_STAMP)
+$(O)/san/src/lib/%.o: src/lib/%.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(LIB_CFLAGS) $(SAN_FLAGS) -O1 -c $< -o $@
@@ -119,7 +123,7 @@ $(O)/san/libperfev.a: $(SAN_OBJS)
 	$(call msg,AR,$@)
 	$(Q)$(AR) rcs $@ $^
 
-$(O)/src/cli/%.o: src/cli/%.c $(HEADERS) $(wildcard src/cli/*.h) | $(DEPS_STAMP)
+$(O)/src/cli/%.o: src/cli/%.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(BASE_CFLAGS) -fno-math-errno -Isrc/cli -I$(PROTO_GEN) -c $< -o $@
@@ -168,27 +172,28 @@ $(O)/bench/%: bench/%.c $(STLIB)
 # bench/report.sh profiles it with frame-pointer call chains, whatever CFLAGS says.
 $(O)/bench/report-workload: private BASE_CFLAGS += -O2 -g -fno-omit-frame-pointer
 
-$(O)/tests/unit/%: tests/unit/%.c $(TEST_HARNESS) tests/harness.h $(wildcard tests/unit/*.h) $(STLIB)
+# The test's own source comes last: of several sources, gcc writes the .d file of the last.
+$(O)/tests/unit/%: tests/unit/%.c $(TEST_HARNESS) tests/harness.h $(STLIB)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(BASE_CFLAGS) $(TEP_CFLAGS) -Isrc/lib -Itests -o $@ $< $(TEST_HARNESS) $(STLIB) $(LIB_LIBS)
+	$(Q)$(CC) $(BASE_CFLAGS) $(TEP_CFLAGS) -Isrc/lib -Itests -o $@ $(TEST_HARNESS) $< $(STLIB) $(LIB_LIBS)
 
-$(O)/san/tests/unit/%: tests/unit/%.c $(TEST_HARNESS) tests/harness.h $(wildcard tests/unit/*.h) $(O)/san/libperfev.a
+$(O)/san/tests/unit/%: tests/unit/%.c $(TEST_HARNESS) tests/harness.h $(O)/san/libperfev.a
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(BASE_CFLAGS) $(TEP_CFLAGS) $(SAN_FLAGS) -O1 -Isrc/lib -Itests -o $@ $< \
-		$(TEST_HARNESS) $(O)/san/libperfev.a $(LIB_LIBS)
+	$(Q)$(CC) $(BASE_CFLAGS) $(TEP_CFLAGS) $(SAN_FLAGS) -O1 -Isrc/lib -Itests -o $@ \
+		$(TEST_HARNESS) $< $(O)/san/libperfev.a $(LIB_LIBS)
 
-$(O)/tests/kernel/%: tests/kernel/%.c $(TEST_HARNESS) tests/harness.h $(wildcard tests/kernel/*.h) $(STLIB)
+$(O)/tests/kernel/%: tests/kernel/%.c $(TEST_HARNESS) tests/harness.h $(STLIB)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(BASE_CFLAGS) $(TEP_CFLAGS) -Isrc/lib -Itests -o $@ $< $(TEST_HARNESS) $(STLIB) $(LIB_LIBS)
+	$(Q)$(CC) $(BASE_CFLAGS) $(TEP_CFLAGS) -Isrc/lib -Itests -o $@ $(TEST_HARNESS) $< $(STLIB) $(LIB_LIBS)
 
 # Fuzz corpus replay: the harness with a main() that feeds it every seed file.
 $(O)/san/fuzz/replay-%: fuzz/fuzz-%.c fuzz/replay.c $(O)/san/libperfev.a
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(BASE_CFLAGS) $(TEP_CFLAGS) $(SAN_FLAGS) -O1 -Isrc/lib -o $@ $< fuzz/replay.c \
+	$(Q)$(CC) $(BASE_CFLAGS) $(TEP_CFLAGS) $(SAN_FLAGS) -O1 -Isrc/lib -o $@ fuzz/replay.c $< \
 		$(O)/san/libperfev.a $(LIB_LIBS)
 
 $(O)/fuzz/fuzz-%: fuzz/fuzz-%.c $(LIB_SRCS) $(HEADERS)
@@ -204,7 +209,14 @@ $(O)/libperfev.pc: libperfev.pc.in Makefile
 
 unit-san: $(SAN_UNIT_BINS) $(REPLAY_BINS)
 
-check: all $(UNIT_BINS) $(KERN_BINS) unit-san
+# What only the tests use (chromium, perf, ...) is installed for make check, never
+# for a build or the demo.
+$(TEST_DEPS_STAMP): scripts/deps.sh
+	@mkdir -p $(O)
+	@if [ -z "$(NO_DEPS)" ]; then sh scripts/deps.sh --test; fi
+	@touch $@
+
+check: all $(UNIT_BINS) $(KERN_BINS) unit-san | $(TEST_DEPS_STAMP)
 	@O=$(O) sh tests/run.sh
 
 demo: all
@@ -266,3 +278,8 @@ uninstall:
 
 clean:
 	rm -rf $(O)
+
+# The headers each object and test read, from -MMD; absent before the first build.
+DEP_FILES := $(LIB_OBJS:.o=.d) $(SAN_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(PROTO_OBJS:.o=.d) \
+	$(addsuffix .d,$(UNIT_BINS) $(SAN_UNIT_BINS) $(KERN_BINS) $(EX_BINS) $(BENCH_BINS) $(REPLAY_BINS))
+-include $(wildcard $(DEP_FILES))

@@ -1,57 +1,109 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# Install the Debian packages perfev needs to build and test, and only
-# those that are missing.  Runs apt-get non-interactively as root; as
-# another user it prints the command to run instead.
+# Install the Debian packages perfev needs, and only those that are
+# missing.  Runs apt-get non-interactively as root; as another user it
+# prints the command to run instead.
 #
-#   sh scripts/deps.sh            build + test dependencies
-#   sh scripts/deps.sh --fuzz     also clang and its fuzzer runtime
+#   sh scripts/deps.sh                build dependencies (make, make demo)
+#   sh scripts/deps.sh --test         also what the tests use (make check)
+#   sh scripts/deps.sh --fuzz         build dependencies, clang and its fuzzer runtime
+#   sh scripts/deps.sh --list [MODE]  print the packages of a mode, install nothing
+#
+# Test-only tools (chromium, linux-perf) are never installed for a build
+# or the demo: a plain "make" pulls in only what compiles and links perfev.
 set -eu
 
 # Build: compiler, library headers (libtraceevent, elfutils), protobuf-c and its protoc-c, zlib
-# (perfev report --pprof).  Tests: python3 (JSON/CSV checks), linux-perf (reference output),
-# util-linux (setpriv), protobuf-compiler (protoc decodes the pprof output).
-PKGS="gcc make libc6-dev pkg-config libtraceevent-dev libdw-dev libelf-dev python3 util-linux"
-PKGS="$PKGS libprotobuf-c-dev protobuf-c-compiler zlib1g-dev protobuf-compiler"
-# libiberty (its static, PIC archive): the demangler of C++ and Rust symbol names.
-PKGS="$PKGS libiberty-dev"
-# Tests: chromium, headless, runs the page perfev report --html writes.
-PKGS="$PKGS chromium"
-OPTIONAL="linux-perf"
-[ "${1:-}" = "--fuzz" ] && PKGS="$PKGS clang libclang-rt-dev"
+# (perfev report --pprof), libiberty (its static, PIC archive: the demangler of C++ and Rust names).
+BUILD="gcc make libc6-dev pkg-config libtraceevent-dev libdw-dev libelf-dev"
+BUILD="$BUILD libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libiberty-dev"
+# Tests: python3 (JSON/CSV checks), util-linux (setpriv), protobuf-compiler (protoc decodes
+# the pprof output).
+TEST="python3 util-linux protobuf-compiler"
+# Tests that skip without them: chromium (headless, runs the page perfev report --html
+# writes) and Linux perf (the reference output; a perf binary from elsewhere is fine).
+TEST_OPTIONAL="chromium"
+TEST_PERF="linux-perf"
+FUZZ="clang libclang-rt-dev"
+
+mode=build
+case "${1:-}" in
+"") ;;
+--test) mode=test ;;
+--fuzz) mode=fuzz ;;
+--list)
+	case "${2:-build}" in
+	build) echo $BUILD ;;
+	test) echo $BUILD $TEST $TEST_OPTIONAL $TEST_PERF ;;
+	fuzz) echo $BUILD $FUZZ ;;
+	*) echo "deps: unknown mode '$2' (build, test or fuzz)" >&2; exit 2 ;;
+	esac
+	exit 0
+	;;
+*)
+	echo "deps: unknown option '$1' (--test, --fuzz or --list [MODE])" >&2
+	exit 2
+	;;
+esac
+
+PKGS=$BUILD
+OPTIONAL=""
+case $mode in
+test)
+	PKGS="$PKGS $TEST"
+	OPTIONAL=$TEST_OPTIONAL
+	command -v perf >/dev/null 2>&1 || OPTIONAL="$OPTIONAL $TEST_PERF"
+	;;
+fuzz) PKGS="$PKGS $FUZZ" ;;
+esac
 
 installed() {
 	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"
 }
 
-missing=""
-for p in $PKGS; do
-	installed "$p" || missing="$missing $p"
-done
-# linux-perf is only a reference for tests; a perf binary from elsewhere is fine.
-if ! command -v perf >/dev/null 2>&1; then
-	for p in $OPTIONAL; do
-		installed "$p" || missing="$missing $p"
+# missing PKG...: those of the packages that are not installed.
+missing() {
+	for p in "$@"; do
+		installed "$p" || printf ' %s' "$p"
 	done
-fi
+}
 
-[ -z "$missing" ] && exit 0
+# install PKG...: apt-get install, refreshing the index only when an install from the
+# current one fails.
+install() {
+	echo "deps: installing $*" >&2
+	# shellcheck disable=SC2086
+	apt-get install -y --no-install-recommends "$@" >/dev/null 2>&1 && return 0
+	apt-get update -q >/dev/null || true
+	apt-get install -y --no-install-recommends "$@"
+}
 
-if ! command -v apt-get >/dev/null 2>&1; then
-	echo "deps: missing packages:$missing (no apt-get here: install them by hand)" >&2
-	exit 1
-fi
-if [ "$(id -u)" -ne 0 ]; then
-	echo "deps: missing packages:$missing" >&2
-	echo "deps: run as root: apt-get install -y$missing   (or make NO_DEPS=1)" >&2
-	exit 1
-fi
-echo "deps: installing$missing" >&2
-export DEBIAN_FRONTEND=noninteractive
-# Refresh the index only when an install from the current one fails.
 # shellcheck disable=SC2086
-if ! apt-get install -y --no-install-recommends $missing >/dev/null 2>&1; then
-	apt-get update -q >/dev/null
-	apt-get install -y --no-install-recommends $missing
+need=$(missing $PKGS)
+# shellcheck disable=SC2086
+want=$(missing $OPTIONAL)
+[ -z "$need$want" ] && exit 0
+
+if ! command -v apt-get >/dev/null 2>&1 || [ "$(id -u)" -ne 0 ]; then
+	if [ -n "$want" ]; then
+		echo "deps: optional test packages missing:$want (tests that use them skip)" >&2
+	fi
+	[ -z "$need" ] && exit 0
+	echo "deps: missing packages:$need" >&2
+	if command -v apt-get >/dev/null 2>&1; then
+		echo "deps: run as root: apt-get install -y$need   (or make NO_DEPS=1)" >&2
+	else
+		echo "deps: no apt-get here: install them by hand" >&2
+	fi
+	exit 1
 fi
+export DEBIAN_FRONTEND=noninteractive
+# shellcheck disable=SC2086
+[ -z "$need" ] || install $need
+# The tests that use an optional package skip with a reason when it could not be installed.
+# shellcheck disable=SC2086
+if [ -n "$want" ] && ! install $want; then
+	echo "deps: could not install$want; the tests that use them will skip" >&2
+fi
+exit 0

@@ -728,7 +728,7 @@ sums() {
 }
 
 if [ -z "$browser" ]; then
-	skip chromium report_html "chromium is not installed (sh scripts/deps.sh installs it)"
+	skip chromium report_html "chromium is not installed (make check installs it: sh scripts/deps.sh --test)"
 elif ! "$PERFEV" record -q -F 999 -g -o "$TMP/html.data" -- "$W" 100000000 \
 	"8</script><b id=\"inj\">x$(printf '\342\200\250')y" >/dev/null 2>"$TMP/err"; then
 	fail report_html "perfev record -g failed: $(head -c 300 "$TMP/err")"

@@ -39,6 +39,52 @@ rec_bg() {
 	recpid=$!
 }
 
+# recording PID: perfev record (PID) has opened its events and handles its signals (its
+# signalfd exists), within 30 s however loaded the machine is.
+recording() {
+	n=0
+	while [ $n -lt 300 ]; do
+		ls -l "/proc/$1/fd" 2>/dev/null | grep -q 'signalfd' && return 0
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.1
+		n=$((n + 1))
+	done
+	return 1
+}
+
+# ran PID TICKS: wait until PID has used TICKS more clock ticks of CPU time (30 s at most),
+# so a sampled process runs for as long as the test needs, whatever the load.
+ran() {
+	start=$(awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null) || return 1
+	n=0
+	while [ $n -lt 300 ]; do
+		now=$(awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null) || return 1
+		[ "$((now - start))" -ge "$2" ] && return 0
+		sleep 0.1
+		n=$((n + 1))
+	done
+	return 1
+}
+
+# child_of PID: the first child process of PID.
+child_of() {
+	for st in /proc/[0-9]*/stat; do
+		awk -v p="$1" '$4 == p { print $1; exit 1 }' "$st" 2>/dev/null || return 0
+	done
+	return 1
+}
+
+# logged FILE TEXT: wait until FILE holds TEXT (30 s at most).
+logged() {
+	n=0
+	while [ $n -lt 300 ]; do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+		n=$((n + 1))
+	done
+	return 1
+}
+
 # summary_samples NAME: the sample count perfev record printed.
 summary_samples() {
 	sed -n 's/.*perfev record: \([0-9]*\) samples written.*/\1/p' "$TMP/$1.err"
@@ -238,9 +284,8 @@ fi
 
 sh -c 'while :; do :; done' &
 spin=$!
-rec pid -p $spin &
-recpid=$!
-sleep 0.4
+rec_bg pid -p $spin
+recording $recpid && ran $spin 20
 kill $spin
 wait $recpid
 rc=$?
@@ -255,9 +300,8 @@ fi
 
 sh -c 'while :; do :; done' &
 spin=$!
-rec tid -t $spin &
-recpid=$!
-sleep 0.3
+rec_bg tid -t $spin
+recording $recpid && ran $spin 20
 kill $spin
 wait $recpid
 rc=$?
@@ -336,7 +380,7 @@ if expect_rc crash 139 && same_as_perf crash comm,tid,time,ip; then
 fi
 
 rec_bg interrupt -a
-sleep 0.4
+recording $recpid && sleep 0.2
 kill -INT $recpid
 wait $recpid
 rc=$?
@@ -346,7 +390,7 @@ fi
 
 # The command ignores SIGINT: perfev still stops and ends it.
 rec_bg interrupt_command -- sh -c 'trap "" INT; while :; do :; done'
-sleep 0.4
+recording $recpid && child=$(child_of $recpid) && ran "$child" 20
 kill -INT $recpid
 wait $recpid
 rc=$?
@@ -360,9 +404,9 @@ fi
 sh -c 'while :; do :; done' &
 spin=$!
 rec_bg overwrite --overwrite -m 8 -p $spin
-sleep 0.4
+recording $recpid && ran $spin 20
 kill -USR2 $recpid
-sleep 0.2
+logged "$TMP/overwrite.err" 'wrote the last'
 kill -INT $recpid
 wait $recpid
 rc=$?

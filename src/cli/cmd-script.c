@@ -259,6 +259,56 @@ size_t script_attr_index(struct script *s, const struct perfev_data_attr *a)
 	return SIZE_MAX;
 }
 
+/* The value last read for @id, and remember @value. */
+static uint64_t swap_last(struct script *s, uint64_t id, uint64_t value)
+{
+	uint64_t old;
+	size_t i;
+
+	for (i = 0; i < s->nlast; i++)
+		if (s->last[i].id == id)
+			break;
+	if (i == s->nlast) {
+		if (s->nlast == s->cap_last) {
+			s->cap_last = s->cap_last ? s->cap_last * 2 : 16;
+			s->last = realloc(s->last, s->cap_last * sizeof(*s->last));
+			if (!s->last)
+				cli_die("out of memory");
+		}
+		s->last[s->nlast].id = id;
+		s->last[s->nlast++].value = 0;
+	}
+	old = s->last[i].value;
+	s->last[i].value = value;
+	return old;
+}
+
+void script_sample_reads(struct script *s, const struct script_rec *sr,
+			 const struct perfev_record *rec,
+			 void (*fn)(struct script *s, size_t idx, uint64_t period, void *ctx),
+			 void *ctx)
+{
+	const struct perfev_sample *smp = &rec->u.sample;
+	uint64_t i, value, id, lost, period;
+
+	for (i = 0; i < smp->read.nr; i++) {
+		const struct perfev_data_attr *a;
+
+		if (perfev_sample_read_value(&sr->attr->layout, smp, i, &value, &id, &lost))
+			break;
+		a = (sr->attr->attr->read_format & PERF_FORMAT_ID)
+			? perfev_data_attr_by_id(s->r, id)
+			: NULL;
+		if (!a) {
+			s->nr_unknown_id++;
+			continue;
+		}
+		period = value - swap_last(s, id, value);
+		if (period)
+			fn(s, script_attr_index(s, a), period, ctx);
+	}
+}
+
 /* ---- library messages --------------------------------------------------- */
 
 static char lib_msg[512];

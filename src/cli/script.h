@@ -187,6 +187,20 @@ const char *script_event_name(struct script *s, size_t idx);
 enum script_out_type script_out_type(uint32_t attr_type);
 
 /*
+ * A sample with PERF_SAMPLE_READ (@rec, of event @sr) stands for one
+ * sample per value read, each with the increase since the last read of
+ * that counter as its period (perf's deliver_sample_group and
+ * deliver_sample_value): that is how a group sampled by its leader (:S)
+ * shows each member.  Calls @fn with the event's index and the period of
+ * each value that increased; values of no known event are counted in
+ * nr_unknown_id.  perfev script and perfev report both read them here.
+ */
+void script_sample_reads(struct script *s, const struct script_rec *sr,
+			 const struct perfev_record *rec,
+			 void (*fn)(struct script *s, size_t idx, uint64_t period, void *ctx),
+			 void *ctx);
+
+/*
  * script-trace.c: the format of event @idx when it is a tracepoint whose
  * format the file's tracing data has (loaded at first use, warning once
  * when it cannot be), else NULL.

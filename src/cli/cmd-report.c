@@ -764,6 +764,8 @@ int cmd_report(int argc, const char **argv)
 		    OPT_FLAG(0, "no-inline", &no_inline, "no inlined functions in call graphs"),
 		    OPT_FLAG(0, "no-demangle", &s.no_demangle,
 			     "C++ and Rust names as the files spell them"),
+		    OPT_STR(0, "kallsyms", &s.kallsyms, "FILE",
+			    "the recording's kernel symbols (its machine's /proc/kallsyms)"),
 		    OPT_FLAG(0, "group", &b.force_group,
 			     "a group's events side by side (the default; a file without groups "
 			     "is one group)"),

@@ -19,7 +19,8 @@
 
 static const char *const script_usage[] = {
     "perfev script [-i FILE] [-F FIELDS] [-G] [--header] [--show-mmap-events]\n"
-    "                     [--show-task-events] [--show-switch-events] [--no-demangle]",
+    "                     [--show-task-events] [--show-switch-events] [--no-demangle]\n"
+    "                     [--kallsyms FILE]",
     "perfev script -j [-i FILE] [--header]",
     "perfev script -D [-i FILE]",
     NULL,
@@ -672,6 +673,8 @@ int cmd_script(int argc, const char **argv)
 			     "print context switch records"),
 		    OPT_FLAG(0, "no-demangle", &s.no_demangle,
 			     "print symbol names as the files spell them"),
+		    OPT_STR(0, "kallsyms", &s.kallsyms, "FILE",
+			    "the recording's kernel symbols (its machine's /proc/kallsyms)"),
 		    OPT_TERMINATOR,
 		};
 
@@ -696,6 +699,8 @@ int script_read_file(struct script *s)
 	/* As perf: with no -i, a pipe on standard input is read rather than perf.data. */
 	if (!s->input)
 		s->input = !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
+	if (script_check_kallsyms(s->kallsyms))
+		return 1;
 
 	perfev_set_log(on_log, PERFEV_LOG_WARN, NULL);
 	script_machine_init(&s->m);

@@ -61,6 +61,21 @@ static void features(const struct perfev_data_reader *r)
 				abort();
 		}
 	}
+	/* The groups, until the last or a malformed one. */
+	for (i = 0;; i++) {
+		struct perfev_data_group g;
+
+		n = perfev_data_group(r, i, &g);
+		if (n) {
+			if (n != -ENOENT && n != -ERANGE && n != -EBADMSG)
+				abort();
+			break;
+		}
+		if (!g.nr_members)
+			abort();
+		if (g.name)
+			touch(g.name, strlen(g.name));
+	}
 }
 
 static void check_attrs(const struct perfev_data_reader *r)

@@ -199,6 +199,24 @@ PERFEV_API int perfev_data_feature_string(const struct perfev_data_reader *r, in
 PERFEV_API int perfev_data_feature_u64(const struct perfev_data_reader *r, int feat,
 				       unsigned int idx, uint64_t *val);
 
+/* One group of the recording's events, from the GROUP_DESC feature. */
+struct perfev_data_group {
+	const char *name;    /* NULL for an anonymous group; valid until the reader is closed */
+	uint32_t leader;     /* the leader's index among the events (perfev_data_attr()) */
+	uint32_t nr_members; /* the leader and the nr_members - 1 events after it */
+};
+
+/*
+ * Group @idx (from 0) of the GROUP_DESC feature, which perf record
+ * writes for event groups ("{a,b}", "{a,b}:S"); groups of one event are
+ * not listed.  The indexes are the file's: check them against
+ * perfev_data_attr_count() before use.  Errors: -ENOENT (no such
+ * feature), -ERANGE (@idx is past the last group), -EBADMSG (a name or
+ * number past the section, a group of no event), -EINVAL.
+ */
+PERFEV_API int perfev_data_group(const struct perfev_data_reader *r, size_t idx,
+				 struct perfev_data_group *out);
+
 /* ---- writing ------------------------------------------------------------- */
 
 struct perfev_data_writer;

@@ -75,6 +75,15 @@ PERFEV_API size_t perfev_kallsyms_count(const struct perfev_kallsyms *k);
 PERFEV_API int perfev_kallsyms_find(const struct perfev_kallsyms *k, uint64_t addr,
 				    struct perfev_ksym *out);
 
+/*
+ * The running kernel's build id, the GNU build-id note of
+ * SYSFS_ROOT/kernel/notes (NULL root: /sys), into @id (@len bytes at
+ * most).  Returns its length (20 for a SHA-1 id).  Errors: those of
+ * open(2) (-ENOENT also when the notes hold no build id), -ERANGE (@len
+ * is too small), -EINVAL.
+ */
+PERFEV_API int perfev_kernel_build_id(const char *sysfs_root, void *id, size_t len);
+
 /* ---- the symbolizer --------------------------------------------------------- */
 
 struct perfev_symbolizer;
@@ -99,6 +108,15 @@ struct perfev_symbolizer_opts {
 	 * write to any directory above it; a path with ':' is not used.
 	 */
 	const char *cache_dir;
+	/* Where the running kernel's build id is read (kernel/notes); NULL: /sys. */
+	const char *sysfs_root;
+	/*
+	 * A kallsyms file to read the kernel's symbols from instead of
+	 * PROCFS_ROOT/kallsyms: one saved on the machine and boot of the
+	 * recording (perf report --kallsyms).  It is taken to be the
+	 * recording's kernel, whatever its build id; NULL: none.
+	 */
+	const char *kallsyms;
 };
 
 struct perfev_sym {
@@ -151,13 +169,38 @@ PERFEV_API int perfev_symbolize_jit(struct perfev_symbolizer *s, pid_t pid, uint
  * debug files (/usr/lib/debug/.build-id/XX/REST.debug), and fail with
  * -ESTALE when there is none, so a rebuilt binary is never read for
  * another's symbols.  May be told before or after the file's first lookup.
+ *
+ * The path "[kernel.kallsyms]" names the kernel (perf's build-id record
+ * of it).  When the running kernel has another build id (or none can be
+ * read), PROCFS_ROOT/kallsyms is not read: the kallsyms perf's build-id
+ * cache keeps of that kernel (BUILDID_DIR/[kernel.kallsyms]/HEX/kallsyms)
+ * is, or kernel lookups fail with -ESTALE, so another kernel's or boot's
+ * symbols never name a sample; perfev_symbolizer_opts.kallsyms overrides
+ * the check.  The kernel's id counts when told before its first lookup.
  * Errors: -EINVAL (@len 0 or over 64), -ENOMEM.
  */
 PERFEV_API int perfev_symbolizer_set_build_id(struct perfev_symbolizer *s, const char *path,
 					      const void *id, size_t len);
 /*
- * The kernel symbol of @ip (kallsyms loaded at the first call); *module is
- * the module's name or NULL.  Errors: -EINVAL, -ENOENT, and the errors of
+ * Where the recording saw the kernel: the address @addr of its function
+ * @name, from perf's kernel MMAP record ("[kernel.kallsyms]_text" at
+ * pgoff: _text's address).  A kernel that KASLR placed elsewhere at
+ * another boot has its symbols there moved by the difference from the
+ * address kallsyms gives @name, as perf relocates them; modules' symbols
+ * are taken as they are.  A kallsyms without @name (hidden addresses, or
+ * another kernel's) resolves no kernel address: lookups fail with
+ * -ENODATA, as perf resolves none.  @addr 0 (an address kptr_restrict hid
+ * from the recording) tells nothing.  Errors: -EINVAL, -ENOMEM.
+ */
+PERFEV_API int perfev_symbolizer_set_kernel_ref(struct perfev_symbolizer *s, const char *name,
+						uint64_t addr);
+/*
+ * The kernel symbol of @ip (kallsyms loaded at the first call: see
+ * perfev_symbolizer_set_build_id() for which); *module is the module's
+ * name or NULL; out->start is in the recording's addresses.  Errors:
+ * -EINVAL, -ENOENT, -ESTALE (the running kernel is not the recording's
+ * and no kallsyms of it was found), -ENODATA (see
+ * perfev_symbolizer_set_kernel_ref()), and the errors of
  * perfev_kallsyms_load().
  */
 PERFEV_API int perfev_symbolize_kernel(struct perfev_symbolizer *s, uint64_t ip,

@@ -57,7 +57,14 @@ struct builder {
 	uint32_t *ev_of; /* reader's event index -> profile event, UINT32_MAX: not yet */
 	size_t nev_of;
 	bool meta_done;
-	bool leaf_only; /* nothing shows callers: the sampled address is all a sample is */
+	/* The file's event groups (GROUP_DESC), by the reader's event indexes. */
+	struct bgroup {
+		uint32_t leader, n;
+		const char *name; /* interned, NULL: anonymous */
+	} * groups;
+	size_t ngroups;
+	bool force_group; /* --group: a file without groups is one group of all its events */
+	bool leaf_only;	  /* nothing shows callers: the sampled address is all a sample is */
 	/* progress on a terminal */
 	bool progress;
 	off_t size;
@@ -358,6 +365,42 @@ static const char *meta_string(struct builder *b, struct script *s, int feat)
 	return profile_intern(&b->r->prof, buf);
 }
 
+/*
+ * The file's event groups, as perf reads GROUP_DESC: each leader with the
+ * events after it.  Groups that overlap, run past the events or come out
+ * of order are not used, and said once.
+ */
+static void read_groups(struct builder *b, struct script *s)
+{
+	struct perfev_data_group g;
+	size_t nattrs = perfev_data_attr_count(s->r), i, end = 0;
+	int err = 0;
+
+	for (i = 0; (err = perfev_data_group(s->r, i, &g)) == 0; i++) {
+		struct bgroup *v;
+
+		if (g.leader < end || g.nr_members > nattrs || g.leader > nattrs - g.nr_members) {
+			err = -EBADMSG;
+			break;
+		}
+		v = realloc(b->groups, (b->ngroups + 1) * sizeof(*v));
+		if (!v)
+			cli_die("out of memory");
+		b->groups = v;
+		v[b->ngroups].leader = g.leader;
+		v[b->ngroups].n = g.nr_members;
+		v[b->ngroups++].name = profile_intern(&b->r->prof, g.name);
+		end = g.leader + g.nr_members;
+	}
+	if (err != -ENOENT && err != -ERANGE) {
+		cli_error(
+		    "warning: the event groups of '%s' (its GROUP_DESC section) do not fit its "
+		    "events; each event is shown on its own",
+		    s->input);
+		b->ngroups = 0;
+	}
+}
+
 static void read_meta(struct builder *b, struct script *s)
 {
 	struct profile_meta *m = &b->r->prof.meta;
@@ -373,6 +416,7 @@ static void read_meta(struct builder *b, struct script *s)
 	m->input = profile_intern(&b->r->prof, s->input);
 	if (!perfev_data_feature_u64(s->r, PERFEV_FEAT_NRCPUS, 1, &v))
 		m->nr_cpus = (uint32_t)v;
+	read_groups(b, s);
 }
 
 /* "reading perf.data: 45%" on a terminal, at most ten times a second. */
@@ -394,17 +438,77 @@ static void progress(struct builder *b, const struct script_rec *sr)
 		b->nsamples);
 }
 
+/*
+ * The profile's event for the reader's event @idx: events in the file's
+ * order, whichever samples come first, and the rest of its group with it
+ * (all events when --group makes them one), so that the profile's events
+ * are the reader's.
+ */
+static uint32_t event_of(struct builder *b, struct script *s, size_t idx)
+{
+	size_t i, last = idx;
+
+	for (i = 0; i < b->ngroups; i++)
+		if (idx >= b->groups[i].leader && idx - b->groups[i].leader < b->groups[i].n)
+			last = b->groups[i].leader + b->groups[i].n - 1;
+	if (b->force_group && !b->ngroups && s->nev)
+		last = s->nev - 1;
+	if (last >= s->nev)
+		last = idx;
+	if (last >= b->nev_of) {
+		uint32_t *n = realloc(b->ev_of, (last + 1) * sizeof(*n));
+
+		if (!n)
+			cli_die("out of memory");
+		memset(n + b->nev_of, 0xff, (last + 1 - b->nev_of) * sizeof(*n));
+		b->ev_of = n;
+		b->nev_of = last + 1;
+	}
+	if (b->ev_of[idx] == UINT32_MAX)
+		for (i = 0; i <= last; i++)
+			if (b->ev_of[i] == UINT32_MAX)
+				b->ev_of[i] =
+				    profile_event_add(&b->r->prof, script_event_name(s, i));
+	return b->ev_of[idx];
+}
+
+/* The sample being added: its stack and command are looked up once, for its first event. */
+struct sample_ctx {
+	struct builder *b;
+	const struct perfev_record *rec;
+	const char *comm;
+};
+
+/* Add the sample to event @idx (the reader's) with @period. */
+static void add_sample(struct script *s, size_t idx, uint64_t period, void *ctx)
+{
+	struct sample_ctx *c = ctx;
+	struct report *r = c->b->r;
+	const struct perfev_sample *smp = &c->rec->u.sample;
+	uint32_t ev = event_of(c->b, s, idx);
+	char cbuf[64];
+
+	r->prof.events[ev].samples++;
+	r->prof.events[ev].period += period;
+	if (!c->comm) {
+		sample_frames(c->b, s, c->rec);
+		c->comm = profile_intern(&r->prof,
+					 script_machine_comm(&s->m, smp->tid, cbuf, sizeof(cbuf)));
+		report_note_comm(r, smp->tid, c->comm);
+	}
+	profile_add_on_cpu(
+	    &r->prof, ev, c->comm, smp->pid, smp->tid,
+	    r->want[SK_CPU] ? ((smp->present & PERF_SAMPLE_CPU) ? (int32_t)smp->cpu : -1) : -1,
+	    c->b->frames, (uint32_t)c->b->nframes, period);
+}
+
 static void on_record(struct script *s, const struct script_rec *sr,
 		      const struct perfev_record *rec)
 {
 	struct builder *b = s->sink_ctx;
 	struct report *r = b->r;
+	struct sample_ctx c = {.b = b, .rec = rec};
 	const struct perfev_sample *smp;
-	struct profile_event *pe;
-	uint64_t period;
-	uint32_t ev;
-	char cbuf[64];
-	const char *comm;
 
 	if (rec->type == PERF_RECORD_LOST_SAMPLES) {
 		r->prof.meta.lost += rec->u.lost_samples.lost;
@@ -416,45 +520,23 @@ static void on_record(struct script *s, const struct script_rec *sr,
 		read_meta(b, s);
 	progress(b, sr);
 	smp = &rec->u.sample;
-	if (sr->attr_idx >= b->nev_of) {
-		uint32_t *n = realloc(b->ev_of, (sr->attr_idx + 1) * sizeof(*n));
-
-		if (!n)
-			cli_die("out of memory");
-		memset(n + b->nev_of, 0xff, (sr->attr_idx + 1 - b->nev_of) * sizeof(*n));
-		b->ev_of = n;
-		b->nev_of = sr->attr_idx + 1;
-	}
-	if (b->ev_of[sr->attr_idx] == UINT32_MAX) {
-		/* Profile events in the file's order, whichever samples come first. */
-		size_t i;
-
-		for (i = 0; i <= sr->attr_idx; i++)
-			if (b->ev_of[i] == UINT32_MAX)
-				b->ev_of[i] = profile_event_add(&r->prof, script_event_name(s, i));
-	}
-	ev = b->ev_of[sr->attr_idx];
 	if (sr->attr && (sr->attr->attr->sample_type & PERF_SAMPLE_CALLCHAIN))
 		r->have_callchains = true;
-	period = (smp->present & PERF_SAMPLE_PERIOD) ? smp->period
-		 : sr->attr && !sr->attr->attr->freq ? sr->attr->attr->sample_period
-						     : 1;
-	pe = &r->prof.events[ev];
-	pe->samples++;
-	pe->period += period;
 	if (smp->present & PERF_SAMPLE_TIME) {
 		if (!r->prof.meta.time_first || smp->time < r->prof.meta.time_first)
 			r->prof.meta.time_first = smp->time;
 		if (smp->time > r->prof.meta.time_last)
 			r->prof.meta.time_last = smp->time;
 	}
-	sample_frames(b, s, rec);
-	comm = profile_intern(&r->prof, script_machine_comm(&s->m, smp->tid, cbuf, sizeof(cbuf)));
-	report_note_comm(r, smp->tid, comm);
-	profile_add_on_cpu(
-	    &r->prof, ev, comm, smp->pid, smp->tid,
-	    r->want[SK_CPU] ? ((smp->present & PERF_SAMPLE_CPU) ? (int32_t)smp->cpu : -1) : -1,
-	    b->frames, (uint32_t)b->nframes, period);
+	/* As perf, the counts read with the sample are the periods of its events (:S groups). */
+	if ((smp->present & PERF_SAMPLE_READ) && sr->attr)
+		script_sample_reads(s, sr, rec, add_sample, &c);
+	else
+		add_sample(s, sr->attr_idx,
+			   (smp->present & PERF_SAMPLE_PERIOD) ? smp->period
+			   : sr->attr && !sr->attr->attr->freq ? sr->attr->attr->sample_period
+							       : 1,
+			   &c);
 }
 
 static const struct {
@@ -575,6 +657,51 @@ static int write_export(struct report *r, const char *path, const char *what,
 	return 0;
 }
 
+/*
+ * Each profile event's group: the file's, or with --group one of all
+ * events when the file has none.  The group view shows a group's events
+ * together unless --no-group (perf's default, and --group's only effect
+ * on a file that has groups).
+ */
+static void set_groups(struct report *r, const struct builder *b, bool no_group)
+{
+	size_t nev = r->prof.nevents, i, m;
+	struct bgroup all = {0, (uint32_t)nev, NULL};
+	const struct bgroup *g = b->groups;
+	size_t ng = b->ngroups;
+
+	if (!nev)
+		return;
+	r->groups = calloc(nev, sizeof(*r->groups));
+	if (!r->groups)
+		cli_die("out of memory");
+	for (i = 0; i < nev; i++) {
+		r->groups[i].leader = (uint32_t)i;
+		r->groups[i].n = 1;
+	}
+	if (!ng && b->force_group) {
+		g = &all;
+		ng = 1;
+	}
+	for (i = 0; i < ng; i++) {
+		/* The profile has a group's events from the leader on: those it made. */
+		uint32_t n = g[i].leader >= nev		  ? 0
+			     : g[i].n < nev - g[i].leader ? g[i].n
+							  : (uint32_t)(nev - g[i].leader);
+
+		for (m = 0; m < n; m++) {
+			r->groups[g[i].leader + m].leader = g[i].leader;
+			r->groups[g[i].leader + m].idx = (uint32_t)m;
+		}
+		if (n > 1) {
+			r->groups[g[i].leader].n = n;
+			r->groups[g[i].leader].name = g[i].name;
+			r->groups[g[i].leader].forced = g == &all;
+			r->group_view = !no_group;
+		}
+	}
+}
+
 static void report_release(struct report *r)
 {
 	report_hist_release(r);
@@ -583,6 +710,7 @@ static void report_release(struct report *r)
 	names_release(&r->fdso);
 	names_release(&r->fsym);
 	free(r->ftid);
+	free(r->groups);
 }
 
 int cmd_report(int argc, const char **argv)
@@ -594,7 +722,7 @@ int cmd_report(int argc, const char **argv)
 	const char *sort = "comm,dso,sym", *fields = NULL, *limit = NULL, *graph = NULL;
 	const char *folded = NULL, *speedscope = NULL, *pprof = NULL, *html = NULL;
 	bool stdio = false, children = false, no_children = false, inverted = false;
-	bool inline_frames = false, no_inline = false, order_set = false;
+	bool inline_frames = false, no_inline = false, order_set = false, no_group = false;
 	struct stat st;
 	int status;
 
@@ -636,6 +764,12 @@ int cmd_report(int argc, const char **argv)
 		    OPT_FLAG(0, "no-inline", &no_inline, "no inlined functions in call graphs"),
 		    OPT_FLAG(0, "no-demangle", &s.no_demangle,
 			     "C++ and Rust names as the files spell them"),
+		    OPT_STR(0, "kallsyms", &s.kallsyms, "FILE",
+			    "the recording's kernel symbols (its machine's /proc/kallsyms)"),
+		    OPT_FLAG(0, "group", &b.force_group,
+			     "a group's events side by side (the default; a file without groups "
+			     "is one group)"),
+		    OPT_FLAG(0, "no-group", &no_group, "each event of a group on its own"),
 		    OPT_HEADING("Exports (FILE - is standard output)"),
 		    OPT_STR(0, "folded", &folded, "FILE", "collapsed stacks, one line per stack"),
 		    OPT_STR(0, "speedscope", &speedscope, "FILE", "speedscope's JSON format"),
@@ -651,6 +785,8 @@ int cmd_report(int argc, const char **argv)
 			usage_error(report_usage, opts, "--children and --no-children disagree");
 		if (inline_frames && no_inline)
 			usage_error(report_usage, opts, "--inline and --no-inline disagree");
+		if (b.force_group && no_group)
+			usage_error(report_usage, opts, "--group and --no-group disagree");
 		parse_keys(&r, fields ? fields : sort, fields != NULL, opts);
 		if (graph)
 			parse_graph(&r, graph, &order_set, opts);
@@ -692,6 +828,7 @@ int cmd_report(int argc, const char **argv)
 		fprintf(stderr, "\r\033[K");
 	/* As perf: callers' overhead by default when there are call chains. */
 	r.children = r.have_callchains && !no_children;
+	set_groups(&r, &b, no_group);
 	if (!order_set)
 		r.caller = r.children;
 	if (!status || r.prof.nevents) {
@@ -705,6 +842,7 @@ int cmd_report(int argc, const char **argv)
 	}
 	free(b.frames);
 	free(b.ev_of);
+	free(b.groups);
 	free(b.rc);
 	free(b.pool);
 	report_release(&r);

@@ -19,7 +19,8 @@
 
 static const char *const script_usage[] = {
     "perfev script [-i FILE] [-F FIELDS] [-G] [--header] [--show-mmap-events]\n"
-    "                     [--show-task-events] [--show-switch-events] [--no-demangle]",
+    "                     [--show-task-events] [--show-switch-events] [--no-demangle]\n"
+    "                     [--kallsyms FILE]",
     "perfev script -j [-i FILE] [--header]",
     "perfev script -D [-i FILE]",
     NULL,
@@ -257,6 +258,56 @@ size_t script_attr_index(struct script *s, const struct perfev_data_attr *a)
 		if (perfev_data_attr(s->r, i) == a)
 			return hint = i;
 	return SIZE_MAX;
+}
+
+/* The value last read for @id, and remember @value. */
+static uint64_t swap_last(struct script *s, uint64_t id, uint64_t value)
+{
+	uint64_t old;
+	size_t i;
+
+	for (i = 0; i < s->nlast; i++)
+		if (s->last[i].id == id)
+			break;
+	if (i == s->nlast) {
+		if (s->nlast == s->cap_last) {
+			s->cap_last = s->cap_last ? s->cap_last * 2 : 16;
+			s->last = realloc(s->last, s->cap_last * sizeof(*s->last));
+			if (!s->last)
+				cli_die("out of memory");
+		}
+		s->last[s->nlast].id = id;
+		s->last[s->nlast++].value = 0;
+	}
+	old = s->last[i].value;
+	s->last[i].value = value;
+	return old;
+}
+
+void script_sample_reads(struct script *s, const struct script_rec *sr,
+			 const struct perfev_record *rec,
+			 void (*fn)(struct script *s, size_t idx, uint64_t period, void *ctx),
+			 void *ctx)
+{
+	const struct perfev_sample *smp = &rec->u.sample;
+	uint64_t i, value, id, lost, period;
+
+	for (i = 0; i < smp->read.nr; i++) {
+		const struct perfev_data_attr *a;
+
+		if (perfev_sample_read_value(&sr->attr->layout, smp, i, &value, &id, &lost))
+			break;
+		a = (sr->attr->attr->read_format & PERF_FORMAT_ID)
+			? perfev_data_attr_by_id(s->r, id)
+			: NULL;
+		if (!a) {
+			s->nr_unknown_id++;
+			continue;
+		}
+		period = value - swap_last(s, id, value);
+		if (period)
+			fn(s, script_attr_index(s, a), period, ctx);
+	}
 }
 
 /* ---- library messages --------------------------------------------------- */
@@ -622,6 +673,8 @@ int cmd_script(int argc, const char **argv)
 			     "print context switch records"),
 		    OPT_FLAG(0, "no-demangle", &s.no_demangle,
 			     "print symbol names as the files spell them"),
+		    OPT_STR(0, "kallsyms", &s.kallsyms, "FILE",
+			    "the recording's kernel symbols (its machine's /proc/kallsyms)"),
 		    OPT_TERMINATOR,
 		};
 
@@ -646,6 +699,8 @@ int script_read_file(struct script *s)
 	/* As perf: with no -i, a pipe on standard input is read rather than perf.data. */
 	if (!s->input)
 		s->input = !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
+	if (script_check_kallsyms(s->kallsyms))
+		return 1;
 
 	perfev_set_log(on_log, PERFEV_LOG_WARN, NULL);
 	script_machine_init(&s->m);

@@ -188,12 +188,7 @@ uint32_t profile_frame_add(struct profile *p, const struct profile_frame *f)
 
 uint32_t profile_event_add(struct profile *p, const char *name)
 {
-	size_t i;
-
 	name = profile_intern(p, name);
-	for (i = 0; i < p->nevents; i++)
-		if (p->events[i].name == name)
-			return (uint32_t)i;
 	p->events = grow_array(p->events, &p->cap_events, p->nevents + 1, sizeof(*p->events));
 	memset(&p->events[p->nevents], 0, sizeof(*p->events));
 	p->events[p->nevents].name = name;

@@ -83,7 +83,7 @@ const char *profile_intern(struct profile *p, const char *s);
 /* The index of frame @f (its strings interned), added when new. */
 uint32_t profile_frame_add(struct profile *p, const struct profile_frame *f);
 
-/* The index of event @name, added when new. */
+/* Add an event called @name (two events may have one name); its index. */
 uint32_t profile_event_add(struct profile *p, const char *name);
 
 /*

@@ -7,11 +7,11 @@
  * the one that ran.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <perfev/symbols.h>
 #include "record.h"
 
 bool build_ids_supported(void)
@@ -77,40 +77,12 @@ void build_ids_note(struct build_ids *b, const struct perfev_sample_layout *layo
 	(void)add(b, r.u.mmap2.filename, r.u.mmap2.build_id, r.u.mmap2.build_id_size);
 }
 
-/* The GNU build id among the kernel's ELF notes (4-byte aligned name and description). */
+/* The running kernel's build id: its length, 0 when none fits a record. */
 static size_t kernel_build_id(uint8_t id[20])
 {
-	unsigned char buf[4096];
-	size_t off = 0, len = 0;
-	ssize_t n;
-	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
+	int n = perfev_kernel_build_id(NULL, id, 20);
 
-	if (fd < 0)
-		return 0;
-	while (len < sizeof(buf) && (n = read(fd, buf + len, sizeof(buf) - len)) > 0)
-		len += (size_t)n;
-	close(fd);
-	while (len - off >= 12) {
-		uint32_t namesz, descsz, type;
-		size_t name_off = off + 12, desc_off, next;
-
-		memcpy(&namesz, buf + off, 4);
-		memcpy(&descsz, buf + off + 4, 4);
-		memcpy(&type, buf + off + 8, 4);
-		if (namesz > len || descsz > len)
-			return 0;
-		desc_off = name_off + ((namesz + 3) & ~3U);
-		next = desc_off + ((descsz + 3) & ~3U);
-		if (next > len)
-			return 0;
-		if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 &&
-		    !memcmp(buf + name_off, "GNU", 4) && descsz && descsz <= 20) {
-			memcpy(id, buf + desc_off, descsz);
-			return descsz;
-		}
-		off = next;
-	}
-	return 0;
+	return n > 0 ? (size_t)n : 0;
 }
 
 /*

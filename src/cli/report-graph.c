@@ -145,7 +145,7 @@ static uint64_t base_of(const struct gprint *g, const struct gnode *parent, bool
 	return top ? g->line_total : parent->period - parent->self;
 }
 
-static double pct(uint64_t v, uint64_t base)
+double report_pct(uint64_t v, uint64_t base)
 {
 	return base ? 100.0 * (double)v / (double)base : 0;
 }
@@ -160,7 +160,7 @@ static size_t shown_kids(const struct gprint *g, const struct gnode *n, uint64_t
 	if (!*out)
 		cli_die("out of memory");
 	for (k = 0; k < n->nkids; k++)
-		if (pct(n->kids[k]->period, base) >= g->r->graph_limit)
+		if (report_pct(n->kids[k]->period, base) >= g->r->graph_limit)
 			(*out)[m++] = n->kids[k];
 	qsort(*out, m, sizeof(**out), cmp_node);
 	return m;
@@ -197,7 +197,7 @@ static void print_branches(struct gprint *g, const struct gnode *n, bool top)
 
 		printf("%s|          \n", g->prefix);
 		printf("%s%s--%.2f%%--%s\n", g->prefix, last ? " " : "|",
-		       pct(kids[k]->period, base), kids[k]->name);
+		       report_pct(kids[k]->period, base), kids[k]->name);
 		if (len + 12 < sizeof(g->prefix)) {
 			strcpy(g->prefix + len, last ? "           " : "|          ");
 			print_chain(g, kids[k], false);
@@ -205,7 +205,7 @@ static void print_branches(struct gprint *g, const struct gnode *n, bool top)
 		}
 	}
 	if (rest)
-		printf("%s --%.2f%%--[...]\n", g->prefix, pct(rest, base));
+		printf("%s --%.2f%%--[...]\n", g->prefix, report_pct(rest, base));
 	free(kids);
 }
 
@@ -320,10 +320,10 @@ static void print_paths(const struct gprint *g, const struct gnode *root)
 	for (i = 0; i < ps.n; i++) {
 		/* flat shows what went through the path's end, folded what ended there. */
 		if (g->r->graph == GM_FLAT)
-			printf("           %.2f%%\n%s\n", pct(ps.v[i].period, g->total),
+			printf("           %.2f%%\n%s\n", report_pct(ps.v[i].period, g->total),
 			       ps.v[i].text);
 		else
-			printf("%.2f%% %s\n", pct(ps.v[i].self, g->total), ps.v[i].text);
+			printf("%.2f%% %s\n", report_pct(ps.v[i].self, g->total), ps.v[i].text);
 		free(ps.v[i].text);
 	}
 	free(ps.v);

@@ -54,6 +54,24 @@ static bool tid_listed(const struct report *r, uint32_t tid)
 	return !r->nftid;
 }
 
+/* The event whose lines event @ev's samples go to: its group's leader in the group view. */
+static uint32_t line_event(const struct report *r, uint32_t ev)
+{
+	return r->group_view && r->groups ? r->groups[ev].leader : ev;
+}
+
+/* Event @ev's place among the sums of its lines. */
+static uint32_t member(const struct report *r, uint32_t ev)
+{
+	return r->group_view && r->groups ? r->groups[ev].idx : 0;
+}
+
+/* How many events share the lines of event @ev (a leader's, in the group view). */
+static uint32_t members(const struct report *r, uint32_t ev)
+{
+	return r->group_view && r->groups ? r->groups[ev].n : 1;
+}
+
 static uint64_t mix(uint64_t h, uint64_t v)
 {
 	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
@@ -129,13 +147,15 @@ static struct hent *entry(struct report *r, const struct hent *e)
 		j = (j + 1) & (r->cap - 1);
 	h = r->tab[j];
 	if (!h) {
-		h = malloc(sizeof(*h));
+		size_t n = members(r, e->ev);
+
+		h = malloc(sizeof(*h) + n * sizeof(h->sum[0]));
 		if (!h)
 			cli_die("out of memory");
 		*h = *e;
 		h->key = k;
 		h->hash = hv;
-		h->self = h->children = h->samples = 0;
+		memset(h->sum, 0, n * sizeof(h->sum[0]));
 		h->seq = (uint32_t)r->n;
 		memset(&h->graph, 0, sizeof(h->graph));
 		r->tab[j] = h;
@@ -213,7 +233,7 @@ static struct hent *frame_entry(struct report *r, const struct profile_stack *s,
 	const struct profile_frame *f = &r->prof.frames[s->frames[i]];
 	struct hent e = {0};
 
-	e.ev = s->ev;
+	e.ev = line_event(r, s->ev);
 	e.comm = s->comm;
 	e.tid = s->tid;
 	e.dso = r->short_dso[s->frames[i]];
@@ -301,6 +321,7 @@ struct touch {
 static void touch(struct report *r, const struct profile_stack *s, uint32_t i, uint32_t first,
 		  uint32_t leaf, bool self, struct touch *t)
 {
+	struct hsum *sum;
 	struct hent *h;
 	size_t k;
 
@@ -318,13 +339,15 @@ static void touch(struct report *r, const struct profile_stack *s, uint32_t i, u
 			cli_die("out of memory");
 	}
 	t->seen[t->nseen++] = h;
+	sum = &h->sum[member(r, s->ev)];
 	if (self) {
-		h->self += s->period;
-		h->samples += s->samples;
+		sum->self += s->period;
+		sum->samples += s->samples;
 	}
 	if (r->children)
-		h->children += s->period;
-	if (!r->have_callchains)
+		sum->children += s->period;
+	/* As perf, a group's line shows the call graph of its leader's samples. */
+	if (!r->have_callchains || member(r, s->ev))
 		return;
 	/*
 	 * The sampled function's line shows whole stacks; a caller's line,
@@ -578,7 +601,9 @@ static int cmp_keys(const struct hent *x, const struct hent *y)
 static int cmp_hent(const void *a, const void *b)
 {
 	const struct hent *x = *(const struct hent *const *)a, *y = *(const struct hent *const *)b;
-	uint64_t vx = g_children ? x->children : x->self, vy = g_children ? y->children : y->self;
+	uint64_t vx = g_children ? x->sum[0].children : x->sum[0].self;
+	uint64_t vy = g_children ? y->sum[0].children : y->sum[0].self;
+	uint32_t m, n;
 	int c;
 
 	if (x->ev != y->ev)
@@ -591,8 +616,11 @@ static int cmp_hent(const void *a, const void *b)
 	 */
 	if (g_children && x->max_depth != y->max_depth)
 		return (x->max_depth > y->max_depth) == g_caller ? -1 : 1;
-	if (g_children && x->self != y->self)
-		return x->self > y->self ? -1 : 1;
+	/* Then the self overhead: the leader's, then each member's in turn. */
+	n = members(g_report, x->ev);
+	for (m = g_children ? 0 : 1; m < n; m++)
+		if (x->sum[m].self != y->sum[m].self)
+			return x->sum[m].self > y->sum[m].self ? -1 : 1;
 	c = cmp_keys(x, y);
 	if (c)
 		return c;
@@ -600,7 +628,7 @@ static int cmp_hent(const void *a, const void *b)
 }
 
 /* perf's sample count: 1234 as "1K", with a unit letter or a space. */
-static void print_samples(uint64_t n)
+static void print_samples(uint64_t n, bool plural)
 {
 	const char *units = " KMG";
 	int u = 0;
@@ -609,16 +637,60 @@ static void print_samples(uint64_t n)
 		n /= 1000;
 		u++;
 	}
-	printf("# Samples: %" PRIu64 "%c of event '", n, units[u]);
+	printf("# Samples: %" PRIu64 "%c of event%s '", n, units[u], plural ? "s" : "");
 }
 
+/*
+ * The section's title: the event's name, or its group's as perf writes
+ * it ("anon group { a, b }"; the names alone for a group --group made).
+ */
+static void print_title(const struct report *r, size_t ev, uint32_t n)
+{
+	const struct egroup *g = r->groups ? &r->groups[ev] : NULL;
+	uint64_t samples = 0, period = 0;
+	uint32_t m;
+
+	for (m = 0; m < n; m++) {
+		samples += r->prof.events[ev + m].samples;
+		period += r->prof.events[ev + m].period;
+	}
+	/* perf says "events" for a group's leader, in the group view or not. */
+	print_samples(samples, g && g->n > 1);
+	if (n > 1 && !g->forced)
+		printf("%s { ", g->name ? g->name : "anon group");
+	for (m = 0; m < n; m++)
+		printf("%s%s", m ? ", " : "", r->prof.events[ev + m].name);
+	if (n > 1 && !g->forced)
+		printf(" }");
+	printf("'\n# Event count (approx.): %" PRIu64 "\n#\n", period);
+}
+
+/* "# " and a column header right-aligned over its width, or dots over it. */
+static void print_head(const char *sep, const char *name, size_t width, bool dots)
+{
+	size_t i;
+
+	printf("%s", sep);
+	if (!dots) {
+		printf("%*s", (int)width, name);
+		return;
+	}
+	for (i = 0; i < width; i++)
+		putchar('.');
+}
+
+/*
+ * One event's section, or one group's with a column per member (perf's
+ * group view): each member's share is of its own event count.
+ */
 static void print_event(struct report *r, size_t ev, struct hent **v, size_t nv)
 {
 	size_t width[SK_MAX] = {0}, i;
-	const struct profile_event *pe = &r->prof.events[ev];
-	const double total = (double)pe->period;
+	uint32_t n = members(r, (uint32_t)ev), m;
+	/* perf's columns: 8 wide per event (12 for samples), at least the header's */
+	size_t pct_w = n * 8, nr_w = n * 12 > 12 ? n * 12 : 12;
 	char buf[4096];
-	int k;
+	int k, line;
 
 	for (k = 0; k < r->nkeys; k++)
 		width[k] = strlen(key_names[r->keys[k]].header);
@@ -640,34 +712,47 @@ static void print_event(struct report *r, size_t ev, struct hent **v, size_t nv)
 				width[k] = len;
 		}
 	}
-	print_samples(pe->samples);
-	printf("%s'\n# Event count (approx.): %" PRIu64 "\n#\n", pe->name, pe->period);
-	printf(r->children ? "# Children      Self" : "# Overhead");
-	if (r->show_nr)
-		printf("       Samples");
-	for (k = 0; k < r->nkeys; k++)
-		printf(r->keys[k] == SK_PID ? "  %*s" : "  %-*s", (int)width[k],
-		       key_names[r->keys[k]].header);
-	printf(r->children ? "\n# ........  ........" : "\n# ........");
-	if (r->show_nr)
-		printf("  ............");
-	for (k = 0; k < r->nkeys; k++) {
-		printf("  ");
-		for (i = 0; i < width[k]; i++)
-			putchar('.');
-	}
-	printf("\n#\n");
-	for (i = 0; i < nv; i++) {
-		double self = total > 0 ? 100.0 * (double)v[i]->self / total : 0;
-		double children = total > 0 ? 100.0 * (double)v[i]->children / total : 0;
-
-		if ((r->children ? children : self) < r->percent_limit)
-			continue;
+	print_title(r, ev, n);
+	for (line = 0; line < 2; line++) {
+		print_head("# ", r->children ? "Children" : "Overhead", pct_w, line);
 		if (r->children)
-			printf("  %7.2f%%", children);
-		printf("  %7.2f%%", self);
+			print_head("  ", "Self", pct_w, line);
 		if (r->show_nr)
-			printf("  %12" PRIu64, v[i]->samples);
+			print_head("  ", "Samples", nr_w, line);
+		for (k = 0; k < r->nkeys; k++) {
+			if (line)
+				print_head("  ", NULL, width[k], true);
+			else
+				printf(r->keys[k] == SK_PID ? "  %*s" : "  %-*s", (int)width[k],
+				       key_names[r->keys[k]].header);
+		}
+		putchar('\n');
+	}
+	printf("#\n");
+	for (i = 0; i < nv; i++) {
+		const struct hsum *sum = v[i]->sum;
+
+		/* As perf, the limit is the leader's share. */
+		if (report_pct(r->children ? sum->children : sum->self, r->prof.events[ev].period) <
+		    r->percent_limit)
+			continue;
+		printf("  ");
+		if (r->children) {
+			for (m = 0; m < n; m++)
+				printf("%7.2f%%",
+				       report_pct(sum[m].children, r->prof.events[ev + m].period));
+			printf("  ");
+		}
+		for (m = 0; m < n; m++)
+			printf("%7.2f%%", report_pct(sum[m].self, r->prof.events[ev + m].period));
+		if (r->show_nr) {
+			printf("  ");
+			if (n == 1)
+				printf("%12" PRIu64, sum->samples);
+			else
+				for (m = 0; m < n; m++)
+					printf(" %11" PRIu64, sum[m].samples);
+		}
 		for (k = 0; k < r->nkeys; k++) {
 			column(r, v[i], r->keys[k], buf, sizeof(buf));
 			/* perf pads every column but a symbol at the end. */
@@ -680,7 +765,7 @@ static void print_event(struct report *r, size_t ev, struct hent **v, size_t nv)
 		}
 		putchar('\n');
 		if (r->graph != GM_NONE && r->have_callchains)
-			graph_print(r, &v[i]->graph, pe->period);
+			graph_print(r, &v[i]->graph, r->prof.events[ev].period);
 	}
 	printf("\n\n");
 }
@@ -704,11 +789,11 @@ void report_hist_print(struct report *r)
 	       "options.\n#\n#\n# Total Lost Samples: %" PRIu64 "\n#\n",
 	       r->prof.meta.lost);
 	for (ev = 0, i = 0; ev < r->prof.nevents; ev++) {
-		if (!r->prof.events[ev].samples)
-			continue;
 		for (j = i; j < nv && v[j]->ev == ev; j++)
 			;
-		print_event(r, ev, v + i, j - i);
+		/* As perf, only events with samples, and a group only if its leader has some. */
+		if (r->prof.events[ev].samples && line_event(r, (uint32_t)ev) == ev)
+			print_event(r, ev, v + i, j - i);
 		i = j;
 	}
 	free(v);

@@ -51,8 +51,7 @@ struct hent {
 	uint64_t addr;	     /* in the object */
 	const char *srcline; /* "file.c:12", interned; NULL unless sorted by it */
 	int32_t cpu;
-	uint64_t self, children, samples;
-	uint32_t max_depth; /* of the call paths through this line */
+	uint32_t max_depth; /* of the call paths through this line (its group leader's) */
 	uint32_t seq;	    /* lines made before it */
 	struct gnode graph; /* the call paths through this line, when printed */
 	/* What identifies the line: the sort keys' fields (interned strings), the rest zero. */
@@ -64,6 +63,22 @@ struct hent {
 		uint64_t addr, sym_start;
 	} key;
 	uint64_t hash;
+	/* Per event of the line: itself, or each member of its group, the leader first. */
+	struct hsum {
+		uint64_t self, children, samples;
+	} sum[];
+};
+
+/*
+ * The group of a profile event (perf's event groups, from the file's
+ * GROUP_DESC or --group): its leader's event and its place in the group.
+ */
+struct egroup {
+	uint32_t leader;  /* the leader's event; the event itself when alone */
+	uint32_t idx;	  /* 0 for the leader */
+	uint32_t n;	  /* for the leader: its events, its own and the n - 1 after it; 1 alone */
+	const char *name; /* for the leader: the group's name, NULL for "anon group" */
+	bool forced;	  /* for the leader: --group made it of events recorded apart */
 };
 
 /* A filter's names; @on when the option was given. */
@@ -87,6 +102,13 @@ struct report {
 	uint32_t *ftid;
 	size_t nftid;
 	bool have_callchains; /* some event sampled them */
+	/*
+	 * Per profile event, its group; NULL when none has one.  With
+	 * @group_view the events of a group share lines, a column each
+	 * (perf's group view), else each event has its own section.
+	 */
+	struct egroup *groups;
+	bool group_view;
 
 	struct profile prof;
 	struct arena graph_mem; /* the lines' call graphs */
@@ -128,6 +150,8 @@ struct gstep {
 /* Add the path @steps[0..n-1] (outermost first) with @period to the graph @root. */
 void graph_add(struct arena *a, struct gnode *root, const struct gstep *steps, size_t n,
 	       uint64_t period);
+/* @v as a percentage of @base (0 when @base is). */
+double report_pct(uint64_t v, uint64_t base);
 /* Print a line's graph as perf report --stdio does, percentages of @total. */
 void graph_print(const struct report *r, const struct gnode *root, uint64_t total);
 

@@ -406,6 +406,12 @@ static void process_mmap(struct script_machine *m, unsigned int cpumode, uint32_
 		if (!strncmp(filename, "[kernel.kallsyms]", 17)) {
 			m->have_kernel_map = true;
 			m->kernel_start = start;
+			/* perf's "[kernel.kallsyms]_text" at _text's address: where KASLR put it.
+			 */
+			if (filename[17] && pgoff) {
+				m->kernel_ref = intern(m, filename + 17);
+				m->kernel_ref_addr = pgoff;
+			}
 			return;
 		}
 		/* perf maps modules from their start, ignoring pgoff. */

@@ -270,59 +270,12 @@ static void print_sample(struct script *s, size_t idx, const struct perfev_recor
 	putchar('\n');
 }
 
-/* The value last read for @id, and remember @value. */
-static uint64_t swap_last(struct script *s, uint64_t id, uint64_t value)
+/* One sample of event @idx with @period, from a sample's READ values. */
+static void print_read_value(struct script *s, size_t idx, uint64_t period, void *ctx)
 {
-	uint64_t old;
-	size_t i;
+	const struct perfev_record *rec = ctx;
 
-	for (i = 0; i < s->nlast; i++)
-		if (s->last[i].id == id)
-			break;
-	if (i == s->nlast) {
-		if (s->nlast == s->cap_last) {
-			s->cap_last = s->cap_last ? s->cap_last * 2 : 16;
-			s->last = realloc(s->last, s->cap_last * sizeof(*s->last));
-			if (!s->last)
-				cli_die("out of memory");
-		}
-		s->last[s->nlast].id = id;
-		s->last[s->nlast++].value = 0;
-	}
-	old = s->last[i].value;
-	s->last[i].value = value;
-	return old;
-}
-
-/*
- * A sample with PERF_SAMPLE_READ stands for one sample per value read, each
- * with the increase since the last read of that counter as its period
- * (perf's deliver_sample_group): that is how groups with :S show each
- * member.
- */
-static void print_read_sample(struct script *s, const struct script_rec *sr,
-			      const struct perfev_record *rec)
-{
-	const struct perfev_sample *smp = &rec->u.sample;
-	uint64_t i, value, id, lost;
-
-	for (i = 0; i < smp->read.nr; i++) {
-		const struct perfev_data_attr *a;
-		uint64_t period;
-
-		if (perfev_sample_read_value(&sr->attr->layout, smp, i, &value, &id, &lost))
-			break;
-		a = (sr->attr->attr->read_format & PERF_FORMAT_ID)
-			? perfev_data_attr_by_id(s->r, id)
-			: NULL;
-		if (!a) {
-			s->nr_unknown_id++;
-			continue;
-		}
-		period = value - swap_last(s, id, value);
-		if (period)
-			print_sample(s, script_attr_index(s, a), rec, smp, period);
-	}
+	print_sample(s, idx, rec, &rec->u.sample, period);
 }
 
 static void print_event_line(struct script *s, const struct script_rec *sr,
@@ -378,7 +331,7 @@ void script_print_record(struct script *s, const struct script_rec *sr,
 		if (!sr->attr)
 			return;
 		if (rec->u.sample.present & PERF_SAMPLE_READ)
-			print_read_sample(s, sr, rec);
+			script_sample_reads(s, sr, rec, print_read_value, (void *)rec);
 		else
 			print_sample(s, sr->attr_idx, rec, &rec->u.sample,
 				     (rec->u.sample.present & PERF_SAMPLE_PERIOD)

@@ -7,9 +7,12 @@
  * whose samples print no symbol costs neither.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include <perfev/perfev.h>
 #include <perfev/symbols.h>
 #include "perfev-cli.h"
@@ -31,7 +34,7 @@ static void feature_build_ids(struct script *s, struct perfev_symbolizer *symz)
 	 */
 	for (off = 0; len - off >= 8 + 4 + 24 + 1;) {
 		uint16_t misc, size;
-		size_t idlen, n;
+		size_t idlen, n, i;
 		const char *name;
 
 		memcpy(&misc, p + off + 4, sizeof(misc));
@@ -43,8 +46,14 @@ static void feature_build_ids(struct script *s, struct perfev_symbolizer *symz)
 			idlen = 20;
 		name = (const char *)p + off + 36;
 		n = strnlen(name, size - 36U);
-		if (n < size - 36U && name[0] == '/')
+		if (n < size - 36U && !strcmp(name, "[kernel.kallsyms]")) {
+			/* The kernel: its kallsyms is read only when it is the one running. */
+			for (i = 0; i < idlen; i++)
+				snprintf(s->kernel_id + 2 * i, 3, "%02x", p[off + 12 + i]);
 			(void)perfev_symbolizer_set_build_id(symz, name, p + off + 12, idlen);
+		} else if (n < size - 36U && name[0] == '/') {
+			(void)perfev_symbolizer_set_build_id(symz, name, p + off + 12, idlen);
+		}
 		off += size;
 	}
 }
@@ -76,6 +85,7 @@ struct perfev_symbolizer *script_symbolizer(struct script *s)
 		dir[0] = '\0';
 	opts.cache_dir = dir[0] ? dir : NULL;
 	opts.no_demangle = s->no_demangle;
+	opts.kallsyms = s->kallsyms;
 	err = perfev_symbolizer_new(&opts, &s->symz);
 	if (err) {
 		/* Said once: every symbol is then [unknown], the rest of the output holds. */
@@ -118,6 +128,46 @@ void script_note_build_id(struct script *s, const char *path, const uint8_t *id,
 	s->nbids++;
 }
 
+/* Why kernel addresses stay unresolved, said once (perf says it too). */
+static void warn_kernel(struct script *s, int err)
+{
+	if (s->kernel_warned)
+		return;
+	s->kernel_warned = true;
+	if (err == -ESTALE)
+		cli_error(
+		    "warning: kernel symbols are not shown: the recording's kernel (build id "
+		    "%s) is not the one running, and perf's build-id cache has no kallsyms of "
+		    "it (give the recording machine's /proc/kallsyms with --kallsyms FILE)",
+		    s->kernel_id);
+	else
+		cli_error("warning: kernel symbols are not shown: the kallsyms read (%s) has no "
+			  "'%s', by which the recording placed the kernel (its addresses hidden by "
+			  "kptr_restrict, or another kernel's symbols?)",
+			  s->kallsyms ? s->kallsyms : "this machine's, or perf's build-id cache's",
+			  s->m.kernel_ref);
+}
+
+int script_check_kallsyms(const char *path)
+{
+	struct stat st;
+	int fd;
+
+	if (!path)
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		cli_error("cannot read the kallsyms file '%s': %s (save /proc/kallsyms of the "
+			  "recording's machine and boot to a file)",
+			  path, fd < 0 ? perfev_strerror(-errno) : "not a regular file");
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
+	close(fd);
+	return 0;
+}
+
 int script_symbolize(struct script *s, uint32_t pid, const struct script_map *map,
 		     unsigned int cpumode, uint64_t addr, struct script_sym *out)
 {
@@ -145,6 +195,9 @@ int script_symbolize(struct script *s, uint32_t pid, const struct script_map *ma
 	symz = script_symbolizer(s);
 	if (!symz)
 		return s->symz_err;
+	if (kernel && s->m.kernel_ref && s->kref_told != s->m.kernel_ref_addr &&
+	    !perfev_symbolizer_set_kernel_ref(symz, s->m.kernel_ref, s->m.kernel_ref_addr))
+		s->kref_told = s->m.kernel_ref_addr;
 	if (kernel)
 		err = perfev_symbolize_kernel(symz, addr, &sym, &module);
 	else if (map->identity) /* anonymous memory: code a JIT may have named */
@@ -153,6 +206,8 @@ int script_symbolize(struct script *s, uint32_t pid, const struct script_map *ma
 		err = perfev_symbolize_vdso(symz, map->start, map->pgoff, addr, &sym);
 	else
 		err = perfev_symbolize_user(symz, map->dso, map->start, map->pgoff, addr, &sym);
+	if (kernel && (err == -ESTALE || err == -ENODATA))
+		warn_kernel(s, err);
 	if (err)
 		return err;
 	if (!sym.name)

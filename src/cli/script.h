@@ -42,6 +42,9 @@ struct script_machine {
 	struct script_maps kmaps; /* modules and BPF programs; the kernel is the rest */
 	uint64_t kernel_start;	  /* lowest kernel address: the kernel map's, or 1 << 63 */
 	bool have_kernel_map;
+	/* Where the recording saw the kernel's function @kernel_ref ("_text"): the map's pgoff. */
+	const char *kernel_ref; /* interned; NULL: no kernel map named one */
+	uint64_t kernel_ref_addr;
 	char **strings; /* interned dso names */
 	size_t nstrings, cap_strings;
 };
@@ -128,6 +131,7 @@ struct script {
 	bool json, dump, header, header_only;
 	bool show_mmap, show_task, show_switch, hide_callchain;
 	bool no_demangle;		  /* symbol names as the files spell them */
+	const char *kallsyms;		  /* --kallsyms: the recording's kernel symbols */
 	unsigned int fields[OT_MAX];	  /* what each output type prints */
 	bool user_set[OT_MAX];		  /* -F was given */
 	unsigned int user_fields[OT_MAX]; /* named in -F: missing sample bits are errors */
@@ -147,6 +151,9 @@ struct script {
 	struct script_trace trace;
 	struct perfev_symbolizer *symz; /* created at the first lookup (script-sym.c) */
 	int symz_err;			/* why it could not be */
+	uint64_t kref_told;		/* the kernel_ref_addr the symbolizer was told */
+	bool kernel_warned;		/* said why kernel symbols are not shown */
+	char kernel_id[2 * 20 + 1];	/* the recording's kernel build id, in hex, or "" */
 	/* Build ids of MMAP2 records seen before the symbolizer was made. */
 	struct script_build_id {
 		char *path;
@@ -187,6 +194,20 @@ const char *script_event_name(struct script *s, size_t idx);
 enum script_out_type script_out_type(uint32_t attr_type);
 
 /*
+ * A sample with PERF_SAMPLE_READ (@rec, of event @sr) stands for one
+ * sample per value read, each with the increase since the last read of
+ * that counter as its period (perf's deliver_sample_group and
+ * deliver_sample_value): that is how a group sampled by its leader (:S)
+ * shows each member.  Calls @fn with the event's index and the period of
+ * each value that increased; values of no known event are counted in
+ * nr_unknown_id.  perfev script and perfev report both read them here.
+ */
+void script_sample_reads(struct script *s, const struct script_rec *sr,
+			 const struct perfev_record *rec,
+			 void (*fn)(struct script *s, size_t idx, uint64_t period, void *ctx),
+			 void *ctx);
+
+/*
  * script-trace.c: the format of event @idx when it is a tracepoint whose
  * format the file's tracing data has (loaded at first use, warning once
  * when it cannot be), else NULL.
@@ -199,6 +220,12 @@ const struct perfev_tp_format *script_tp_format(struct script *s, size_t idx);
  */
 const char *script_trace_text(struct script *s, size_t idx, const struct perfev_sample *smp);
 void script_trace_release(struct script *s);
+
+/*
+ * --kallsyms FILE: check that FILE can be read, before any output.
+ * Returns 0, or 1 after saying why not.
+ */
+int script_check_kallsyms(const char *path);
 
 /* script-sym.c: the symbol of an address. */
 struct script_sym {
@@ -221,7 +248,8 @@ void script_sym_release(struct script *s);
  * The symbolizer, made at the first call (NULL when it cannot be: said
  * once), told the build ids of the file's BUILD_ID feature and of the
  * MMAP2 records seen so far, so a file rebuilt since the recording is
- * not read for its symbols.
+ * not read for its symbols, nor another kernel's kallsyms for the kernel
+ * (--kallsyms names the recording's).
  */
 struct perfev_symbolizer *script_symbolizer(struct script *s);
 /* The build id the recording saw for @path (from an MMAP2 record). */

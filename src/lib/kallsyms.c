@@ -3,7 +3,7 @@
  * /proc/kallsyms: a pure parser of its text and address lookups.  The
  * names are kept in one copy of the text, NUL-terminated in place; the
  * symbols sorted by address, one per address, each ending where the next
- * one starts.
+ * one starts.  And the running kernel's build id, from its ELF notes.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -28,6 +28,9 @@ struct perfev_kallsyms {
 	char *text;
 	struct kentry *v;
 	size_t n;
+	/* Symbols another one at their address hid: still found by name. */
+	struct kentry *alias;
+	size_t nalias;
 };
 
 /* The types perf keeps: text, weak, data, bss (either case). */
@@ -99,7 +102,7 @@ static bool parse_line(char *line, struct kentry *e)
 int perfev_kallsyms_parse(const char *text, size_t len, struct perfev_kallsyms **out)
 {
 	struct perfev_kallsyms *k;
-	size_t cap = 0, i, j;
+	size_t cap = 0, acap = 0, i, j;
 	char *p, *nl;
 
 	if (!out || (!text && len))
@@ -145,6 +148,11 @@ int perfev_kallsyms_parse(const char *text, size_t len, struct perfev_kallsyms *
 	 */
 	for (i = 0, j = 0; i < k->n; i++) {
 		if (j && k->v[j - 1].addr == k->v[i].addr) {
+			if (perfev__grow(&k->alias, &acap, k->nalias + 1, sizeof(*k->alias))) {
+				perfev_kallsyms_free(k);
+				return -ENOMEM;
+			}
+			k->alias[k->nalias++] = k->v[j - 1];
 			k->v[j - 1] = k->v[i];
 			continue;
 		}
@@ -167,7 +175,7 @@ static ssize_t read_kallsyms(const char *procfs_root, char **buf)
 	return perfev__read_file(path, buf, (size_t)1 << 30);
 }
 
-int perfev_kallsyms_load(const char *procfs_root, struct perfev_kallsyms **out)
+int perfev__kallsyms_load_file(const char *path, struct perfev_kallsyms **out)
 {
 	char *buf = NULL;
 	ssize_t n;
@@ -175,7 +183,7 @@ int perfev_kallsyms_load(const char *procfs_root, struct perfev_kallsyms **out)
 
 	if (!out)
 		return -EINVAL;
-	n = read_kallsyms(procfs_root, &buf);
+	n = perfev__read_file(path, &buf, (size_t)1 << 30);
 	if (n < 0)
 		return (int)n;
 	err = perfev_kallsyms_parse(buf, (size_t)n, out);
@@ -183,10 +191,20 @@ int perfev_kallsyms_load(const char *procfs_root, struct perfev_kallsyms **out)
 	return err;
 }
 
+int perfev_kallsyms_load(const char *procfs_root, struct perfev_kallsyms **out)
+{
+	char path[4096];
+	int err;
+
+	err = perfev__path(path, sizeof(path), procfs_root ? procfs_root : "/proc", "/kallsyms");
+	return err ? err : perfev__kallsyms_load_file(path, out);
+}
+
 void perfev_kallsyms_free(struct perfev_kallsyms *k)
 {
 	if (!k)
 		return;
+	free(k->alias);
 	free(k->v);
 	free(k->text);
 	free(k);
@@ -223,6 +241,79 @@ int perfev_kallsyms_find(const struct perfev_kallsyms *k, uint64_t addr, struct 
 	out->start = e->addr;
 	out->size = lo < k->n ? k->v[lo].addr - e->addr : 0;
 	return 0;
+}
+
+/* A function of the kernel itself (not of a module) called @name, among hidden aliases too. */
+int perfev__kallsyms_addr(const struct perfev_kallsyms *k, const char *name, uint64_t *addr)
+{
+	size_t i;
+
+	for (i = 0; i < k->n + k->nalias; i++) {
+		const struct kentry *e = i < k->n ? &k->v[i] : &k->alias[i - k->n];
+		char t = (char)(e->type & ~0x20);
+
+		if (!e->module && (t == 'T' || t == 'W') && !strcmp(e->name, name)) {
+			*addr = e->addr;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/*
+ * The GNU build id among ELF notes (@len bytes: each a header of name
+ * size, description size and type, the name and the description each
+ * padded to 4 bytes): where it is in @buf, and its length; -ENOENT.
+ */
+static int notes_build_id(const unsigned char *buf, size_t len, const unsigned char **id)
+{
+	size_t off = 0;
+
+	while (len - off >= 12) {
+		uint32_t namesz, descsz, type;
+		size_t desc_off, next;
+
+		memcpy(&namesz, buf + off, 4);
+		memcpy(&descsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		if (namesz > len || descsz > len)
+			return -ENOENT;
+		desc_off = off + 12 + ((namesz + 3) & ~(size_t)3);
+		next = desc_off + ((descsz + 3) & ~(size_t)3);
+		if (next > len)
+			return -ENOENT;
+		if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 &&
+		    !memcmp(buf + off + 12, "GNU", 4) && descsz) {
+			*id = buf + desc_off;
+			return (int)descsz;
+		}
+		off = next;
+	}
+	return -ENOENT;
+}
+
+int perfev_kernel_build_id(const char *sysfs_root, void *id, size_t len)
+{
+	const unsigned char *p;
+	char path[4096], *buf;
+	ssize_t n;
+	int err;
+
+	if (!id && len)
+		return -EINVAL;
+	err = perfev__path(path, sizeof(path), sysfs_root ? sysfs_root : "/sys", "/kernel/notes");
+	if (err)
+		return err;
+	n = perfev__read_file(path, &buf, (size_t)1 << 20);
+	if (n < 0)
+		return (int)n;
+	err = notes_build_id((const unsigned char *)buf, (size_t)n, &p);
+	if (err > 0 && (size_t)err > len)
+		err = -ERANGE;
+	else if (err > 0)
+		memcpy(id, p, (size_t)err);
+	free(buf);
+	return err;
 }
 
 /* FNV-1a of @len bytes of @p, continuing @h. */

@@ -1008,3 +1008,45 @@ int perfev_data_feature_u64(const struct perfev_data_reader *r, int feat, unsign
 	*val = width == 4 ? perfev__pd_u32(p) : perfev__pd_u64(p);
 	return 0;
 }
+
+int perfev_data_group(const struct perfev_data_reader *r, size_t idx, struct perfev_data_group *out)
+{
+	const void *data;
+	struct cur c;
+	uint32_t nr, i, leader, members;
+	const char *name;
+	size_t flen, nlen;
+	int ret;
+
+	if (!r || !out)
+		return -EINVAL;
+	ret = perfev_data_feature(r, PERFEV_FEAT_GROUP_DESC, &data, &flen);
+	if (ret)
+		return ret;
+	c.p = data;
+	c.left = flen;
+	ret = cur_u32(&c, &nr);
+	if (ret)
+		return ret;
+	if (idx >= nr)
+		return -ERANGE;
+	/* Each group: its name (a perf_header_string), the leader's index, the member count. */
+	for (i = 0;; i++) {
+		ret = cur_string(&c, &name, &nlen);
+		if (!ret)
+			ret = cur_u32(&c, &leader);
+		if (!ret)
+			ret = cur_u32(&c, &members);
+		if (ret)
+			return ret;
+		if (i == idx)
+			break;
+	}
+	/* A group holds its leader; the count and the index fit in the events perf can have. */
+	if (!members || leader > UINT32_MAX - members)
+		return -EBADMSG;
+	out->name = strcmp(name, "{anon_group}") ? name : NULL;
+	out->leader = leader;
+	out->nr_members = members;
+	return 0;
+}

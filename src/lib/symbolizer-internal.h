@@ -33,6 +33,13 @@ void perfev__srcline_cache_free(void *cache);
  */
 int perfev__kallsyms_load_cached(const char *procfs_root, int cache_fd,
 				 struct perfev_kallsyms **out);
+/* perfev_kallsyms_load() of the kallsyms text in file @path. */
+int perfev__kallsyms_load_file(const char *path, struct perfev_kallsyms **out);
+/*
+ * The address of @name, a function of the kernel itself (not a module's;
+ * also one another symbol at its address hides).  0, or -ENOENT.
+ */
+int perfev__kallsyms_addr(const struct perfev_kallsyms *k, const char *name, uint64_t *addr);
 
 /*
  * When the debug file @name open on @fd (build id @build_id) has

@@ -10,7 +10,10 @@
  * read for symbols: a copy with the right id is looked for in perf's
  * build-id cache and under /usr/lib/debug, else lookups fail with
  * -ESTALE.  Files are opened at their first lookup, so the build ids of
- * a recording can be told before any.
+ * a recording can be told before any.  The same holds for the kernel:
+ * kallsyms is read only when the running kernel is the recording's (or
+ * from perf's build-id cache, or the file the caller names), and its
+ * symbols are moved to where KASLR placed the recording's kernel.
  */
 #include <errno.h>
 #include <gelf.h>
@@ -31,6 +34,8 @@
 #define BUILD_ID_MAX 64
 /* The path standing for the kernel's vDSO. */
 #define VDSO_PATH "[vdso]"
+/* The name perf's build-id records give the kernel. */
+#define KERNEL_PATH "[kernel.kallsyms]"
 
 struct dso {
 	char *path;
@@ -63,6 +68,16 @@ struct perfev_symbolizer {
 	struct perfev_kallsyms *ksyms;
 	int kerr; /* why kallsyms could not be loaded, or 0 */
 	bool kloaded;
+	char *sysfs_root;    /* where the running kernel's build id is read */
+	char *kallsyms_path; /* the caller's kallsyms, or NULL */
+	/* The recording's kernel: its build id (0 long: not told), where it saw a function. */
+	uint8_t kernel_id[BUILD_ID_MAX];
+	size_t kernel_id_len;
+	char *kref_name;
+	uint64_t kref_addr;
+	uint64_t kdelta; /* kallsyms' addresses minus the recording's, for the kernel itself */
+	int kref_err;	 /* -ENODATA: kallsyms has no kref_name */
+	bool kref_done;	 /* kdelta and kref_err are those of kref_name and this kallsyms */
 	/* Files by path: open addressing, a power of two. */
 	struct dso **dsos;
 	size_t ndsos, cap;
@@ -127,6 +142,12 @@ int perfev_symbolizer_new(const struct perfev_symbolizer_opts *opts, struct perf
 		goto nomem;
 	root = PERFEV__OPT(opts, jitmap_dir, NULL);
 	if (root && !(s->jitmap_dir = strdup(root)))
+		goto nomem;
+	root = PERFEV__OPT(opts, sysfs_root, NULL);
+	if (root && !(s->sysfs_root = strdup(root)))
+		goto nomem;
+	root = PERFEV__OPT(opts, kallsyms, NULL);
+	if (root && !(s->kallsyms_path = strdup(root)))
 		goto nomem;
 	s->callbacks.find_elf = dwfl_build_id_find_elf;
 	s->callbacks.find_debuginfo = find_debuginfo;
@@ -197,6 +218,9 @@ void perfev_symbolizer_free(struct perfev_symbolizer *s)
 	free(s->jitmap_dir);
 	free(s->buildid_dir);
 	perfev_kallsyms_free(s->ksyms);
+	free(s->sysfs_root);
+	free(s->kallsyms_path);
+	free(s->kref_name);
 	free(s->procfs_root);
 	free(s->cache_dir);
 	if (s->cache_fd >= 0)
@@ -357,6 +381,16 @@ static int vdso_fd(void)
 	return fd;
 }
 
+/* Build id @id (@len bytes) in lowercase hex, as perf names it, into @hex (2 * @len + 1 bytes). */
+static void hex_id(const uint8_t *id, size_t len, char *hex)
+{
+	size_t i;
+
+	hex[0] = '\0';
+	for (i = 0; i < len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+}
+
 /*
  * The @k-th place a copy of the file with the build id the recording saw
  * may be: perf's build-id cache (.build-id/XX/REST a directory holding
@@ -368,10 +402,9 @@ static bool copy_path(const struct perfev_symbolizer *s, const struct dso *d, in
 {
 	static const char *const cached[] = {"/elf", "/vdso", ""};
 	char hex[2 * BUILD_ID_MAX + 1];
-	size_t i, pos = 0;
+	size_t pos = 0;
 
-	for (i = 0; i < d->want_len; i++)
-		snprintf(hex + 2 * i, 3, "%02x", d->want_id[i]);
+	hex_id(d->want_id, d->want_len, hex);
 	buf[0] = '\0';
 	if (k < 3) {
 		if (!s->buildid_dir)
@@ -540,6 +573,11 @@ int perfev_symbolizer_set_build_id(struct perfev_symbolizer *s, const char *path
 	/* Records pad the 20 bytes of a SHA-1 id with zeros. */
 	while (len > 20 && !b[len - 1])
 		len--;
+	if (!strcmp(path, KERNEL_PATH)) {
+		memcpy(s->kernel_id, b, len);
+		s->kernel_id_len = len;
+		return 0;
+	}
 	d = dso_get(s, path);
 	if (!d)
 		return -ENOMEM;
@@ -564,10 +602,61 @@ int perfev_symbolizer_set_build_id(struct perfev_symbolizer *s, const char *path
 	return 0;
 }
 
+/*
+ * The kernel's symbols: the caller's kallsyms; else, when the recording's
+ * kernel is not the running one, the kallsyms perf's build-id cache keeps
+ * of it or none (-ESTALE); else this machine's (through the cache
+ * directory when there is one).
+ */
+static int load_kernel(struct perfev_symbolizer *s)
+{
+	uint8_t running[BUILD_ID_MAX];
+	char hex[2 * BUILD_ID_MAX + 1], path[4096];
+	int n;
+
+	if (s->kallsyms_path)
+		return perfev__kallsyms_load_file(s->kallsyms_path, &s->ksyms);
+	if (s->kernel_id_len) {
+		n = perfev_kernel_build_id(s->sysfs_root, running, sizeof(running));
+		if (n <= 0 || (size_t)n != s->kernel_id_len ||
+		    memcmp(running, s->kernel_id, s->kernel_id_len)) {
+			hex_id(s->kernel_id, s->kernel_id_len, hex);
+			if (!s->buildid_dir ||
+			    perfev__path(path, sizeof(path), s->buildid_dir,
+					 "/" KERNEL_PATH "/%s/kallsyms", hex) ||
+			    perfev__kallsyms_load_file(path, &s->ksyms))
+				return -ESTALE;
+			return 0;
+		}
+	}
+	return s->cache_fd >= 0
+		   ? perfev__kallsyms_load_cached(s->procfs_root, s->cache_fd, &s->ksyms)
+		   : perfev_kallsyms_load(s->procfs_root, &s->ksyms);
+}
+
+int perfev_symbolizer_set_kernel_ref(struct perfev_symbolizer *s, const char *name, uint64_t addr)
+{
+	char *copy;
+
+	if (!s || !name || !*name)
+		return -EINVAL;
+	if (!addr)
+		return 0;
+	copy = strdup(name);
+	if (!copy)
+		return -ENOMEM;
+	free(s->kref_name);
+	s->kref_name = copy;
+	s->kref_addr = addr;
+	s->kref_done = false;
+	return 0;
+}
+
 int perfev_symbolize_kernel(struct perfev_symbolizer *s, uint64_t ip, struct perfev_sym *out,
 			    const char **module)
 {
 	struct perfev_ksym k;
+	uint64_t at;
 	int err;
 
 	if (!s || !out)
@@ -578,17 +667,36 @@ int perfev_symbolize_kernel(struct perfev_symbolizer *s, uint64_t ip, struct per
 		*module = NULL;
 	if (!s->kloaded) {
 		s->kloaded = true;
-		s->kerr = s->cache_fd >= 0
-			      ? perfev__kallsyms_load_cached(s->procfs_root, s->cache_fd, &s->ksyms)
-			      : perfev_kallsyms_load(s->procfs_root, &s->ksyms);
+		s->kerr = load_kernel(s);
 	}
 	if (s->kerr)
 		return s->kerr;
-	err = perfev_kallsyms_find(s->ksyms, ip, &k);
+	if (!s->kref_done) {
+		uint64_t there = 0;
+
+		s->kref_done = true;
+		s->kdelta = 0;
+		s->kref_err = 0;
+		if (s->kref_name && perfev__kallsyms_addr(s->ksyms, s->kref_name, &there))
+			s->kref_err = -ENODATA;
+		else if (s->kref_name)
+			s->kdelta = there - s->kref_addr;
+	}
+	if (s->kref_err)
+		return s->kref_err;
+	/* The kernel itself where kallsyms has it; a module's symbol as it is (as perf). */
+	at = ip + s->kdelta;
+	err = perfev_kallsyms_find(s->ksyms, at, &k);
+	if (s->kdelta && (err || k.module)) {
+		at = ip;
+		err = perfev_kallsyms_find(s->ksyms, at, &k);
+		if (!err && !k.module)
+			err = -ENOENT;
+	}
 	if (err)
 		return err;
 	out->name = k.name;
-	out->start = k.start;
+	out->start = k.start - (at - ip);
 	out->size = k.size;
 	if (module)
 		*module = k.module;

@@ -39,6 +39,19 @@ json_ok() {
 	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$1" 2>"$TMP/json-err"
 }
 
+# have_perf61: $have_perf is 1 when perf 6.1, the version outputs are compared with, is here;
+# else empty, with the reason in $why_no_perf.
+have_perf61() {
+	have_perf=
+	why_no_perf="perf is not installed"
+	if command -v perf >/dev/null 2>&1; then
+		case "$(perf version 2>/dev/null)" in
+		"perf version 6.1."*) have_perf=1 ;;
+		*) why_no_perf="the output is compared with perf 6.1, this is '$(perf version 2>/dev/null)'" ;;
+		esac
+	fi
+}
+
 finish() {
 	exit $status
 }

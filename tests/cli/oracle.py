@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Compare perfev's parse of event strings with what perf printed for them.
+"""Shared checks of perfev's CLI tests against Linux perf.
 
 usage: oracle.py PERFEV ORACLE [--known FILE] [--no-tracepoints] [--label NAME]
+       oracle.py report-cmp PERF_REPORT PERFEV_REPORT [--top N]
+       oracle.py set-build-id IN OUT NAME HEX
 
-ORACLE is the output of tests/data/perf-oracle/gen.sh: for each event
-string, the perf_event_attr blocks `perf stat -vv` printed (first attempt
-of each event) or the fact that perf rejected the string.  For every entry
-this runs `perfev attr -j -- STRING` and checks that:
+The first form compares perfev's parse of event strings with what perf
+printed for them.  ORACLE is the output of tests/data/perf-oracle/gen.sh:
+for each event string, the perf_event_attr blocks `perf stat -vv` printed
+(first attempt of each event) or the fact that perf rejected the string.
+For every entry this runs `perfev attr -j -- STRING` and checks that:
 
   - perfev rejects exactly the strings perf rejects;
   - perfev produces the same events, in the same groups, with the same
@@ -17,10 +20,22 @@ this runs `perfev attr -j -- STRING` and checks that:
 Fields perf stat sets for its own purposes (size, sample_type, read_format,
 disabled, inherit, enable_on_exec) are not in the oracle; sample_period is
 cleared by perf stat for counting, so it is not compared either.
-
 Prints one PASS/FAIL/SKIP line for the harness.
+
+report-cmp: `perf report --stdio` and `perfev report` agree: the header
+lines are equal, and the report lines are equal as (percentages, then
+every column) with whitespace folded, lines of equal first percentage in
+any order; a command perf cut to its column width may be a prefix of
+ours.  With --top N only the first N lines of each section.  A group's
+columns (one percentage per member) are compared like any other.  Exits
+non-zero with the first difference on standard error.
+
+set-build-id: copy perf.data file IN to OUT with the build id of NAME in
+its BUILD_ID section (file mode) replaced by HEX, as a recording made on
+another machine or kernel would have it.
 """
 import json
+import struct
 import subprocess
 import sys
 
@@ -125,7 +140,112 @@ def compare(entry, perfev):
     return None
 
 
+def report_sections(path):
+    """The header lines and, per section, the report lines (split) of a report."""
+    head, secs = [], []
+    with open(path, errors="replace") as f:
+        for raw in f:
+            line = " ".join(raw.split())
+            if not line or line.startswith("# (Tip") or line == "#":
+                continue
+            if line.startswith("# Samples:"):
+                secs.append([])
+            if line.startswith("#"):
+                # Column headers and dots: their names (widths are checked by the lines).
+                if line.startswith(("# ....", "# Overhead", "# Children")):
+                    line = " ".join(line.split()[1:3])
+                head.append(line)
+            elif secs and "%" in line.split(" ")[0]:
+                secs[-1].append(line.split(" "))
+    return head, secs
+
+
+def report_cmp(args):
+    top = int(args[args.index("--top") + 1]) if "--top" in args else None
+    ph, ps = report_sections(args[0])
+    oh, os_ = report_sections(args[1])
+    if ph != oh:
+        sys.exit("headers differ:\n  perf:   %s\n  perfev: %s" % (ph, oh))
+    if len(ps) != len(os_):
+        sys.exit("perf has %d events, perfev %d" % (len(ps), len(os_)))
+
+    def same(a, b):
+        return len(a) == len(b) and all(x == y or (len(x) >= 8 and y.startswith(x)) or
+                                        (":" in x and y.startswith(x)) for x, y in zip(a, b))
+    for p, o in zip(ps, os_):
+        n = top or max(len(p), len(o))
+        if top and (len(p) < n or len(o) < n):
+            n = min(len(p), len(o))
+        elif not top and len(p) != len(o):
+            sys.exit("perf has %d lines, perfev %d" % (len(p), len(o)))
+        # Lines of one percentage form a group; compare groups as multisets.
+        i = 0
+        while i < n:
+            pct = p[i][0]
+            if o[i][0] != pct:
+                sys.exit("line %d: perf %s, perfev %s" % (i + 1, " ".join(p[i]), " ".join(o[i])))
+            j = i
+            while j < len(p) and p[j][0] == pct:
+                j += 1
+            k = i
+            while k < len(o) and o[k][0] == pct:
+                k += 1
+            if j != k:
+                sys.exit("%d lines at %s in perf, %d in perfev" % (j - i, pct, k - i))
+            rest = list(o[i:k])
+            for pl in p[i:j]:
+                m = [x for x in rest if same(pl, x)]
+                if not m:
+                    sys.exit("perf's line '%s' is not in perfev's report" % " ".join(pl))
+                rest.remove(m[0])
+            i = j
+    return 0
+
+
+def perf_data_features(b):
+    """Feature id -> (offset, size) of a file-mode perf.data image."""
+    if b[:8] != b"PERFILE2":
+        sys.exit("not a file-mode perf.data file")
+    data_off, data_size = struct.unpack_from("<QQ", b, 40)
+    table, n, out = data_off + data_size, 0, {}
+    for feat in range(256):
+        if b[72 + feat // 8] >> (feat % 8) & 1:
+            out[feat] = struct.unpack_from("<QQ", b, table + 16 * n)
+            n += 1
+    return out
+
+
+def set_build_id(args):
+    src, dst, name, hexid = args
+    new = bytes.fromhex(hexid)
+    b = bytearray(open(src, "rb").read())
+    feats = perf_data_features(b)
+    if 2 not in feats:
+        sys.exit("%s has no BUILD_ID section" % src)
+    off, size = feats[2]
+    p, done = off, 0
+    # Each record: header (type, misc, size), pid, 24 id bytes (20 used), the name.
+    while p + 36 <= off + size:
+        rsize = struct.unpack_from("<H", b, p + 6)[0]
+        if rsize < 36:
+            break
+        if bytes(b[p + 36:p + rsize]).split(b"\0")[0] == name.encode():
+            b[p + 12:p + 36] = new.ljust(24, b"\0")
+            b[p + 32] = len(new)
+            done += 1
+        p += rsize
+    if not done:
+        sys.exit("no build id of '%s' in %s" % (name, src))
+    open(dst, "wb").write(b)
+    return 0
+
+
+COMMANDS = {"report-cmp": report_cmp, "set-build-id": set_build_id}
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] in COMMANDS:
+        return COMMANDS[sys.argv[1]](sys.argv[2:])
     args = sys.argv[1:]
     known_path, label, no_tp = None, "oracle", False
     pos = []

@@ -4,74 +4,7 @@
 
 W=${PERFEV_BUILD:-build}/examples/workload
 
-have_perf=
-why_no_perf="perf is not installed"
-if command -v perf >/dev/null 2>&1; then
-	case "$(perf version 2>/dev/null)" in
-	"perf version 6.1."*) have_perf=1 ;;
-	*) why_no_perf="the output is compared with perf 6.1, this is '$(perf version 2>/dev/null)'" ;;
-	esac
-fi
-
-# cmp.py PERF OURS [--top N]: the header lines equal; the report lines equal as
-# (percentage, then every column) with whitespace folded, lines of equal
-# percentage in any order; a command perf cut to its column width may be a
-# prefix of ours.  With --top N only the first N lines of each event.
-cat >"$TMP/cmp.py" <<'PY'
-import sys
-from collections import defaultdict
-top = int(sys.argv[sys.argv.index("--top") + 1]) if "--top" in sys.argv else None
-def read(path):
-    head, secs = [], []
-    for l in open(path, errors="replace"):
-        l = " ".join(l.split())
-        if not l or l.startswith("# (Tip") or l == "#":
-            continue
-        if l.startswith("# Samples:"):
-            secs.append([])
-        if l.startswith("#"):
-            head.append(l if not l.startswith("# ....") and not l.startswith("# Overhead") and
-                        not l.startswith("# Children") else " ".join(l.split()[1:3]))
-        elif secs and "%" in l.split(" ")[0]:
-            secs[-1].append(l.split(" "))
-    return head, secs
-ph, ps = read(sys.argv[1])
-oh, os_ = read(sys.argv[2])
-if ph != oh:
-    sys.exit("headers differ:\n  perf:   %s\n  perfev: %s" % (ph, oh))
-if len(ps) != len(os_):
-    sys.exit("perf has %d events, perfev %d" % (len(ps), len(os_)))
-def same(a, b):
-    return len(a) == len(b) and all(x == y or (len(x) >= 8 and y.startswith(x)) or
-                                    (":" in x and y.startswith(x)) for x, y in zip(a, b))
-for p, o in zip(ps, os_):
-    n = top or max(len(p), len(o))
-    if top and (len(p) < n or len(o) < n):
-        n = min(len(p), len(o))
-    elif not top and len(p) != len(o):
-        sys.exit("perf has %d lines, perfev %d" % (len(p), len(o)))
-    # Lines of one percentage form a group; compare groups as multisets.
-    i = 0
-    while i < n:
-        pct = p[i][0]
-        if o[i][0] != pct:
-            sys.exit("line %d: perf %s, perfev %s" % (i + 1, " ".join(p[i]), " ".join(o[i])))
-        j = i
-        while j < len(p) and p[j][0] == pct:
-            j += 1
-        k = i
-        while k < len(o) and o[k][0] == pct:
-            k += 1
-        if j != k:
-            sys.exit("%d lines at %s in perf, %d in perfev" % (j - i, pct, k - i))
-        rest = list(o[i:k])
-        for pl in p[i:j]:
-            m = [x for x in rest if same(pl, x)]
-            if not m:
-                sys.exit("perf's line '%s' is not in perfev's report" % " ".join(pl))
-            rest.remove(m[0])
-        i = j
-PY
+have_perf61
 
 # compare NAME FILE SORT [--top N] [more perfev/perf options]: perf report and perfev report agree
 # on the lines of the table (with children=OPTIONS, perf's defaults for files with call chains
@@ -89,7 +22,7 @@ compare() {
 	run "$PERFEV" report -i "$file" ${children:---no-children -g none} --sort "$sort" "$@"
 	expect_rc "$name" 0 || return 1
 	# shellcheck disable=SC2086
-	if python3 "$TMP/cmp.py" "$TMP/perf.txt" "$TMP/out" $top >"$TMP/cmp.err" 2>&1; then
+	if python3 tests/cli/oracle.py report-cmp "$TMP/perf.txt" "$TMP/out" $top >"$TMP/cmp.err" 2>&1; then
 		pass "$name"
 	else
 		fail "$name" "$(cat "$TMP/cmp.err")"

@@ -89,15 +89,7 @@ sym_report() {
 	fi
 }
 
-have_perf=
-why_no_perf="perf is not installed"
-if command -v perf >/dev/null 2>&1; then
-	ver=$(perf version 2>/dev/null)
-	case "$ver" in
-	"perf version 6.1."*) have_perf=1 ;;
-	*) why_no_perf="the output is compared with perf 6.1, this is '$ver'" ;;
-	esac
-fi
+have_perf61
 
 # record NAME ARGS...: perf record ARGS into $TMP/NAME.data (as a stream with PIPE=1);
 # skips NAME when perf cannot record here.

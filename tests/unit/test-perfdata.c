@@ -292,6 +292,78 @@ TEST(features)
 }
 
 /* EVENT_DESC is checked whole when the file is opened. */
+/* GROUP_DESC: each group's name, leader and member count, as perf writes them. */
+TEST(group_desc)
+{
+	struct perf_event_attr a[5];
+	struct buf data = {0}, f = {0}, g = {0};
+	struct perfev_data_group grp;
+	struct perfev_data_reader *r;
+	struct flayout lay;
+	int i;
+
+	for (i = 0; i < 5; i++)
+		clock_attr(&a[i], ST_CLOCK);
+	b_u32(&g, 2);
+	b_string(&g, "{anon_group}");
+	b_u32(&g, 0);
+	b_u32(&g, 2);
+	b_string(&g, "mine");
+	b_u32(&g, 3);
+	b_u32(&g, 2);
+	{
+		struct feat fs[] = {{PERFEV_FEAT_GROUP_DESC, g.p, g.len}};
+		struct fspec sp = {
+		    .attrs = a, .nattrs = 5, .data = &data, .feats = fs, .nfeats = 1};
+
+		rec_sample(&data, 0x1000, 5, 2000, 1);
+		mkfile(&f, &sp, &lay);
+	}
+	CHECK_INT(perfev_data_open_mem(f.p, f.len, NULL, &r), 0);
+	CHECK_INT(perfev_data_group(r, 0, &grp), 0);
+	CHECK(grp.name == NULL);
+	CHECK_INT(grp.leader, 0);
+	CHECK_INT(grp.nr_members, 2);
+	CHECK_INT(perfev_data_group(r, 1, &grp), 0);
+	CHECK_STR(grp.name, "mine");
+	CHECK_INT(grp.leader, 3);
+	CHECK_INT(grp.nr_members, 2);
+	CHECK_INT(perfev_data_group(r, 2, &grp), -ERANGE);
+	CHECK_INT(perfev_data_group(r, 0, NULL), -EINVAL);
+	CHECK_INT(perfev_data_group(NULL, 0, &grp), -EINVAL);
+	perfev_data_close(r);
+
+	/* A count of groups the section cannot hold, a name past it, a group of no event. */
+	set_u32(&f, lay.feats, 3);
+	CHECK_INT(perfev_data_open_mem(f.p, f.len, NULL, &r), 0);
+	CHECK_INT(perfev_data_group(r, 1, &grp), 0);
+	CHECK_INT(perfev_data_group(r, 2, &grp), -EBADMSG);
+	perfev_data_close(r);
+	set_u32(&f, lay.feats, 2);
+	set_u32(&f, lay.feats + 4, 1000);
+	CHECK_INT(perfev_data_open_mem(f.p, f.len, NULL, &r), 0);
+	CHECK_INT(perfev_data_group(r, 0, &grp), -EBADMSG);
+	perfev_data_close(r);
+	set_u32(&f, lay.feats + 4, 64);
+	set_u32(&f, lay.feats + 4 + 4 + 64 + 4, 0);
+	CHECK_INT(perfev_data_open_mem(f.p, f.len, NULL, &r), 0);
+	CHECK_INT(perfev_data_group(r, 0, &grp), -EBADMSG);
+	perfev_data_close(r);
+
+	/* No feature. */
+	{
+		struct fspec sp = {.attrs = a, .nattrs = 1, .data = &data};
+
+		mkfile(&f, &sp, &lay);
+	}
+	CHECK_INT(perfev_data_open_mem(f.p, f.len, NULL, &r), 0);
+	CHECK_INT(perfev_data_group(r, 0, &grp), -ENOENT);
+	perfev_data_close(r);
+	free(data.p);
+	free(f.p);
+	free(g.p);
+}
+
 TEST(event_desc_malformed)
 {
 	struct perf_event_attr a;

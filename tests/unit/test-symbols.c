@@ -734,3 +734,184 @@ TEST(kallsyms_kept_between_runs)
 	snprintf(path, sizeof(path), "rm -rf %s", dir);
 	CHECK_INT(system(path), 0);
 }
+
+/* A kernel/notes file holding @id (20 bytes) as its GNU build-id note, after another note. */
+static bool write_notes(const char *path, const unsigned char *id)
+{
+	unsigned char b[64] = {0};
+	uint32_t h[3];
+
+	h[0] = 6; /* "Linux" and its NUL */
+	h[1] = 4;
+	h[2] = 0x100;
+	memcpy(b, h, 12);
+	memcpy(b + 12, "Linux", 6);
+	/* description at 12 + 8 */
+	h[0] = 4;
+	h[1] = 20;
+	h[2] = 3; /* NT_GNU_BUILD_ID */
+	memcpy(b + 24, h, 12);
+	memcpy(b + 36, "GNU", 4);
+	memcpy(b + 40, id, 20);
+	return write_file(path, (const char *)b, 60);
+}
+
+TEST(kernel_build_id)
+{
+	char dir[] = "/tmp/perfev-notes-XXXXXX", path[512];
+	unsigned char id[20], got[32];
+	int i;
+
+	for (i = 0; i < 20; i++)
+		id[i] = (unsigned char)(0xa0 + i);
+	CHECK(mkdtemp(dir));
+	CHECK_INT(perfev_kernel_build_id(dir, got, sizeof(got)), -ENOENT);
+	snprintf(path, sizeof(path), "%s/kernel", dir);
+	CHECK_INT(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/kernel/notes", dir);
+	CHECK(write_notes(path, id));
+	CHECK_INT(perfev_kernel_build_id(dir, got, sizeof(got)), 20);
+	CHECK(!memcmp(got, id, 20));
+	CHECK_INT(perfev_kernel_build_id(dir, got, 19), -ERANGE);
+	CHECK_INT(perfev_kernel_build_id(dir, NULL, 20), -EINVAL);
+	/* Notes cut short, and notes with no build id. */
+	CHECK(write_file(path, "\4\0\0\0\24\0\0\0\3\0\0\0GNU\0abc", 19));
+	CHECK_INT(perfev_kernel_build_id(dir, got, sizeof(got)), -ENOENT);
+	CHECK(write_file(path, "\4\0\0\0\0\0\0\0\1\0\0\0GNU\0", 16));
+	CHECK_INT(perfev_kernel_build_id(dir, got, sizeof(got)), -ENOENT);
+	/* This machine's, when it has one, is 20 bytes or more. */
+	i = perfev_kernel_build_id(NULL, got, sizeof(got));
+	CHECK(i >= 20 || i == -ENOENT || i == -EACCES);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	CHECK_INT(system(path), 0);
+}
+
+/* The kernel symbol of @addr through a symbolizer of @o, its kernel told @id and @ref at @at. */
+static int ksym_of(struct perfev_symbolizer_opts *o, const unsigned char *id, const char *ref,
+		   uint64_t at, uint64_t addr, char *name, size_t len, uint64_t *start)
+{
+	struct perfev_symbolizer *sz;
+	struct perfev_sym s;
+	const char *mod;
+	int err;
+
+	err = perfev_symbolizer_new(o, &sz);
+	if (err)
+		return err;
+	if (id && perfev_symbolizer_set_build_id(sz, "[kernel.kallsyms]", id, 20))
+		err = -EIO;
+	if (!err && ref && perfev_symbolizer_set_kernel_ref(sz, ref, at))
+		err = -EIO;
+	if (!err)
+		err = perfev_symbolize_kernel(sz, addr, &s, &mod);
+	if (!err) {
+		snprintf(name, len, "%s%s%s", s.name, mod ? " " : "", mod ? mod : "");
+		*start = s.start;
+	}
+	perfev_symbolizer_free(sz);
+	return err;
+}
+
+/*
+ * The recording's kernel: this machine's kallsyms only when its build id
+ * is the running one's; else perf's build-id cache or nothing; a kallsyms
+ * file named by the caller whatever the ids; symbols moved to where the
+ * recording saw _text, modules' as they are.
+ */
+TEST(kernel_of_the_recording)
+{
+	char dir[] = "/tmp/perfev-kernel-XXXXXX", path[600], sys[512], bid[512], name[128];
+	static const char here[] = "ffffffff81000000 T _stext\nffffffff81000000 T _text\n"
+				   "ffffffff81001000 T here_fn\nffffffff81002000 T here_end\n"
+				   "ffffffffc0000000 t mod_fn\t[mymod]\n";
+	/* The same kernel at another boot: 16 MiB higher, the module elsewhere. */
+	static const char there[] = "ffffffff82000000 T _text\nffffffff82001000 T there_fn\n"
+				    "ffffffff82002000 T there_end\n"
+				    "ffffffffc0000000 t other_mod_fn\t[mymod]\n";
+	static const char notext[] = "ffffffff81001000 T no_text_fn\n";
+	unsigned char running[20], other[20];
+	struct perfev_symbolizer_opts o = {.sz = sizeof(o)};
+	uint64_t start;
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		running[i] = (unsigned char)i;
+		other[i] = (unsigned char)(0x80 + i);
+	}
+	CHECK(mkdtemp(dir));
+	o.procfs_root = dir;
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	CHECK(write_file(path, here, sizeof(here) - 1));
+	snprintf(sys, sizeof(sys), "%s/sys", dir);
+	o.sysfs_root = sys;
+	snprintf(path, sizeof(path), "%s/kernel", sys);
+	CHECK_INT(mkdir(sys, 0700), 0);
+	CHECK_INT(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/kernel/notes", sys);
+	CHECK(write_notes(path, running));
+	snprintf(bid, sizeof(bid), "%s/debug", dir);
+	o.buildid_dir = bid;
+
+	/* No build id told, or the running kernel's: this machine's kallsyms. */
+	CHECK_INT(ksym_of(&o, NULL, NULL, 0, 0xffffffff81001010ULL, name, sizeof(name), &start), 0);
+	CHECK_STR(name, "here_fn");
+	CHECK_INT(ksym_of(&o, running, "_text", 0xffffffff81000000ULL, 0xffffffff81001010ULL, name,
+			  sizeof(name), &start),
+		  0);
+	CHECK_STR(name, "here_fn");
+	CHECK_U64(start, 0xffffffff81001000ULL);
+	/* The same kernel seen 16 MiB lower at the recording's boot: moved. */
+	CHECK_INT(ksym_of(&o, running, "_text", 0xffffffff80000000ULL, 0xffffffff80001010ULL, name,
+			  sizeof(name), &start),
+		  0);
+	CHECK_STR(name, "here_fn");
+	CHECK_U64(start, 0xffffffff80001000ULL);
+	/* A module's symbol stays where kallsyms has it. */
+	CHECK_INT(ksym_of(&o, running, "_text", 0xffffffff80000000ULL, 0xffffffffc0000008ULL, name,
+			  sizeof(name), &start),
+		  0);
+	CHECK_STR(name, "mod_fn mymod");
+	/* Another kernel: not this machine's symbols, nor any when the cache has none. */
+	CHECK_INT(ksym_of(&o, other, "_text", 0xffffffff81000000ULL, 0xffffffff81001010ULL, name,
+			  sizeof(name), &start),
+		  -ESTALE);
+	/* perf's build-id cache has its kallsyms, from a boot that put it 16 MiB higher. */
+	snprintf(path, sizeof(path), "%s/[kernel.kallsyms]", bid);
+	CHECK_INT(mkdir(bid, 0700), 0);
+	CHECK_INT(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/[kernel.kallsyms]/%s", bid,
+		 "808182838485868788898a8b8c8d8e8f90919293");
+	CHECK_INT(mkdir(path, 0700), 0);
+	strcat(path, "/kallsyms");
+	CHECK(write_file(path, there, sizeof(there) - 1));
+	CHECK_INT(ksym_of(&o, other, "_text", 0xffffffff81000000ULL, 0xffffffff81001010ULL, name,
+			  sizeof(name), &start),
+		  0);
+	CHECK_STR(name, "there_fn");
+	CHECK_U64(start, 0xffffffff81001000ULL);
+	/* Unreadable running notes: the kernels cannot be told the same. */
+	snprintf(path, sizeof(path), "%s/nowhere", dir);
+	o.sysfs_root = path;
+	o.buildid_dir = NULL;
+	CHECK_INT(ksym_of(&o, running, NULL, 0, 0xffffffff81001010ULL, name, sizeof(name), &start),
+		  -ESTALE);
+	/* The caller's kallsyms, whatever the ids; without _text nothing resolves. */
+	snprintf(path, sizeof(path), "%s/saved", dir);
+	CHECK(write_file(path, there, sizeof(there) - 1));
+	o.kallsyms = path;
+	CHECK_INT(ksym_of(&o, other, "_text", 0xffffffff81000000ULL, 0xffffffff81001010ULL, name,
+			  sizeof(name), &start),
+		  0);
+	CHECK_STR(name, "there_fn");
+	CHECK(write_file(path, notext, sizeof(notext) - 1));
+	CHECK_INT(ksym_of(&o, other, "_text", 0xffffffff81000000ULL, 0xffffffff81001010ULL, name,
+			  sizeof(name), &start),
+		  -ENODATA);
+	/* No reference told (kptr_restrict at the recording): as it is. */
+	CHECK_INT(ksym_of(&o, other, "_text", 0, 0xffffffff81001010ULL, name, sizeof(name), &start),
+		  0);
+	CHECK_STR(name, "no_text_fn");
+	o.kallsyms = NULL;
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	CHECK_INT(system(path), 0);
+}

@@ -275,6 +275,17 @@ PERFEV_API int perfev_data_set_feature(struct perfev_data_writer *w, int feat, c
 				       size_t len);
 
 /*
+ * Write the GROUP_DESC feature from @n groups (name NULL for an
+ * anonymous group), each a leader and the nr_members - 1 attrs added
+ * after it, as perf record writes it for "{a,b}" and "{a,b}:S", so that
+ * perf report and perfev report show the members side by side.  Call it
+ * after the attrs are added.  Errors: -EINVAL (a group of fewer than two
+ * events, or past the attrs added), as perfev_data_set_feature().
+ */
+PERFEV_API int perfev_data_set_groups(struct perfev_data_writer *w,
+				      const struct perfev_data_group *groups, size_t n);
+
+/*
  * Fill the features perf report reads from this machine: hostname,
  * osrelease, version ("perfev <version>"), arch, nrcpus, cpudesc, cpuid
  * (x86: "GenuineIntel,6,85,4"; arm64: the MIDR), total_mem, and cmdline

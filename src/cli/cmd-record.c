@@ -439,6 +439,46 @@ static int cmp_id(const void *a, const void *b)
 }
 
 /* Declare each event with its ids to the file, and remember which id is whose. */
+/*
+ * GROUP_DESC, as perf writes it: each group of two events or more whose
+ * events were all opened (those that were not have no attr in the file),
+ * by the indexes of its attrs, so that reports show the members side by side.
+ */
+static void add_groups(struct rec *rc)
+{
+	size_t nev = perfev_session_event_count(rc->s), ev, k, ngroups = 0;
+	struct perfev_data_group *groups = calloc(nev + 1, sizeof(*groups));
+	uint32_t attr_idx = 0;
+	int err;
+
+	if (!groups)
+		cli_die("out of memory");
+	for (ev = 0; ev < nev; ev++) {
+		struct perfev_event_info info = {.sz = sizeof(info)};
+		bool all_open = true;
+
+		if (perfev_session_event_state(rc->s, ev) != PERFEV_EVENT_OPEN)
+			continue;
+		if (!perfev_session_event_info(rc->s, ev, &info) && info.leader == (int)ev &&
+		    info.group_size > 1 && ev + (size_t)info.group_size <= nev) {
+			for (k = ev; k < ev + (size_t)info.group_size; k++)
+				all_open &=
+				    perfev_session_event_state(rc->s, k) == PERFEV_EVENT_OPEN;
+			if (all_open)
+				groups[ngroups++] = (struct perfev_data_group){
+				    .name = info.group_name,
+				    .leader = attr_idx,
+				    .nr_members = (uint32_t)info.group_size,
+				};
+		}
+		attr_idx++;
+	}
+	err = ngroups ? perfev_data_set_groups(rc->w, groups, ngroups) : 0;
+	free(groups);
+	if (err)
+		cli_die("cannot write '%s': %s", rc->path, strerror(-err));
+}
+
 static void add_attrs(struct rec *rc)
 {
 	size_t nev = perfev_session_event_count(rc->s), ev;
@@ -468,6 +508,7 @@ static void add_attrs(struct rec *rc)
 			cli_die("cannot write '%s': %s", rc->path, strerror(-err));
 	}
 	qsort(rc->ids, rc->nids, sizeof(*rc->ids), cmp_id);
+	add_groups(rc);
 	if (perfev_sample_layout_init(&rc->layout, perfev_session_event_attr(rc->s, 0)))
 		cli_die("cannot decode the samples of '%s'", event_name(rc, 0));
 	free(ids);

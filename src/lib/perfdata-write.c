@@ -495,6 +495,37 @@ int perfev_data_set_feature(struct perfev_data_writer *w, int feat, const void *
 	return 0;
 }
 
+int perfev_data_set_groups(struct perfev_data_writer *w, const struct perfev_data_group *groups,
+			   size_t n)
+{
+	struct bytes b = {0};
+	size_t i;
+	int ret;
+
+	if (!w || (n && !groups) || n > UINT32_MAX)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		const struct perfev_data_group *g = &groups[i];
+
+		/* As perf lists them: groups of two events or more, inside the attrs added. */
+		if (g->nr_members < 2 || g->leader >= w->nattrs ||
+		    g->nr_members > w->nattrs - g->leader)
+			return -EINVAL;
+	}
+	ret = bytes_u32(&b, (uint32_t)n);
+	for (i = 0; i < n && !ret; i++) {
+		ret = bytes_string(&b, groups[i].name ? groups[i].name : "{anon_group}");
+		if (!ret)
+			ret = bytes_u32(&b, groups[i].leader);
+		if (!ret)
+			ret = bytes_u32(&b, groups[i].nr_members);
+	}
+	if (!ret)
+		ret = perfev_data_set_feature(w, PERFEV_FEAT_GROUP_DESC, b.p, b.len);
+	free(b.p);
+	return ret;
+}
+
 static int set_string(struct perfev_data_writer *w, int feat, const char *s)
 {
 	struct bytes b = {0};

@@ -25,12 +25,12 @@ same() {
 	fi
 }
 
-# Without perf: a file of perfev's, whose groups --group shows side by side, each member counted.
+# Without perf: a file of perfev's, whose group is shown side by side, each member counted.
 if "$PERFEV" record -q -o "$TMP/pv.data" -e '{cpu-clock,task-clock}:S' -- "$W" 20000000 >/dev/null 2>"$TMP/err"; then
 	run "$PERFEV" report -i "$TMP/pv.data" --group --sort comm -n
 	if ! expect_rc report_group_forced 0; then
 		:
-	elif grep -q "^# Samples: .* of events 'cpu-clock, task-clock'$" "$TMP/out" &&
+	elif grep -q "^# Samples: .* of events 'anon group { cpu-clock, task-clock }'$" "$TMP/out" &&
 		awk '$NF == "workload" && $1 + 0 > 90 && $2 + 0 > 90 && $3 > 0 && $3 == $4 { ok = 1 } END { exit !ok }' "$TMP/out"; then
 		pass report_group_forced
 	else
@@ -131,11 +131,25 @@ else
 	fail report_group_unled "perf record -e '{cpu-clock,task-clock}' failed"
 fi
 
-# perfev's own file, which has no group section: each member on its own, or side by side with
-# --group, as perf shows it.
+# perfev's own file has its group section (GROUP_DESC), as perf writes it: both reports show the
+# members side by side by default, and each on its own with --no-group.
 if [ -s "$TMP/pv.data" ]; then
 	same report_group_perfev_file "$TMP/pv.data" --sort comm,dso
+	if ! grep -q "^# Samples: .* of events 'anon group { cpu-clock, task-clock }'$" "$TMP/out"; then
+		fail report_group_perfev_file_desc "perfev record wrote no group: $(grep '^# Samples' "$TMP/out")"
+	elif perf report -i "$TMP/pv.data" --header-only 2>/dev/null | grep -q '^# group: {cpu-clock,task-clock}$'; then
+		pass report_group_perfev_file_desc
+	else
+		fail report_group_perfev_file_desc "perf reads no group from perfev record's file"
+	fi
+	same report_group_perfev_file_off "$TMP/pv.data" --sort comm,dso --no-group
 	same report_group_perfev_file_forced "$TMP/pv.data" --sort comm,dso -n --group
+fi
+# Events of no group, shown as one with --group, as perf does.
+if "$PERFEV" record -q -o "$TMP/two.data" -e cpu-clock,task-clock -- "$W" 20000000 >/dev/null 2>"$TMP/err"; then
+	same report_group_forced_ungrouped "$TMP/two.data" --sort comm,dso -n --group
+else
+	fail report_group_forced_ungrouped "perfev record -e cpu-clock,task-clock failed: $(head -c 300 "$TMP/err")"
 fi
 
 # The exports carry every member as an event of its own, counted once: speedscope a profile

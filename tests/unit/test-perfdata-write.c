@@ -436,3 +436,56 @@ TEST(write_pipe_features)
 	free(bid.p);
 	free(host.p);
 }
+
+/* GROUP_DESC written from groups reads back the same, in a file and in a stream. */
+static void groups_round_trip(bool pipe)
+{
+	struct perfev_data_write_opts o = {.sz = sizeof(o), .pipe = pipe};
+	struct perfev_data_group g[2] = {{NULL, 0, 2}, {"mine", 2, 3}}, bad = {NULL, 4, 2}, got;
+	struct perfev_data_writer *w;
+	struct perfev_data_reader *r;
+	struct perfev_data_record rec;
+	struct perf_event_attr a;
+	uint64_t id;
+	int i;
+
+	o.fd = mem_fd();
+	CHECK(o.fd >= 0);
+	clock_attr(&a, ST_CLOCK);
+	CHECK_INT(perfev_data_create(NULL, &o, &w), 0);
+	for (i = 0; i < 5; i++) {
+		id = 100 + (uint64_t)i;
+		CHECK_INT(perfev_data_add_attr(w, &a, NULL, &id, 1), 0);
+	}
+	/* A group past the attrs, of one event, or none at all with a count. */
+	CHECK_INT(perfev_data_set_groups(w, &bad, 1), -EINVAL);
+	bad = (struct perfev_data_group){NULL, 1, 1};
+	CHECK_INT(perfev_data_set_groups(w, &bad, 1), -EINVAL);
+	CHECK_INT(perfev_data_set_groups(w, NULL, 1), -EINVAL);
+	CHECK_INT(perfev_data_set_groups(NULL, g, 2), -EINVAL);
+	CHECK_INT(perfev_data_set_groups(w, g, 2), 0);
+	CHECK_INT(perfev_data_finish(w), 0);
+	perfev_data_writer_free(w);
+
+	CHECK_INT(perfev_data_open_fd(o.fd, NULL, &r), 0);
+	while (perfev_data_next(r, &rec) == 1)
+		;
+	CHECK_INT(perfev_data_group(r, 0, &got), 0);
+	CHECK(got.name == NULL && got.leader == 0 && got.nr_members == 2);
+	CHECK_INT(perfev_data_group(r, 1, &got), 0);
+	CHECK_STR(got.name, "mine");
+	CHECK(got.leader == 2 && got.nr_members == 3);
+	CHECK_INT(perfev_data_group(r, 2, &got), -ERANGE);
+	perfev_data_close(r);
+	close(o.fd);
+}
+
+TEST(write_groups_file)
+{
+	groups_round_trip(false);
+}
+
+TEST(write_groups_pipe)
+{
+	groups_round_trip(true);
+}

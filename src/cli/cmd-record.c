@@ -101,7 +101,6 @@ static uint64_t max_sample_rate(const struct cli_env *env)
 
 static uint64_t parse_freq(const char *s, const struct cli_env *env, const struct option *opts)
 {
-	char *end;
 	unsigned long long v;
 
 	if (!strcmp(s, "max")) {
@@ -110,9 +109,7 @@ static uint64_t parse_freq(const char *s, const struct cli_env *env, const struc
 			cli_die("-F max: cannot read /proc/sys/kernel/perf_event_max_sample_rate");
 		return v;
 	}
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s || *end || !v)
+	if (opt_parse_unsigned(s, UINT64_MAX, &v, NULL) || !v)
 		usage_error(record_usage, opts, "-F expects a frequency in Hz or 'max', not '%s'",
 			    s);
 	return v;
@@ -148,11 +145,9 @@ static size_t parse_pages(const char *s, const struct option *opts)
 {
 	size_t ps = (size_t)sysconf(_SC_PAGESIZE), pages = 1;
 	unsigned long long v;
-	char *end;
+	const char *end;
 
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s || !v)
+	if (opt_parse_unsigned(s, UINT64_MAX, &v, &end) || !v)
 		goto bad;
 	if (*end) {
 		unsigned long long mul = 0;

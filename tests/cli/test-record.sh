@@ -385,6 +385,19 @@ for bad in "-c 10 -F 100" "-m 3" "-F zero" "--call-graph wrong"; do
 	name="bad_option($bad)"
 	expect_rc "$name" 2 && pass "$name"
 done
+# A minus sign is not a number: -F -5 would be 2^64 - 5 Hz, lowered to the maximum (perf reads
+# it as 2^32 - 5 and does that); -m -5 would be a page count that is no power of two.
+for bad in "-F -5" "-F -0" "-m -5" "-m -1M"; do
+	name="minus_sign($bad)"
+	rm -f "$TMP/x.data"
+	# shellcheck disable=SC2086
+	"$PERFEV" record $bad -o "$TMP/x.data" -- true >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if expect_rc "$name" 2; then
+		grep -q "expects .* not '${bad#* }'" "$TMP/err" && [ ! -e "$TMP/x.data" ] && pass "$name" ||
+			fail "$name" "$(head -n 1 "$TMP/err")"
+	fi
+done
 "$PERFEV" record --call-graph dwarf -o "$TMP/x.data" -- true >"$TMP/out" 2>"$TMP/err"
 rc=$?
 if expect_rc call_graph_dwarf 1 && grep -q 'dwarf is not supported yet' "$TMP/err"; then

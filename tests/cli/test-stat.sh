@@ -800,6 +800,16 @@ expect_rc error_unknown_option 2 && { grep -q "no-such-option" "$TMP/err" && pas
 run "$PERFEV" stat -x '' true
 expect_rc error_empty_separator 2 && pass error_empty_separator
 
+# A group whose read() would pass the kernel's 16 KiB: the kernel says E2BIG, as for an attr size
+# it does not know; the message is about the group (perf says "Argument list too long").
+group="{$(printf 'dummy,%.0s' $(seq 699))dummy}"
+run "$PERFEV" stat -e "$group" -- true
+if expect_rc error_group_too_large 1; then
+	grep -Eq "^perfev stat: cannot count 'dummy' on pid [0-9]+: group too large: .*16 KiB.* at most [0-9]+ events; split it" \
+		"$TMP/err" && ! grep -q 'update the kernel' "$TMP/err" && pass error_group_too_large ||
+		fail error_group_too_large "$(head -n 1 "$TMP/err")"
+fi
+
 # ---- Ctrl-C ------------------------------------------------------------------------------
 
 # On a process: the report of what was counted until then, and success.

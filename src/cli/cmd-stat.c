@@ -337,6 +337,23 @@ static struct perfev_session *open_session(struct run_ctx *rc)
 	return s;
 }
 
+/*
+ * The session would not start: a command that could not be run, or, for
+ * -a, -C, -G, -p and -t, counters the kernel would not enable (a security
+ * module can refuse it); a command given with those has not run yet.
+ */
+static void fail_start(const struct run_ctx *rc, struct perfev_session *s, int err)
+{
+	perfev_session_free(s);
+	if (rc->ct.t.kind == PERFEV_TARGET_COMMAND)
+		cli_die("cannot run '%s': %s", rc->ct.t.argv[0], cli_exec_error(err));
+	cli_die("cannot start counting on %s: the kernel would not enable the counters: %s%s",
+		rc->d->target_desc, perfev_strerror(err),
+		err == -EACCES || err == -EPERM
+		    ? " (a security module such as SELinux refuses PERF_EVENT_IOC_ENABLE here)"
+		    : "");
+}
+
 /* Nothing counted at all: say why and stop before running anything. */
 static void check_countable(struct perfev_session *s)
 {
@@ -376,10 +393,8 @@ static int measure(struct run_ctx *rc, size_t run)
 		describe(d, s);
 	t0 = now_ns();
 	err = perfev_session_start(s);
-	if (err) {
-		perfev_session_free(s);
-		cli_die("cannot run '%s': %s", rc->ct.t.argv[0], cli_exec_error(err));
-	}
+	if (err)
+		fail_start(rc, s, err);
 	if (rc->ct.workload)
 		work = spawn(rc->ct.workload);
 	if (o->delay_ms > 0) {
@@ -432,7 +447,7 @@ static int measure_intervals(struct run_ctx *rc)
 	t0 = last = now_ns();
 	err = perfev_session_start(s);
 	if (err)
-		cli_die("cannot run '%s': %s", rc->ct.t.argv[0], cli_exec_error(err));
+		fail_start(rc, s, err);
 	/* Only once the command runs, so a failure leaves no half document. */
 	stat_print_interval_begin(d);
 	if (rc->ct.workload)

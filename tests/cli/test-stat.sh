@@ -846,6 +846,34 @@ if expect_rc ctrl_c_command 130; then
 		pass ctrl_c_command || fail ctrl_c_command "$(cat "$TMP/err")"
 fi
 
+# ---- counters the kernel will not enable ------------------------------------------------------
+
+# A security module may refuse PERF_EVENT_IOC_ENABLE (security_perf_event_write()); a seccomp
+# filter makes the kernel refuse it the same way.  With -a or -C and a command, the session then
+# fails to start: a message and status 1, and the command is not run (perf 6.1 runs it and
+# prints <not counted> with status 0).
+DENY="python3 tests/cli/seccomp-deny.py 0x2400 EACCES --"
+$DENY true 2>"$TMP/err"
+deny_rc=$?
+for args in "-a" "-C 0" "-C 0 -I 100"; do
+	name="enable_refused($args)"
+	if [ $deny_rc -eq 77 ]; then
+		skip seccomp "$name" "$(cat "$TMP/err")"
+		continue
+	elif [ "$(id -u)" -ne 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 0 ]; then
+		skip root "$name" "counting on CPUs is not permitted (perf_event_paranoid > 0)"
+		continue
+	fi
+	rm -f "$TMP/ran"
+	# shellcheck disable=SC2086
+	run $DENY "$PERFEV" stat -e task-clock $args -- sh -c ': >"$1"' sh "$TMP/ran"
+	if expect_rc "$name" 1; then
+		grep -Eq "^perfev stat: cannot start counting on ('system wide'|CPU\(s\) 0): the kernel would not enable the counters: permission denied" \
+			"$TMP/err" && [ ! -e "$TMP/ran" ] && pass "$name" ||
+			fail "$name" "$(cat "$TMP/err")$([ -e "$TMP/ran" ] && echo '; the command ran')"
+	fi
+done
+
 # ---- SIGTERM and SIGHUP ------------------------------------------------------------------------
 
 # proc_state PID: the state letter of a process (Z once it has exited), empty when it is gone.

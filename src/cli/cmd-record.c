@@ -101,7 +101,6 @@ static uint64_t max_sample_rate(const struct cli_env *env)
 
 static uint64_t parse_freq(const char *s, const struct cli_env *env, const struct option *opts)
 {
-	char *end;
 	unsigned long long v;
 
 	if (!strcmp(s, "max")) {
@@ -110,9 +109,7 @@ static uint64_t parse_freq(const char *s, const struct cli_env *env, const struc
 			cli_die("-F max: cannot read /proc/sys/kernel/perf_event_max_sample_rate");
 		return v;
 	}
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s || *end || !v)
+	if (opt_parse_unsigned(s, UINT64_MAX, &v, NULL) || !v)
 		usage_error(record_usage, opts, "-F expects a frequency in Hz or 'max', not '%s'",
 			    s);
 	return v;
@@ -143,20 +140,81 @@ static size_t default_pages(void)
 	return pages;
 }
 
-/* -m: pages (a power of two) or a size with B/K/M/G, rounded up to pages. */
-static size_t parse_pages(const char *s, const struct option *opts)
+/* A ring's size in words: "512 KiB", "1 GiB" (ring sizes are powers of two). */
+static const char *ring_size(char *buf, size_t len, uint64_t bytes)
 {
-	size_t ps = (size_t)sysconf(_SC_PAGESIZE), pages = 1;
-	unsigned long long v;
-	char *end;
+	static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+	size_t u = 0;
 
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s || !v)
-		goto bad;
+	while (u + 1 < sizeof(units) / sizeof(units[0]) && bytes >= 1024 && !(bytes % 1024)) {
+		bytes /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%" PRIu64 " %s", bytes, units[u]);
+	return buf;
+}
+
+/*
+ * The most data pages the kernel maps in one ring.  It keeps the list of a
+ * ring's pages in one allocation of at most 2^MAX_PAGE_ORDER pages
+ * (rb_alloc()), so with 4 KiB pages and the usual order 10 a ring holds at
+ * most 2^18 pages, 1 GiB.  /proc/buddyinfo has one column per order.  The
+ * architectures that build rings with vmalloc (arm, mips, loongarch, sparc,
+ * sh) have no such bound: only the memory limits them.
+ */
+static uint64_t ring_max_pages(const char *procfs_root, size_t ps)
+{
+	uint64_t max = (1ULL << 40) / ps; /* 1 TiB where the kernel sets no bound */
+#if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__) || defined(__powerpc__) ||    \
+    defined(__s390__) || defined(__riscv)
+	char path[4096], line[512], *p, *e;
+	int orders = 0, shift = 0, n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/buddyinfo", procfs_root ? procfs_root : "/proc");
+	f = fopen(path, "re");
+	if (!f)
+		return max;
+	p = fgets(line, sizeof(line), f) ? strstr(line, "zone") : NULL;
+	fclose(f);
+	/* "Node 0, zone   Normal   5227   3407 ...": a count per order after the zone's name. */
+	if (!p || sscanf(p, "zone %*s%n", &n) || !n)
+		return max;
+	for (p += n; strtoull(p, &e, 10), e != p; p = e)
+		orders++;
+	while ((1UL << shift) < ps)
+		shift++;
+	/* The list and the ring's header within 2^(PAGE_SHIFT + MAX_PAGE_ORDER) bytes. */
+	if (orders >= 1 && shift + orders - 1 < 64 &&
+	    ((1ULL << (shift + orders - 1)) - 1) / sizeof(void *) < max)
+		max = ((1ULL << (shift + orders - 1)) - 1) / sizeof(void *);
+	while (max & (max - 1))
+		max &= max - 1;
+#else
+	(void)procfs_root;
+#endif
+	return max;
+}
+
+/*
+ * -m: pages (a power of two) or a size with B/K/M/G, rounded up to pages;
+ * past what the kernel maps in one ring, the limit is said first, before
+ * the power of two.
+ */
+static size_t parse_pages(const char *s, const struct cli_env *env, const struct option *opts)
+{
+	size_t ps = (size_t)sysconf(_SC_PAGESIZE);
+	uint64_t max = ring_max_pages(env->procfs_root, ps), pages;
+	unsigned long long v, mul = 0;
+	const char *end;
+	char size[32];
+	int err;
+
+	err = opt_parse_unsigned(s, UINT64_MAX, &v, &end);
+	if (err == -EINVAL || (!err && !v))
+		usage_error(record_usage, opts,
+			    "-m expects pages (a power of two) or a size like 4M, not '%s'", s);
 	if (*end) {
-		unsigned long long mul = 0;
-
 		switch (end[0] | 0x20) {
 		case 'b':
 			mul = 1;
@@ -171,24 +229,28 @@ static size_t parse_pages(const char *s, const struct option *opts)
 			mul = 1ULL << 30;
 			break;
 		}
-		if (!mul || end[1] || v > (1ULL << 40) / mul)
-			goto bad;
+		if (!mul || end[1])
+			usage_error(record_usage, opts,
+				    "-m expects pages (a power of two) or a size like 4M, not '%s'",
+				    s);
+	}
+	if (err || (mul && v > (max * ps) / mul) || (!mul && v > max))
+		usage_error(record_usage, opts,
+			    "-m %s: over the limit: the kernel maps at most %" PRIu64
+			    " pages (%s) per CPU",
+			    s, max, ring_size(size, sizeof(size), max * ps));
+	if (mul) {
 		v = (v * mul + ps - 1) / ps;
-		while (pages < v)
-			pages <<= 1;
-		return pages;
+		for (pages = 1; pages < v; pages <<= 1)
+			;
+		return (size_t)pages;
 	}
 	if (v & (v - 1))
 		usage_error(record_usage, opts,
 			    "-m %s: the number of pages must be a power of two (or give a size "
 			    "like 512K)",
 			    s);
-	if (v > (1ULL << 28))
-		goto bad;
 	return (size_t)v;
-bad:
-	usage_error(record_usage, opts,
-		    "-m expects pages (a power of two) or a size like 4M, not '%s'", s);
 }
 
 /* ---- event setup -------------------------------------------------------- */
@@ -344,6 +406,44 @@ static void open_events(struct rec *rc)
 
 /* ---- rings ----------------------------------------------------------------- */
 
+/*
+ * Why a ring could not be mapped.  The kernel refuses (EPERM) a ring past
+ * the locked memory of an unprivileged user: perf_event_mlock_kb per CPU
+ * for all of the user's rings, then the process's RLIMIT_MEMLOCK.  Root
+ * (CAP_IPC_LOCK) is not held to it; ENOMEM is memory that ran out.
+ */
+static void ring_map_failed(const struct rec *rc, int cpu, int err)
+{
+	size_t ps = (size_t)sysconf(_SC_PAGESIZE);
+	struct perfev_knobs k = {.sz = sizeof(k)};
+	struct rlimit rl = {0};
+	char size[32], mlock[32], rlim[32] = "unlimited";
+
+	ring_size(size, sizeof(size), (uint64_t)rc->data_pages * ps);
+	if (err == -ENOMEM)
+		cli_die("cannot map a %s ring buffer for cpu %d: out of memory: try -m with fewer "
+			"pages",
+			size, cpu);
+	if (err != -EPERM)
+		cli_die("cannot map the %s ring buffer for cpu %d: %s", size, cpu,
+			perfev_strerror(err));
+	if (!getrlimit(RLIMIT_MEMLOCK, &rl) && rl.rlim_cur != RLIM_INFINITY)
+		ring_size(rlim, sizeof(rlim), (uint64_t)rl.rlim_cur);
+	if (!perfev_knobs_read(rc->env->procfs_root, &k) && k.mlock_kb >= 0)
+		ring_size(mlock, sizeof(mlock), (uint64_t)k.mlock_kb * 1024);
+	else
+		snprintf(mlock, sizeof(mlock), "its value");
+	cli_die("cannot map a %s ring buffer for cpu %d: over the limit of locked memory "
+		"without CAP_IPC_LOCK, perf_event_mlock_kb (%s per CPU, for all of the user's "
+		"rings) and then RLIMIT_MEMLOCK (%s): %s",
+		size, cpu, mlock, rlim,
+		geteuid()
+		    ? "try -m with fewer pages, raise kernel.perf_event_mlock_kb, or run "
+		      "as root"
+		    : "try -m with fewer pages, or give perfev CAP_IPC_LOCK (root without it, "
+		      "as in a container, is held to the limit)");
+}
+
 static void map_rings(struct rec *rc)
 {
 	struct perfev_ring_opts ro = {.sz = sizeof(ro)};
@@ -377,15 +477,8 @@ static void map_rings(struct rec *rc)
 				continue;
 			}
 			err = perfev_ring_map(fd, &ro, &rc->rings[k].r);
-			if (err == -EPERM || err == -ENOMEM)
-				cli_die("cannot map a %zu KiB ring buffer for cpu %d: %s; the "
-					"limit for unprivileged users is perf_event_mlock_kb "
-					"(per CPU): try -m with fewer pages",
-					rc->data_pages * (size_t)sysconf(_SC_PAGESIZE) / 1024, cpu,
-					perfev_strerror(err));
 			if (err)
-				cli_die("cannot map the ring buffer for cpu %d: %s", cpu,
-					perfev_strerror(err));
+				ring_map_failed(rc, cpu, err);
 			rc->rings[k].cpu = cpu;
 			rc->fds[rc->nfds - 1].ring = &rc->rings[k];
 			rc->nrings++;
@@ -1075,11 +1168,11 @@ int cmd_record(int argc, const char **argv)
 	ta.cmd = nargs ? (char **)argv : NULL;
 	check_options(&o, opts);
 	cli_target_setup(&rc.ct, &ta, record_usage, opts);
-	rc.data_pages = o.mmap_pages ? parse_pages(o.mmap_pages, opts) : default_pages();
 
 	cli_env_init(&env);
 	cli_env_open(&env, true);
 	rc.env = &env;
+	rc.data_pages = o.mmap_pages ? parse_pages(o.mmap_pages, &env, opts) : default_pages();
 	max_before = max_sample_rate(&env);
 	rc.freq = o.count ? 0 : o.freq ? parse_freq(o.freq, &env, opts) : DEFAULT_FREQ;
 	if (rc.freq && max_before && rc.freq > max_before) {

@@ -119,12 +119,9 @@ static void parse_tids(struct report *r, const struct opt_list *tids, const stru
 	if (!r->ftid)
 		cli_die("out of memory");
 	for (i = 0; i < t.n; i++) {
-		char *end;
-		unsigned long v;
+		unsigned long long v;
 
-		errno = 0;
-		v = strtoul(t.v[i], &end, 10);
-		if (errno || *end || end == t.v[i] || v > UINT32_MAX || t.v[i][0] == '-')
+		if (opt_parse_unsigned(t.v[i], UINT32_MAX, &v, NULL))
 			usage_error(report_usage, opts, "--tid takes thread ids, not '%s'", t.v[i]);
 		r->ftid[r->nftid++] = (uint32_t)v;
 	}

@@ -36,9 +36,27 @@ struct stat_opts {
 
 static volatile sig_atomic_t stop_signal;
 
+/*
+ * SIGTERM and SIGHUP end perfev at once, as they end perf: the command is
+ * sent the same signal and not waited for.  Ctrl-C (SIGINT) reaches the
+ * command from the terminal, which decides when the measurement ends.
+ */
+static bool terminating(void)
+{
+	return stop_signal == SIGTERM || stop_signal == SIGHUP;
+}
+
 static void on_signal(int sig)
 {
-	stop_signal = sig;
+	/* A SIGINT after a SIGTERM does not turn it back into a wait. */
+	if (!terminating())
+		stop_signal = sig;
+}
+
+/* Nothing to do: SIGCHLD only has to interrupt sigsuspend(). */
+static void on_child(int sig)
+{
+	(void)sig;
 }
 
 static double now_ns(void)
@@ -227,14 +245,49 @@ static void sleep_ms(int ms)
 		;
 }
 
-/* Wait for @pid, through signals (the child gets Ctrl-C too and decides). */
+/*
+ * The signals that end a wait, blocked from the check of stop_signal to
+ * the sleep that lets them in (sigsuspend(), ppoll()), so that none
+ * arriving in between is missed.
+ */
+static void block_stop_signals(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/*
+ * Wait for @pid through Ctrl-C (the command gets it too and decides); on
+ * SIGTERM or SIGHUP pass the signal on and stop waiting.  Returns the wait
+ * status, or -1 when the command was left running (or cannot be waited for).
+ */
 static int wait_child(pid_t pid, struct rusage *ru)
 {
-	int status;
+	sigset_t old;
+	int status = -1;
+	pid_t r;
 
-	while (wait4(pid, &status, 0, ru) < 0)
-		if (errno != EINTR)
-			return -1;
+	block_stop_signals(&old);
+	for (;;) {
+		r = wait4(pid, &status, WNOHANG, ru);
+		if (r == pid || (r < 0 && errno != EINTR)) {
+			status = r == pid ? status : -1;
+			break;
+		}
+		if (terminating()) {
+			kill(pid, stop_signal);
+			status = -1;
+			break;
+		}
+		sigsuspend(&old);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	return status;
 }
 
@@ -242,19 +295,23 @@ static int wait_child(pid_t pid, struct rusage *ru)
 static void wait_process_or_signal(pid_t pid)
 {
 	int fd = pid > 0 ? cli_pidfd(pid) : -1;
+	struct timespec tick = {0, 100 * 1000000L};
+	sigset_t old;
 
+	block_stop_signals(&old);
 	while (!stop_signal) {
 		struct pollfd p = {fd, POLLIN, 0};
 
 		if (fd >= 0) {
-			if (poll(&p, 1, -1) > 0)
+			if (ppoll(&p, 1, NULL, &old) > 0)
 				break;
 		} else if (pid > 0 && kill(pid, 0) && errno == ESRCH) {
 			break;
 		} else {
-			poll(NULL, 0, pid > 0 ? 100 : -1);
+			ppoll(NULL, 0, pid > 0 ? &tick : NULL, &old);
 		}
 	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (fd >= 0)
 		close(fd);
 }
@@ -278,6 +335,23 @@ static struct perfev_session *open_session(struct run_ctx *rc)
 		fail_open(&se, rc);
 	}
 	return s;
+}
+
+/*
+ * The session would not start: a command that could not be run, or, for
+ * -a, -C, -G, -p and -t, counters the kernel would not enable (a security
+ * module can refuse it); a command given with those has not run yet.
+ */
+static void fail_start(const struct run_ctx *rc, struct perfev_session *s, int err)
+{
+	perfev_session_free(s);
+	if (rc->ct.t.kind == PERFEV_TARGET_COMMAND)
+		cli_die("cannot run '%s': %s", rc->ct.t.argv[0], cli_exec_error(err));
+	cli_die("cannot start counting on %s: the kernel would not enable the counters: %s%s",
+		rc->d->target_desc, perfev_strerror(err),
+		err == -EACCES || err == -EPERM
+		    ? " (a security module such as SELinux refuses PERF_EVENT_IOC_ENABLE here)"
+		    : "");
 }
 
 /* Nothing counted at all: say why and stop before running anything. */
@@ -319,10 +393,8 @@ static int measure(struct run_ctx *rc, size_t run)
 		describe(d, s);
 	t0 = now_ns();
 	err = perfev_session_start(s);
-	if (err) {
-		perfev_session_free(s);
-		cli_die("cannot run '%s': %s", rc->ct.t.argv[0], cli_exec_error(err));
-	}
+	if (err)
+		fail_start(rc, s, err);
 	if (rc->ct.workload)
 		work = spawn(rc->ct.workload);
 	if (o->delay_ms > 0) {
@@ -343,8 +415,9 @@ static int measure(struct run_ctx *rc, size_t run)
 		cli_error("cannot read the counters: %s", perfev_strerror(err));
 	ensure_run(d);
 	d->elapsed_ns[run] = t1 - t0;
-	d->user_ns[run] = child || work ? tv_ns(ru.ru_utime) : NAN;
-	d->sys_ns[run] = child || work ? tv_ns(ru.ru_stime) : NAN;
+	/* Not known for a command left running (SIGTERM, SIGHUP). */
+	d->user_ns[run] = (child || work) && status >= 0 ? tv_ns(ru.ru_utime) : NAN;
+	d->sys_ns[run] = (child || work) && status >= 0 ? tv_ns(ru.ru_stime) : NAN;
 	collect(d, s, run, t1 - t0, d->user_ns[run], d->sys_ns[run], NULL);
 	d->nruns = run + 1;
 	perfev_session_free(s);
@@ -374,7 +447,7 @@ static int measure_intervals(struct run_ctx *rc)
 	t0 = last = now_ns();
 	err = perfev_session_start(s);
 	if (err)
-		cli_die("cannot run '%s': %s", rc->ct.t.argv[0], cli_exec_error(err));
+		fail_start(rc, s, err);
 	/* Only once the command runs, so a failure leaves no half document. */
 	stat_print_interval_begin(d);
 	if (rc->ct.workload)
@@ -420,8 +493,10 @@ static int measure_intervals(struct run_ctx *rc)
 		}
 		status = wait_child(waited, &ru);
 	}
-	d->exit_status = child || work ? (WIFEXITED(status) ? WEXITSTATUS(status) : -1) : -1;
-	d->term_signal = (child || work) && WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	d->exit_status =
+	    (child || work) && status >= 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	d->term_signal =
+	    (child || work) && status >= 0 && WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 	stat_print_interval_end(d);
 	free(prev);
 	perfev_session_free(s);
@@ -620,15 +695,18 @@ int cmd_stat(int argc, const char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_child;
+	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
 
 	if (o.interval_ms) {
 		status = measure_intervals(&rc);
 	} else {
 		for (i = 0; i < o.repeat && !stop_signal; i++)
 			status = measure(&rc, (size_t)i);
-		if (cmd)
+		if (cmd && status >= 0)
 			d.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-		d.term_signal = cmd && WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+		d.term_signal = cmd && status >= 0 && WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 		stat_print(&d);
 	}
 	if (d.out != stderr && fclose(d.out))
@@ -643,5 +721,13 @@ int cmd_stat(int argc, const char **argv)
 	cli_env_release(&env);
 	cli_target_release(&rc.ct);
 	opt_list_release(&o.events);
+	if (terminating()) {
+		/* Ended by SIGTERM or SIGHUP: end by it, as perf does (status 128 + N). */
+		int sig = stop_signal;
+
+		cli_finish(0);
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
 	return status;
 }

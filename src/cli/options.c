@@ -179,6 +179,33 @@ int parse_options(int argc, const char **argv, const struct option *opts, const 
 	return nargs;
 }
 
+int opt_parse_unsigned(const char *s, unsigned long long max, unsigned long long *v,
+		       const char **end)
+{
+	unsigned long long x = 0;
+	bool over = false;
+	const char *p = s;
+
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		unsigned int d = (unsigned int)(*p - '0');
+
+		if (d > max || x > (max - d) / 10)
+			over = true;
+		else
+			x = x * 10 + d;
+	}
+	if (end)
+		*end = p;
+	else if (*p)
+		return -EINVAL;
+	if (over)
+		return -ERANGE;
+	*v = x;
+	return 0;
+}
+
 void opt_list_release(struct opt_list *l)
 {
 	free(l->items);

@@ -74,4 +74,15 @@ void usage_error(const char *const *usage, const struct option *opts, const char
 
 void opt_list_release(struct opt_list *l);
 
+/*
+ * An unsigned decimal number at the start of @s: digits only, no sign and
+ * no blanks (strtoull() would read "-5" as 2^64 - 5).  With @end, *@end
+ * is set past the digits, even above @max, and what follows is left to
+ * the caller (a unit, a comma); without it, anything after the digits is
+ * an error.  Returns 0, -EINVAL when @s does not start with a digit or
+ * has more after it, -ERANGE above @max (*@v is then left alone).
+ */
+int opt_parse_unsigned(const char *s, unsigned long long max, unsigned long long *v,
+		       const char **end);
+
 #endif /* PERFEV_CLI_OPTIONS_H */

@@ -20,10 +20,10 @@ static pid_t *parse_pid_list(const char *s, size_t *n, const char *const *usage,
 
 	*n = 0;
 	while (*p) {
-		char *end;
-		long x = strtol(p, &end, 10);
+		const char *end;
+		unsigned long long x;
 
-		if (end == p || x <= 0 || x > 0x3fffffff || (*end && *end != ','))
+		if (opt_parse_unsigned(p, 0x3fffffff, &x, &end) || !x || (*end && *end != ','))
 			usage_error(usage, opts, "invalid %s list '%s'", what, s);
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 8;

@@ -17,10 +17,12 @@
 #include <perfev/event.h>
 #include <perfev/knobs.h>
 #include <perfev/pmu.h>
+#include <perfev/reading.h>
 #include <perfev/sys.h>
 #include <perfev/tracefs.h>
 
 #define CAP_SYS_ADMIN_BIT 21
+#define READ_SIZE_MAX	  (16 * 1024) /* the kernel's limit on a read() of a group */
 #define CAP_PERFMON_BIT	  38
 
 struct dctx {
@@ -230,12 +232,42 @@ static const char *event_name(const struct perf_event_attr *a, char *buf, size_t
 	return NULL;
 }
 
+/*
+ * The kernel took the attr's size and still said E2BIG: a read() of the
+ * group with the new member would pass 16 KiB for the read_format of the
+ * member, the leader or a sibling (perf_event_validate_size(); before
+ * Linux 6.7 the size of the member's records counted too).
+ */
+static void diag_group_size(struct dctx *d, unsigned int size)
+{
+	uint64_t rf = d->a->read_format | PERF_FORMAT_GROUP;
+	size_t head = perfev_read_size(rf, 0), each = perfev_read_size(rf, 1) - head;
+
+	if (d->c.group_fd < 0 || !head || !each) {
+		say(d,
+		    "event too large: the kernel accepted attr.size %u but refused the event as "
+		    "too large; ask for fewer sample_type and read_format fields",
+		    size);
+		return;
+	}
+	say(d,
+	    "group too large: a read() of the group would pass the kernel's limit of 16 KiB: "
+	    "each event adds %zu bytes with this read_format, so a group holds at most %zu "
+	    "events; split it into smaller groups",
+	    each, (READ_SIZE_MAX - head) / each);
+}
+
 static void diag_e2big(struct dctx *d)
 {
 	const unsigned char *p = (const unsigned char *)d->a;
-	unsigned int size = d->a ? d->a->size : 0, want = perfev__last_e2big_size(), i;
+	unsigned int size = d->a ? d->a->size : 0, sent, want = perfev__last_e2big_size(&sent), i;
 	long page = sysconf(_SC_PAGESIZE);
 
+	/* The kernel writes its size back only when it refuses the size. */
+	if (d->a && want && want == sent) {
+		diag_group_size(d, want);
+		return;
+	}
 	say(d, "attr size not accepted: ");
 	if (!d->a) {
 		say(d, "the kernel refused the size of perf_event_attr");

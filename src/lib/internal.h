@@ -106,7 +106,12 @@ const char *perfev__pmus_root(const struct perfev_pmus *db);
 /* attr.c: key of the attr field covering byte @offset, or NULL. */
 const char *perfev__attr_field_at(unsigned int offset);
 
-/* sys.c: attr size the kernel asked for in this thread's last E2BIG, or 0. */
-unsigned int perfev__last_e2big_size(void);
+/*
+ * sys.c: the attr size in this thread's last E2BIG, or 0: what the kernel
+ * wrote back into attr.size, and in *@sent what the failing call passed.
+ * The kernel writes its own size only when it refuses the size; the same
+ * size back means the E2BIG had another cause (a group too big to read).
+ */
+unsigned int perfev__last_e2big_size(unsigned int *sent);
 
 #endif /* PERFEV_INTERNAL_H */

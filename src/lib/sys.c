@@ -21,15 +21,16 @@
 
 /* 0: the kernel took our full size so far.  Shared by all threads. */
 static _Atomic unsigned int kernel_attr_size;
-static _Thread_local unsigned int last_e2big;
+static _Thread_local unsigned int last_e2big, last_e2big_sent;
 
 unsigned int perfev_sys_attr_size(void)
 {
 	return atomic_load_explicit(&kernel_attr_size, memory_order_relaxed);
 }
 
-unsigned int perfev__last_e2big_size(void)
+unsigned int perfev__last_e2big_size(unsigned int *sent)
 {
+	*sent = last_e2big_sent;
 	return last_e2big;
 }
 
@@ -58,6 +59,7 @@ int perfev_sys_open(const struct perf_event_attr *attr, pid_t pid, int cpu, int 
 	unsigned int size, known;
 	int fd;
 
+	last_e2big = last_e2big_sent = 0;
 	if (!attr)
 		return raw_open(NULL, pid, cpu, group_fd, flags & ~PERFEV_OPEN_NO_CLOEXEC);
 	size = attr->size ? attr->size : PERFEV_ATTR_SIZE_MAX;
@@ -81,18 +83,23 @@ int perfev_sys_open(const struct perf_event_attr *attr, pid_t pid, int cpu, int 
 	if (known && known < size && tail_zero(buf, known, size))
 		size = known;
 	a->size = size;
-	last_e2big = 0;
 
 	fd = raw_open(a, pid, cpu, group_fd, flags);
 	if (fd == -E2BIG) {
 		unsigned int want = a->size;
 
 		last_e2big = want;
+		last_e2big_sent = size;
 		if (want >= PERF_ATTR_SIZE_VER0 && want < size && tail_zero(buf, want, size)) {
 			atomic_store_explicit(&kernel_attr_size, want, memory_order_relaxed);
 			pr_debug("kernel supports %u-byte perf_event_attr, retrying", want);
 			a->size = want;
 			fd = raw_open(a, pid, cpu, group_fd, flags);
+			/* Refused again, for its size (written back) or for another cause. */
+			if (fd == -E2BIG) {
+				last_e2big_sent = want;
+				last_e2big = a->size;
+			}
 		}
 	}
 	if (buf != local)

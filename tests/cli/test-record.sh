@@ -429,6 +429,75 @@ for bad in "-c 10 -F 100" "-m 3" "-F zero" "--call-graph wrong"; do
 	name="bad_option($bad)"
 	expect_rc "$name" 2 && pass "$name"
 done
+# A minus sign is not a number: -F -5 would be 2^64 - 5 Hz, lowered to the maximum (perf reads
+# it as 2^32 - 5 and does that); -m -5 would be a page count that is no power of two.
+for bad in "-F -5" "-F -0" "-m -5" "-m -1M"; do
+	name="minus_sign($bad)"
+	rm -f "$TMP/x.data"
+	# shellcheck disable=SC2086
+	"$PERFEV" record $bad -o "$TMP/x.data" -- true >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if expect_rc "$name" 2; then
+		grep -q "expects .* not '${bad#* }'" "$TMP/err" && [ ! -e "$TMP/x.data" ] && pass "$name" ||
+			fail "$name" "$(head -n 1 "$TMP/err")"
+	fi
+done
+# Past what the kernel maps in one ring, the limit is what is wrong, not the power of two
+# (10^9 pages is over it with any page size and kernel); nothing is opened or written.
+for m in 18446744073709551616 4096G 1000000000; do
+	name="mmap_over_limit($m)"
+	rm -f "$TMP/x.data"
+	"$PERFEV" record -m $m -o "$TMP/x.data" -- true >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if expect_rc "$name" 2; then
+		if grep -q "^perfev record: -m $m: over the limit: the kernel maps at most [0-9]* pages (.*) per CPU\$" \
+			"$TMP/err" && ! grep -q 'power of two' "$TMP/err" && [ ! -e "$TMP/x.data" ]; then
+			pass "$name"
+		else
+			fail "$name" "$(head -n 1 "$TMP/err")"
+		fi
+	fi
+done
+# Under that limit, a ring past the locked memory allowed without CAP_IPC_LOCK (perf_event_mlock_kb
+# per CPU, then RLIMIT_MEMLOCK) is refused by the kernel: the advice is for who runs it.
+limit=$(sed -n 's/.*maps at most \([0-9]*\) pages.*/\1/p' "$TMP/err")
+mlock_kb=$(cat /proc/sys/kernel/perf_event_mlock_kb 2>/dev/null || echo 0)
+memlock=$(ulimit -l)
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
+if [ -z "$limit" ]; then
+	fail mmap_locked_root "no limit in the message for -m 1000000000: $(head -n 1 "$TMP/err")"
+	fail mmap_locked_user "no limit in the message for -m 1000000000"
+elif [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null 2>&1; then
+	skip root mmap_locked_root "needs root and setpriv to drop CAP_IPC_LOCK"
+	skip root mmap_locked_user "needs root and setpriv to drop to nobody"
+elif [ "$paranoid" -lt 0 ] || [ "$memlock" = unlimited ] ||
+	[ $((limit * $(getconf PAGESIZE) / 1024)) -le $((mlock_kb * $(nproc) + memlock)) ]; then
+	skip locked mmap_locked_root "the kernel lets anyone lock a ring of $limit pages here (paranoid $paranoid, RLIMIT_MEMLOCK $memlock)"
+	skip locked mmap_locked_user "the kernel lets anyone lock a ring of $limit pages here"
+else
+	mkdir -p "$TMP/nobody" && chmod 777 "$TMP/nobody" && chmod 755 "$TMP"
+	setpriv --bounding-set=-ipc_lock "$PERFEV" record -q -e dummy -m "$limit" -o "$TMP/nobody/root.data" -- true \
+		>"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if expect_rc mmap_locked_root 1; then
+		if grep -q 'locked memory without CAP_IPC_LOCK.*give perfev CAP_IPC_LOCK' "$TMP/err" &&
+			! grep -q 'run as root' "$TMP/err"; then
+			pass mmap_locked_root
+		else
+			fail mmap_locked_root "$(cat "$TMP/err")"
+		fi
+	fi
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$PERFEV" record -q -e dummy -m "$limit" -o "$TMP/nobody/user.data" -- true >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if expect_rc mmap_locked_user 1; then
+		if grep -q "perf_event_mlock_kb ($mlock_kb KiB per CPU.*run as root" "$TMP/err"; then
+			pass mmap_locked_user
+		else
+			fail mmap_locked_user "$(cat "$TMP/err")"
+		fi
+	fi
+fi
 "$PERFEV" record --call-graph dwarf -o "$TMP/x.data" -- true >"$TMP/out" 2>"$TMP/err"
 rc=$?
 if expect_rc call_graph_dwarf 1 && grep -q 'dwarf is not supported yet' "$TMP/err"; then

@@ -800,6 +800,16 @@ expect_rc error_unknown_option 2 && { grep -q "no-such-option" "$TMP/err" && pas
 run "$PERFEV" stat -x '' true
 expect_rc error_empty_separator 2 && pass error_empty_separator
 
+# A group whose read() would pass the kernel's 16 KiB: the kernel says E2BIG, as for an attr size
+# it does not know; the message is about the group (perf says "Argument list too long").
+group="{$(printf 'dummy,%.0s' $(seq 699))dummy}"
+run "$PERFEV" stat -e "$group" -- true
+if expect_rc error_group_too_large 1; then
+	grep -Eq "^perfev stat: cannot count 'dummy' on pid [0-9]+: group too large: .*16 KiB.* at most [0-9]+ events; split it" \
+		"$TMP/err" && ! grep -q 'update the kernel' "$TMP/err" && pass error_group_too_large ||
+		fail error_group_too_large "$(head -n 1 "$TMP/err")"
+fi
+
 # ---- Ctrl-C ------------------------------------------------------------------------------
 
 # On a process: the report of what was counted until then, and success.
@@ -835,6 +845,125 @@ if expect_rc ctrl_c_command 130; then
 	grep -q 'seconds time elapsed' "$TMP/err" && grep -Eqi 'signal 2|SIGINT|interrupt' "$TMP/err" &&
 		pass ctrl_c_command || fail ctrl_c_command "$(cat "$TMP/err")"
 fi
+
+# ---- counters the kernel will not enable ------------------------------------------------------
+
+# A security module may refuse PERF_EVENT_IOC_ENABLE (security_perf_event_write()); a seccomp
+# filter makes the kernel refuse it the same way.  With -a or -C and a command, the session then
+# fails to start: a message and status 1, and the command is not run (perf 6.1 runs it and
+# prints <not counted> with status 0).
+DENY="python3 tests/cli/seccomp-deny.py 0x2400 EACCES --"
+$DENY true 2>"$TMP/err"
+deny_rc=$?
+for args in "-a" "-C 0" "-C 0 -I 100"; do
+	name="enable_refused($args)"
+	if [ $deny_rc -eq 77 ]; then
+		skip seccomp "$name" "$(cat "$TMP/err")"
+		continue
+	elif [ "$(id -u)" -ne 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 0 ]; then
+		skip root "$name" "counting on CPUs is not permitted (perf_event_paranoid > 0)"
+		continue
+	fi
+	rm -f "$TMP/ran"
+	# shellcheck disable=SC2086
+	run $DENY "$PERFEV" stat -e task-clock $args -- sh -c ': >"$1"' sh "$TMP/ran"
+	if expect_rc "$name" 1; then
+		grep -Eq "^perfev stat: cannot start counting on ('system wide'|CPU\(s\) 0): the kernel would not enable the counters: permission denied" \
+			"$TMP/err" && [ ! -e "$TMP/ran" ] && pass "$name" ||
+			fail "$name" "$(cat "$TMP/err")$([ -e "$TMP/ran" ] && echo '; the command ran')"
+	fi
+done
+
+# ---- SIGTERM and SIGHUP ------------------------------------------------------------------------
+
+# proc_state PID: the state letter of a process (Z once it has exited), empty when it is gone.
+proc_state() {
+	sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1
+}
+
+# stop_by SIG CMD...: CMD (perf stat or perfev stat and options) counts a shell that traps SIG
+# and goes on running; once the shell runs, SIG goes to CMD alone.  Sets $rc (255 when CMD was
+# still running 60 s later: the shell is then ended so that CMD can end), $got (whether the shell
+# got SIG) and $alive (the shell outlived CMD); CMD's stderr is $TMP/err.
+stop_by() {
+	sig=$1
+	shift
+	rm -f "$TMP/sh.pid" "$TMP/sleep.pid" "$TMP/got"
+	"$@" -- sh -c 'trap "echo >$1/got" '"$sig"'; sleep 1000 & echo $! >"$1/sleep.pid"
+		echo $$ >"$1/sh.pid"; wait; wait' sh "$TMP" >"$TMP/out" 2>"$TMP/err" &
+	sp=$!
+	i=0
+	while [ ! -s "$TMP/sh.pid" ] && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -"$sig" "$sp"
+	i=0
+	while [ -n "$(proc_state "$sp")" ] && [ "$(proc_state "$sp")" != Z ] && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	late=$([ "$(proc_state "$sp")" = Z ] || [ -z "$(proc_state "$sp")" ] || echo 1)
+	shpid=$(cat "$TMP/sh.pid" 2>/dev/null)
+	alive=$([ -n "$shpid" ] && kill -0 "$shpid" 2>/dev/null && echo 1)
+	kill "$(cat "$TMP/sleep.pid" 2>/dev/null)" 2>/dev/null
+	wait "$sp"
+	rc=$?
+	[ -n "$late" ] && rc=255
+	# The shell ends with its sleep, after its trap ran for a signal it had been sent.
+	i=0
+	while [ -n "$shpid" ] && kill -0 "$shpid" 2>/dev/null && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	got=$([ -e "$TMP/got" ] && echo 1)
+}
+
+# They end perfev stat at once: the command is sent the signal and not waited for, what was
+# counted is printed, and perfev dies of the signal as perf does (perf 6.1 prints nothing and
+# leaves the command running without the signal).
+for sig in TERM:15 HUP:1; do
+	want=$((128 + ${sig#*:}))
+	sig=${sig%:*}
+	name=signal_$sig
+	if command -v perf >/dev/null 2>&1; then
+		stop_by "$sig" perf stat -e task-clock
+		[ $rc -eq $want ] || fail "$name" "perf's status is $rc, not $want: the check is off"
+	fi
+	stop_by "$sig" "$PERFEV" stat -e task-clock
+	if [ $rc -eq 255 ]; then
+		fail "$name" "still running 60 s after SIG$sig: it waits for the command"
+	elif ! expect_rc "$name" $want; then
+		:
+	elif [ -z "$got" ]; then
+		fail "$name" "the command did not get SIG$sig"
+	elif [ -z "$alive" ]; then
+		fail "$name" "the command (which ignores SIG$sig) had ended before perfev: no proof it was not waited for"
+	elif ! grep -q "Performance counter stats for 'sh -c" "$TMP/err" || ! grep -Eq '^ +[0-9.]+ msec task-clock' "$TMP/err"; then
+		fail "$name" "no counts: $(cat "$TMP/err")"
+	elif grep -q 'seconds user' "$TMP/err"; then
+		fail "$name" "user time of a command that was not waited for: $(cat "$TMP/err")"
+	else
+		pass "$name"
+	fi
+done
+
+# The same with -I (the command alongside intervals) and with -a (the command as workload).
+for args in "-I 100" "-a"; do
+	name="signal_TERM($args)"
+	if [ "$args" = -a ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 0 ] && [ "$(id -u)" -ne 0 ]; then
+		skip root "$name" "-a needs root or perf_event_paranoid <= 0"
+		continue
+	fi
+	# shellcheck disable=SC2086
+	stop_by TERM "$PERFEV" stat -e task-clock $args
+	if [ $rc -eq 255 ]; then
+		fail "$name" "still running 60 s after SIGTERM: it waits for the command"
+	elif expect_rc "$name" 143; then
+		[ -n "$got" ] && grep -q 'task-clock' "$TMP/err" && pass "$name" ||
+			fail "$name" "got: ${got:-no}; $(cat "$TMP/err")"
+	fi
+done
 
 # ---- unprivileged --------------------------------------------------------------------------
 

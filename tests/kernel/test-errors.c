@@ -314,6 +314,64 @@ TEST(e2big_size_below_ver0)
 	CHECK_CONTAINS(t.msg, "64");
 }
 
+/*
+ * Members join a group of dummy events until the kernel refuses one because
+ * a read() of the group would pass 16 KiB; that refusal is diagnosed.
+ * aux: how many events the group holds then.
+ */
+#define BIG_GROUP 1100 /* 16 bytes per event with this read_format: 1022 fit */
+
+static void child_big_group(struct attempt *t)
+{
+	static int fds[BIG_GROUP];
+	struct rlimit rl;
+	int n = 0, fd;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < BIG_GROUP + 64) {
+		rl.rlim_cur = rl.rlim_max < BIG_GROUP + 64 ? rl.rlim_max : BIG_GROUP + 64;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	t->attr.type = PERF_TYPE_SOFTWARE;
+	t->attr.config = PERF_COUNT_SW_DUMMY;
+	t->attr.exclude_kernel = 1;
+	t->attr.exclude_hv = 1;
+	t->attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
+			      PERF_FORMAT_TOTAL_TIME_RUNNING;
+	fd = perfev_sys_open(&t->attr, 0, -1, -1, 0);
+	if (fd < 0) {
+		attempt_run(t);
+		return;
+	}
+	fds[n++] = t->group_fd = fd;
+	while (n < BIG_GROUP && (fd = perfev_sys_open(&t->attr, 0, -1, t->group_fd, 0)) >= 0)
+		fds[n++] = fd;
+	t->aux = n;
+	/* Once more, diagnosed: the group is as full as when the kernel refused. */
+	attempt_run(t);
+	while (n)
+		close(fds[--n]);
+}
+
+TEST(e2big_group_read_size)
+{
+	struct attempt t;
+
+	attempt_init(&t);
+	if (!run_in_child(&t, child_big_group, false))
+		return;
+	if (t.err == -EMFILE) {
+		harness_skip("nofile", "RLIMIT_NOFILE cannot be raised to %d descriptors",
+			     BIG_GROUP);
+		return;
+	}
+	CHECK_ERRNO("dummy", &t, -E2BIG, "a member past 16 KiB of group read()");
+	CHECK_PREFIX(t.msg, "group too large: ");
+	CHECK_CONTAINS(t.msg, "16 KiB");
+	CHECK_CONTAINS(t.msg, "16 bytes");
+	/* The limit said is the one the kernel kept. */
+	CHECK_CONTAINSF(t.msg, "at most %lld events", t.aux);
+}
+
 /* ---- EACCES ----------------------------------------------------------------- */
 
 TEST(eacces_kernel_at_paranoid_2)

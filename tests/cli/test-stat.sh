@@ -816,7 +816,12 @@ fi
 start_looper
 "$PERFEV" stat -p "$looper" >"$TMP/out" 2>"$TMP/err" &
 sp=$!
-sleep 0.3
+# Its handlers are set before it opens the counters: wait for those, however loaded the machine.
+i=0
+while ! ls -l "/proc/$sp/fd" 2>/dev/null | grep -q perf_event && [ $i -lt 600 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
 kill -INT "$sp"
 wait "$sp"
 rc=$?

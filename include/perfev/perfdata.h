@@ -242,13 +242,16 @@ PERFEV_API int perfev_data_add_attr(struct perfev_data_writer *w,
 				    const uint64_t *ids, size_t nids);
 
 /*
- * Set a feature section's bytes (copied), to be written at the end (or
- * at once in pipe mode, as PERF_RECORD_HEADER_FEATURE; there, as perf
- * sends them, TRACING_DATA goes as PERF_RECORD_HEADER_TRACING_DATA,
- * BUILD_ID as one PERF_RECORD_HEADER_BUILD_ID per build-id record, and
- * AUXTRACE, an index of file offsets, is dropped; perf 6.1's report
- * refuses feature ids above 32 in a stream).  Setting EVENT_DESC or
- * SAMPLE_TIME replaces the generated ones.
+ * Set a feature section's bytes (copied), to be written at the end (or,
+ * in pipe mode, as PERF_RECORD_HEADER_FEATURE; there, as perf sends
+ * them, TRACING_DATA goes as PERF_RECORD_HEADER_TRACING_DATA, BUILD_ID
+ * as one PERF_RECORD_HEADER_BUILD_ID per build-id record, and AUXTRACE,
+ * an index of file offsets, is dropped; perf 6.1's report refuses
+ * feature ids above 32 in a stream).  A stream starts as perf's: the
+ * features set before the first record are held and sent at that record
+ * (or at perfev_data_finish()), after the attrs, feature records first,
+ * then the tracing data and the build ids; later ones are sent at once.
+ * Setting EVENT_DESC or SAMPLE_TIME replaces the generated ones.
  * Errors: -EINVAL (@feat outside 1..PERFEV_FEAT_MAX-1, after finish, a
  * pipe-mode BUILD_ID that is not a list of records), -EMSGSIZE (pipe
  * mode: larger than a record holds), -ENOMEM, write errors in pipe mode.

@@ -402,6 +402,18 @@ int perfev_data_add_attr(struct perfev_data_writer *w, const struct perf_event_a
 
 /* ---- features --------------------------------------------------------------------------- */
 
+/* A BUILD_ID section: a list of build-id records, each framed by its header. */
+static int check_build_ids(const unsigned char *p, size_t len)
+{
+	size_t off;
+	uint16_t size;
+
+	for (off = 0; off < len; off += size)
+		if (len - off < 8 || (size = perfev__pd_u16(p + off + 6)) < 8 || size > len - off)
+			return -EINVAL;
+	return 0;
+}
+
 /*
  * BUILD_ID is a list of build-id records; a stream carries them as
  * PERF_RECORD_HEADER_BUILD_ID, the way perf sends them (perf reads a
@@ -413,9 +425,6 @@ static int emit_pipe_build_ids(struct perfev_data_writer *w, const unsigned char
 	uint16_t size;
 	int ret;
 
-	for (off = 0; off < len; off += size)
-		if (len - off < 8 || (size = perfev__pd_u16(p + off + 6)) < 8 || size > len - off)
-			return -EINVAL;
 	for (off = 0; off < len; off += size) {
 		size = perfev__pd_u16(p + off + 6);
 		ret = emit_header(w, PERFEV_RECORD_HEADER_BUILD_ID, perfev__pd_u16(p + off + 4),
@@ -428,11 +437,27 @@ static int emit_pipe_build_ids(struct perfev_data_writer *w, const unsigned char
 	return 0;
 }
 
+/* Pipe mode: whether @feat's bytes can be carried by the records that send it. */
+static int pipe_feature_ok(int feat, const void *data, size_t len)
+{
+	if (feat == PERFEV_FEAT_BUILD_ID)
+		return check_build_ids(data, len);
+	if (feat == PERFEV_FEAT_AUXTRACE)
+		return 0;
+	/* The tracing data follows its record, which only says how long it is. */
+	if (feat == PERFEV_FEAT_TRACING_DATA)
+		return len > UINT32_MAX - 7 ? -EMSGSIZE : 0;
+	return len > PIPE_REC_MAX - 16 ? -EMSGSIZE : 0;
+}
+
 static int emit_pipe_feature(struct perfev_data_writer *w, int feat, const void *data, size_t len)
 {
 	size_t padded;
 	int ret;
 
+	ret = pipe_feature_ok(feat, data, len);
+	if (ret)
+		return ret;
 	if (feat == PERFEV_FEAT_BUILD_ID)
 		return emit_pipe_build_ids(w, data, len);
 	/* An index of file offsets, meaningless in a stream; perf reads it from its input too. */
@@ -440,10 +465,7 @@ static int emit_pipe_feature(struct perfev_data_writer *w, int feat, const void 
 		return 0;
 
 	if (feat == PERFEV_FEAT_TRACING_DATA) {
-		/* The data follows the record, which only says how long it is. */
 		padded = (size_t)perfev__pd_align8(len);
-		if (len > UINT32_MAX - 7)
-			return -EMSGSIZE;
 		ret = emit_header(w, PERFEV_RECORD_HEADER_TRACING_DATA, 0, TRACING_DATA_REC);
 		if (!ret) {
 			uint32_t sz[2] = {(uint32_t)padded, 0};
@@ -456,13 +478,33 @@ static int emit_pipe_feature(struct perfev_data_writer *w, int feat, const void 
 			ret = emit_zero(w, padded - len);
 		return ret;
 	}
-	if (len > PIPE_REC_MAX - 16)
-		return -EMSGSIZE;
 	ret = emit_header(w, PERFEV_RECORD_HEADER_FEATURE, 0, (uint16_t)(16 + len));
 	if (!ret)
 		ret = emit_u64(w, (uint64_t)feat);
 	if (!ret)
 		ret = emit(w, data, len);
+	return ret;
+}
+
+/*
+ * Pipe mode, at the first record: the features held until now, after the
+ * attrs, in perf's order: feature records, the tracing data, build ids.
+ * perf's readers expect the attrs first (perf evlist reads no further).
+ */
+static int start_pipe_data(struct perfev_data_writer *w)
+{
+	static const int last[] = {PERFEV_FEAT_TRACING_DATA, PERFEV_FEAT_BUILD_ID};
+	size_t i;
+	int feat, ret = 0;
+
+	w->data_started = true;
+	for (feat = 1; !ret && feat < PERFEV_FEAT_MAX; feat++)
+		if (w->feats[feat].set && feat != last[0] && feat != last[1])
+			ret = emit_pipe_feature(w, feat, w->feats[feat].data, w->feats[feat].len);
+	for (i = 0; !ret && i < sizeof(last) / sizeof(last[0]); i++)
+		if (w->feats[last[i]].set)
+			ret = emit_pipe_feature(w, last[i], w->feats[last[i]].data,
+						w->feats[last[i]].len);
 	return ret;
 }
 
@@ -476,12 +518,19 @@ int perfev_data_set_feature(struct perfev_data_writer *w, int feat, const void *
 	if (w->err)
 		return w->err;
 	f = &w->feats[feat];
-	if (w->pipe) {
+	if (w->pipe && w->data_started) {
 		int ret = emit_pipe_feature(w, feat, data, len);
 
 		if (!ret)
 			f->set = true;
 		return ret;
+	}
+	if (w->pipe) {
+		/* Held until the attrs are out: checked now, sent at the first record. */
+		int ret = pipe_feature_ok(feat, data, len);
+
+		if (ret)
+			return ret;
 	}
 	copy = malloc(len ? len : 1);
 	if (!copy)
@@ -778,8 +827,8 @@ int perfev_data_write(struct perfev_data_writer *w, const void *records, size_t 
 	ret = check_records(p, len);
 	if (ret)
 		return ret;
-	if (!w->pipe && !w->data_started) {
-		ret = start_data(w);
+	if (!w->data_started) {
+		ret = w->pipe ? start_pipe_data(w) : start_data(w);
 		if (ret)
 			return ret;
 	}
@@ -920,8 +969,10 @@ static int finish_pipe(struct perfev_data_writer *w)
 	uint64_t times[2] = {w->first_time, w->last_time};
 	int ret = 0;
 
+	if (!w->data_started)
+		ret = start_pipe_data(w);
 	/* Known only now; perf takes features anywhere in a stream. */
-	if (!w->feats[PERFEV_FEAT_EVENT_DESC].set && w->nattrs) {
+	if (!ret && !w->feats[PERFEV_FEAT_EVENT_DESC].set && w->nattrs) {
 		ret = build_event_desc(w, &desc);
 		/* Too big for a record: the names went out with the attrs already. */
 		if (!ret && desc.len <= PIPE_REC_MAX - 16)

@@ -192,6 +192,27 @@ if expect_rc pipe 0; then
 	fi
 fi
 
+# perf evlist reads a stream's attrs from its start: it lists the same events as for perf's.
+if [ -n "$have_perf" ]; then
+	evs="-e cpu-clock -e task-clock"
+	if [ -d /sys/kernel/tracing/events/sched ] || [ -d /sys/kernel/debug/tracing/events/sched ]; then
+		evs="$evs -e sched:sched_process_exec"
+	fi
+	# shellcheck disable=SC2086
+	"$PERFEV" record -q $evs -o - -- true 2>/dev/null | perf evlist -i - >"$TMP/evlist.ours" 2>&1
+	# shellcheck disable=SC2086
+	perf record -q $evs -o - -- true 2>/dev/null | perf evlist -i - >"$TMP/evlist.perf" 2>&1
+	if ! grep -q task-clock "$TMP/evlist.perf"; then
+		fail pipe_evlist "perf evlist -i - lists nothing for perf's own stream: $(cat "$TMP/evlist.perf")"
+	elif ! cmp -s "$TMP/evlist.perf" "$TMP/evlist.ours"; then
+		fail pipe_evlist "perf evlist -i - differs: $(diff "$TMP/evlist.perf" "$TMP/evlist.ours" | head -6)"
+	else
+		pass pipe_evlist
+	fi
+else
+	skip perf pipe_evlist "$why_no_perf"
+fi
+
 # ---- events ------------------------------------------------------------------------
 
 rec two_events -e cpu-clock -e task-clock -- $W

@@ -436,3 +436,78 @@ TEST(write_pipe_features)
 	free(bid.p);
 	free(host.p);
 }
+
+/* The record types of a stream held in @fd, in order (at most @max). */
+static size_t stream_types(int fd, uint32_t *types, size_t max)
+{
+	unsigned char *p;
+	off_t len = lseek(fd, 0, SEEK_END);
+	size_t off = 16, n = 0;
+
+	p = malloc((size_t)len);
+	if (!p || pread(fd, p, (size_t)len, 0) != len) {
+		free(p);
+		return 0;
+	}
+	while (off + 8 <= (size_t)len && n < max) {
+		uint32_t type;
+		uint16_t size;
+
+		memcpy(&type, p + off, 4);
+		memcpy(&size, p + off + 6, 2);
+		types[n++] = type;
+		if (size < 8)
+			break;
+		/* The tracing data follows its record. */
+		if (type == PERFEV_RECORD_HEADER_TRACING_DATA)
+			off += get_u64(p + off + 8) & 0xffffffff;
+		off += size;
+	}
+	free(p);
+	return n;
+}
+
+/* A stream starts as perf's: the attrs, then the features, the tracing data, the records. */
+TEST(write_pipe_order)
+{
+	struct perfev_data_write_opts o = {.sz = sizeof(o), .pipe = true};
+	static const uint32_t want[] = {
+	    PERFEV_RECORD_HEADER_ATTR,
+	    PERFEV_RECORD_EVENT_UPDATE,
+	    PERFEV_RECORD_HEADER_ATTR,
+	    PERFEV_RECORD_EVENT_UPDATE,
+	    PERFEV_RECORD_HEADER_FEATURE,
+	    PERFEV_RECORD_HEADER_TRACING_DATA,
+	    PERF_RECORD_COMM,
+	    PERF_RECORD_SAMPLE,
+	    PERFEV_RECORD_HEADER_FEATURE, /* EVENT_DESC, known at the end */
+	};
+	struct perfev_data_writer *w;
+	struct perf_event_attr a;
+	struct buf data = {0}, host = {0};
+	uint64_t id = 77, id2 = 78;
+	uint32_t types[16];
+	size_t i, n;
+
+	o.fd = mem_fd();
+	CHECK(o.fd >= 0);
+	clock_attr(&a, ST_CLOCK);
+	synth_records(&data, 1);
+	b_string(&host, "host");
+	CHECK_INT(perfev_data_create(NULL, &o, &w), 0);
+	/* Features set before the attrs wait for them. */
+	CHECK_INT(perfev_data_set_feature(w, PERFEV_FEAT_TRACING_DATA, "tracing", 7), 0);
+	CHECK_INT(perfev_data_set_feature(w, PERFEV_FEAT_HOSTNAME, host.p, host.len), 0);
+	CHECK_INT(perfev_data_add_attr(w, &a, "cpu-clock", &id, 1), 0);
+	CHECK_INT(perfev_data_add_attr(w, &a, "task-clock", &id2, 1), 0);
+	CHECK_INT(perfev_data_write(w, data.p, data.len), 0);
+	CHECK_INT(perfev_data_finish(w), 0);
+	perfev_data_writer_free(w);
+	n = stream_types(o.fd, types, 16);
+	CHECK_INT(n, sizeof(want) / sizeof(want[0]));
+	for (i = 0; i < n && i < sizeof(want) / sizeof(want[0]); i++)
+		CHECK_INT(types[i], want[i]);
+	close(o.fd);
+	free(data.p);
+	free(host.p);
+}

@@ -9,6 +9,7 @@
  * noticed at once and the file is always completed.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -79,7 +80,8 @@ struct rec {
 	uint64_t *ev_samples;
 	uint64_t samples, lost, lost_samples, throttles, records, rounds_written;
 	bool wrote_in_round;
-	int werr; /* first write error */
+	int werr;      /* first write error */
+	int stream_fd; /* -o -: the stream's descriptor (standard output went to stderr) */
 	int sigfd;
 	pid_t child;
 	int child_status;
@@ -834,11 +836,22 @@ static void create_output(struct rec *rc, const char **argv, int argc)
 
 	rc->path = rc->o->output ? rc->o->output : "perf.data";
 	if (!strcmp(rc->path, "-")) {
+		/*
+		 * The stream is standard output: it moves to a descriptor of its
+		 * own, and standard output becomes standard error before the
+		 * command is started, as perf does, so that what the command
+		 * prints never enters the stream.
+		 */
 		wo.pipe = true;
+		wo.fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+		if (wo.fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			cli_die("cannot write to standard output: %s", strerror(errno));
+		rc->stream_fd = wo.fd;
+		err = perfev_data_create(NULL, &wo, &rc->w);
 	} else {
 		keep_old(rc->path);
+		err = perfev_data_create(rc->path, &wo, &rc->w);
 	}
-	err = perfev_data_create(rc->path, &wo, &rc->w);
 	if (err)
 		cli_die("cannot create '%s': %s", rc->path, strerror(-err));
 	cmdline = calloc((size_t)argc + 2, sizeof(*cmdline));
@@ -1012,7 +1025,7 @@ int cmd_record(int argc, const char **argv)
 	    OPT_TERMINATOR,
 	};
 	struct cli_target_args ta = {0};
-	struct rec rc = {.o = &o, .sigfd = -1};
+	struct rec rc = {.o = &o, .sigfd = -1, .stream_fd = -1};
 	struct cli_env env;
 	sigset_t orig;
 	uint64_t max_before;
@@ -1102,6 +1115,8 @@ int cmd_record(int argc, const char **argv)
 		status = cli_exit_status(rc.child_done ? rc.child_status : -1,
 					 rc.ct.t.argv ?: rc.ct.workload);
 	perfev_data_writer_free(rc.w);
+	if (rc.stream_fd >= 0)
+		close(rc.stream_fd);
 	release(&rc);
 	cli_target_release(&rc.ct);
 	cli_env_release(&env);

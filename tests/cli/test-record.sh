@@ -192,6 +192,39 @@ if expect_rc pipe 0; then
 	fi
 fi
 
+# The command's standard output goes to standard error, never into the stream, as perf does.
+"$PERFEV" record -o - -- echo hello 2>"$TMP/pipe_stdout.err" >"$TMP/pipe_stdout.data"
+rc=$?
+if expect_rc pipe_stdout 0; then
+	if [ "$(head -c 8 "$TMP/pipe_stdout.data")" != PERFILE2 ]; then
+		fail pipe_stdout "the stream starts with '$(head -c 16 "$TMP/pipe_stdout.data")', not PERFILE2"
+	elif ! grep -q '^hello$' "$TMP/pipe_stdout.err"; then
+		fail pipe_stdout "the command's output is not on standard error: $(head -c 300 "$TMP/pipe_stdout.err")"
+	elif [ -n "$have_perf" ] && ! perf script -i - <"$TMP/pipe_stdout.data" >/dev/null 2>"$TMP/perf.err"; then
+		fail pipe_stdout "perf script -i - cannot read the stream: $(head -c 300 "$TMP/perf.err")"
+	else
+		pass pipe_stdout
+	fi
+fi
+
+# A command that prints without end, stopped by Ctrl-C (SIGINT to the process group):
+# a small stream that perf and perfev read.
+setsid "$PERFEV" record -o - -- yes >"$TMP/pipe_yes.data" 2>/dev/null &
+pgid=$!
+sleep 0.3
+kill -INT -$pgid
+wait $pgid
+n=$("$PERFEV" script -i - <"$TMP/pipe_yes.data" 2>"$TMP/ours.err" | grep -c ' yes ')
+if [ "$(head -c 8 "$TMP/pipe_yes.data")" != PERFILE2 ]; then
+	fail pipe_interrupted "the stream starts with '$(head -c 16 "$TMP/pipe_yes.data")', not PERFILE2"
+elif [ "$n" -eq 0 ]; then
+	fail pipe_interrupted "perfev script -i - reads no sample of yes: $(head -c 300 "$TMP/ours.err")"
+elif [ -n "$have_perf" ] && [ "$(perf script -i - <"$TMP/pipe_yes.data" 2>/dev/null | grep -c ' yes ')" != "$n" ]; then
+	fail pipe_interrupted "perfev script -i - reads $n samples of yes, perf script -i - does not"
+else
+	pass pipe_interrupted
+fi
+
 # perf evlist reads a stream's attrs from its start: it lists the same events as for perf's.
 if [ -n "$have_perf" ]; then
 	evs="-e cpu-clock -e task-clock"

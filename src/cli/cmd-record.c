@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "options.h"
+#include "output.h"
 #include "record.h"
 #include "target.h"
 
@@ -60,6 +61,7 @@ struct rec {
 	struct perfev_session *s;
 	struct cli_target ct;
 	struct perfev_data_writer *w;
+	struct cli_output out; /* the file, or the stream of -o - */
 	const char *path;
 	struct rec_ring *rings;
 	size_t nrings;
@@ -80,8 +82,7 @@ struct rec {
 	uint64_t *ev_samples;
 	uint64_t samples, lost, lost_samples, throttles, records, rounds_written;
 	bool wrote_in_round;
-	int werr;      /* first write error */
-	int stream_fd; /* -o -: the stream's descriptor (standard output went to stderr) */
+	int werr; /* first write error */
 	int sigfd;
 	pid_t child;
 	int child_status;
@@ -395,6 +396,13 @@ static void map_rings(struct rec *rc)
 	}
 }
 
+/* A write error: the file and its disk named. */
+static void __attribute__((noreturn)) die_write(struct rec *rc, int err)
+{
+	cli_output_fail(&rc->out, err, NULL);
+	exit(1);
+}
+
 /* Tracepoint samples are only readable with the formats of their events. */
 static void add_tracing_data(struct rec *rc)
 {
@@ -424,7 +432,7 @@ static void add_tracing_data(struct rec *rc)
 			cli_die("cannot read the tracepoint formats: %s", perfev_strerror(err));
 		err = perfev_data_set_feature(rc->w, PERFEV_FEAT_TRACING_DATA, data, len);
 		if (err)
-			cli_die("cannot write '%s': %s", rc->path, strerror(-err));
+			die_write(rc, err);
 	}
 	while (n--)
 		free(names[n]);
@@ -467,7 +475,7 @@ static void add_attrs(struct rec *rc)
 		}
 		err = perfev_data_add_attr(rc->w, a, event_name(rc, ev), ids, (size_t)n);
 		if (err)
-			cli_die("cannot write '%s': %s", rc->path, strerror(-err));
+			die_write(rc, err);
 	}
 	qsort(rc->ids, rc->nids, sizeof(*rc->ids), cmp_id);
 	if (perfev_sample_layout_init(&rc->layout, perfev_session_event_attr(rc->s, 0)))
@@ -814,20 +822,6 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* An existing output becomes NAME.old, as perf does. */
-static void keep_old(const char *path)
-{
-	struct stat st;
-	char old[4096];
-
-	if (stat(path, &st) || !S_ISREG(st.st_mode) || !st.st_size)
-		return;
-	if (snprintf(old, sizeof(old), "%s.old", path) >= (int)sizeof(old))
-		return;
-	if (rename(path, old))
-		cli_die("cannot keep the previous '%s' as '%s': %s", path, old, strerror(errno));
-}
-
 static void create_output(struct rec *rc, const char **argv, int argc)
 {
 	struct perfev_data_write_opts wo = {.sz = sizeof(wo)};
@@ -842,18 +836,20 @@ static void create_output(struct rec *rc, const char **argv, int argc)
 		 * command is started, as perf does, so that what the command
 		 * prints never enters the stream.
 		 */
-		wo.pipe = true;
-		wo.fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-		if (wo.fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+		memset(&rc->out, 0, sizeof(rc->out));
+		rc->out.path = rc->path;
+		rc->out.fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+		if (rc->out.fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
 			cli_die("cannot write to standard output: %s", strerror(errno));
-		rc->stream_fd = wo.fd;
-		err = perfev_data_create(NULL, &wo, &rc->w);
-	} else {
-		keep_old(rc->path);
-		err = perfev_data_create(rc->path, &wo, &rc->w);
+		wo.pipe = true;
+	} else if (cli_output_open(&rc->out, rc->path, NULL, 0600,
+				   CLI_OUT_KEEP_OLD | CLI_OUT_SEEKABLE)) {
+		exit(1);
 	}
+	wo.fd = rc->out.fd;
+	err = perfev_data_create(NULL, &wo, &rc->w);
 	if (err)
-		cli_die("cannot create '%s': %s", rc->path, strerror(-err));
+		die_write(rc, err);
 	cmdline = calloc((size_t)argc + 2, sizeof(*cmdline));
 	if (!cmdline)
 		cli_die("out of memory");
@@ -863,7 +859,7 @@ static void create_output(struct rec *rc, const char **argv, int argc)
 	err = perfev_data_set_host_features(rc->w, cmdline);
 	free(cmdline);
 	if (err)
-		cli_die("cannot write '%s': %s", rc->path, strerror(-err));
+		die_write(rc, err);
 }
 
 static void parse_events(struct rec *rc, const struct rec_opts *o)
@@ -1025,7 +1021,7 @@ int cmd_record(int argc, const char **argv)
 	    OPT_TERMINATOR,
 	};
 	struct cli_target_args ta = {0};
-	struct rec rc = {.o = &o, .sigfd = -1, .stream_fd = -1};
+	struct rec rc = {.o = &o, .sigfd = -1};
 	struct cli_env env;
 	sigset_t orig;
 	uint64_t max_before;
@@ -1077,7 +1073,9 @@ int cmd_record(int argc, const char **argv)
 			synthesize(&rc);
 		err = perfev_session_start(rc.s);
 		if (err) {
+			/* The file is still complete, as perf leaves it. */
 			perfev_data_finish(rc.w);
+			cli_output_close(&rc.out);
 			cli_die("cannot run '%s': %s", rc.ct.t.argv[0], cli_exec_error(err));
 		}
 	} else {
@@ -1105,18 +1103,21 @@ int cmd_record(int argc, const char **argv)
 		reap(&rc, 0);
 	}
 	err = rc.werr ?: build_ids_write(&rc.build_ids, rc.w, kernel_samples_possible(&rc));
-	if (!err)
-		err = perfev_data_finish(rc.w);
-	if (err)
-		cli_die("cannot write '%s': %s", rc.path, strerror(-err));
+	err = perfev_data_finish(rc.w) ?: err;
+	if (err) {
+		cli_output_fail(&rc.out, err, NULL);
+		perfev_data_writer_free(rc.w);
+		cli_output_close(&rc.out);
+		exit(1);
+	}
 	summary(&rc, now_s() - t0);
 	report_rates(&rc, max_before);
 	if (rc.child)
 		status = cli_exit_status(rc.child_done ? rc.child_status : -1,
 					 rc.ct.t.argv ?: rc.ct.workload);
 	perfev_data_writer_free(rc.w);
-	if (rc.stream_fd >= 0)
-		close(rc.stream_fd);
+	if (cli_output_close(&rc.out))
+		status = 1;
 	release(&rc);
 	cli_target_release(&rc.ct);
 	cli_env_release(&env);

@@ -5,7 +5,8 @@
 PERFEV=${PERFEV:-build/perfev}
 DATA=${PERFEV_TEST_DATA:-tests/data}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/perfev-test.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+mounts=
+trap 'for m in $mounts; do umount "$m"; done; rm -rf "$TMP"' EXIT
 status=0
 
 pass() { printf 'PASS %s\n' "$1"; }
@@ -37,6 +38,19 @@ expect_rc() {
 # json_ok FILE: a real JSON parser accepts it.
 json_ok() {
 	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$1" 2>"$TMP/json-err"
+}
+
+# small_fs DIR SIZE: a tmpfs of SIZE on DIR, unmounted at exit; fails where mount is not permitted.
+small_fs() {
+	mkdir -p "$1" && mount -t tmpfs -o "size=$2" tmpfs "$1" 2>/dev/null || return 1
+	mounts="$mounts $1"
+}
+
+# fill_fs DIR: fill the filesystem of DIR to the last byte.
+fill_fs() {
+	dd if=/dev/zero of="$1/.fill" bs=4096 2>/dev/null
+	dd if=/dev/zero of="$1/.fill-tail" bs=1 2>/dev/null
+	return 0
 }
 
 finish() {

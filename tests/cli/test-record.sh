@@ -355,10 +355,70 @@ fi
 rec unwritable -- true
 "$PERFEV" record -o /nonexistent-dir/x.data -- true >"$TMP/out" 2>"$TMP/err"
 rc=$?
-if expect_rc unwritable 1 && grep -q "cannot create '/nonexistent-dir/x.data': No such file" "$TMP/err"; then
+if expect_rc unwritable 1 && grep -q "cannot write '/nonexistent-dir/x.data': no such file" "$TMP/err"; then
 	pass unwritable
 elif [ "$rc" -eq 1 ]; then
 	fail unwritable "unclear message: $(cat "$TMP/err")"
+fi
+
+# A perf.data planted as a link (by another user, in a directory others may write to) is
+# refused, never followed nor moved to perf.data.old.
+mkdir "$TMP/planted" && ln -s "$TMP/victim.data" "$TMP/planted/perf.data"
+(cd "$TMP/planted" && "$abs" record -q -- true) >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if expect_rc output_link 1; then
+	if [ -e "$TMP/victim.data" ] || [ -e "$TMP/planted/perf.data.old" ]; then
+		fail output_link "the link was followed or moved: $(ls "$TMP" "$TMP/planted")"
+	elif ! grep -q "cannot write 'perf.data': it is a symbolic link to '$TMP/victim.data'" "$TMP/err"; then
+		fail output_link "unclear message: $(cat "$TMP/err")"
+	else
+		pass output_link
+	fi
+fi
+ln -s "$TMP/victim.data" "$TMP/link_o.data"
+rec link_o -- true
+if expect_rc output_link_o 1; then
+	[ ! -e "$TMP/victim.data" ] && pass output_link_o || fail output_link_o "the link was followed"
+fi
+
+# An empty output that is a hard link to another file is replaced, not written through.
+: >"$TMP/other.data"
+ln "$TMP/other.data" "$TMP/hard.data"
+rec hard -- true
+if expect_rc output_hard_link 0; then
+	if [ -s "$TMP/other.data" ]; then
+		fail output_hard_link "the other name of the file was written"
+	elif [ -n "$have_perf" ] && ! perf script -i "$TMP/hard.data" >/dev/null 2>"$TMP/perf.err"; then
+		fail output_hard_link "perf cannot read the file: $(head -c 300 "$TMP/perf.err")"
+	else
+		pass output_hard_link
+	fi
+fi
+
+# Devices: /dev/null is written, as perf writes it; a FIFO cannot take a file whose header is
+# rewritten at the end; a block device is never written.
+"$PERFEV" record -q -o /dev/null -- true >"$TMP/out" 2>"$TMP/err"
+rc=$?
+expect_rc output_dev_null 0 && pass output_dev_null
+mkfifo "$TMP/fifo"
+cat "$TMP/fifo" >/dev/null &
+reader=$!
+"$PERFEV" record -q -o "$TMP/fifo" -- true >"$TMP/out" 2>"$TMP/err"
+rc=$?
+kill $reader 2>/dev/null
+if expect_rc output_fifo 1; then
+	grep -q "it is a FIFO.*(-o -)" "$TMP/err" && pass output_fifo ||
+		fail output_fifo "unclear message: $(cat "$TMP/err")"
+fi
+if mknod "$TMP/block" b 240 0 2>/dev/null; then
+	"$PERFEV" record -q -o "$TMP/block" -- true >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if expect_rc output_block_device 1; then
+		grep -q "it is a block device" "$TMP/err" && pass output_block_device ||
+			fail output_block_device "unclear message: $(cat "$TMP/err")"
+	fi
+else
+	skip mknod output_block_device "cannot make a block device node: not permitted"
 fi
 
 # A full disk: a tiny tmpfs (root only).
@@ -366,7 +426,7 @@ if [ "$(id -u)" -eq 0 ] && mkdir -p "$TMP/full" && mount -t tmpfs -o size=16k no
 	"$PERFEV" record -F 20000 -g -o "$TMP/full/x.data" -- $W >"$TMP/out" 2>"$TMP/err"
 	rc=$?
 	umount "$TMP/full"
-	if expect_rc full_disk 1 && grep -q 'No space left on device' "$TMP/err"; then
+	if expect_rc full_disk 1 && grep -q "no space left on the filesystem at '$TMP/full'" "$TMP/err"; then
 		pass full_disk
 	elif [ "$rc" -eq 1 ]; then
 		fail full_disk "unclear message: $(cat "$TMP/err")"

@@ -363,6 +363,68 @@ expect_rc report_export_unwritable 1 && grep -q "no-such-dir" "$TMP/err" &&
 	python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$TMP/s2.json" &&
 	pass report_export_unwritable || fail report_export_unwritable "$(cat "$TMP/err")"
 
+# Exports never write through a link: each planted one is refused, and what it points to
+# is not created.
+for e in html pprof speedscope folded; do
+	ln -s "$TMP/victim.$e" "$TMP/link.$e"
+done
+run "$PERFEV" report -i "$TMP/fs.data" --html "$TMP/link.html" --pprof "$TMP/link.pprof" \
+	--speedscope "$TMP/link.speedscope" --folded "$TMP/link.folded"
+if expect_rc report_export_link 1; then
+	n=$(grep -c "it is a symbolic link to '$TMP/victim\." "$TMP/err")
+	if ls "$TMP"/victim.* >/dev/null 2>&1; then
+		fail report_export_link "a file a link points to was written: $(ls "$TMP"/victim.*)"
+	elif [ "$n" -ne 4 ]; then
+		fail report_export_link "$n refusals, expected 4: $(cat "$TMP/err")"
+	else
+		pass report_export_link
+	fi
+fi
+# A hard link to another file is replaced, not written through.
+printf 'keep\n' >"$TMP/other"
+ln "$TMP/other" "$TMP/hard.folded"
+run "$PERFEV" report -i "$TMP/fs.data" --folded "$TMP/hard.folded"
+if expect_rc report_export_hard_link 0; then
+	if [ "$(cat "$TMP/other")" != keep ]; then
+		fail report_export_hard_link "the other name of the file was written"
+	elif ! grep -q ';' "$TMP/hard.folded"; then
+		fail report_export_hard_link "no stacks in the export: $(head -c 200 "$TMP/hard.folded")"
+	else
+		pass report_export_hard_link
+	fi
+fi
+
+# Write errors name the output and the device or the filesystem, never an event.
+for e in html pprof speedscope folded; do
+	run "$PERFEV" report -i "$TMP/fs.data" "--$e" /dev/full
+	if ! expect_rc "report_export_dev_full($e)" 1; then
+		:
+	elif grep -q "cannot write the .* output '/dev/full': no space left on device (a character device)" "$TMP/err" &&
+		! grep -q 'input/output\|event' "$TMP/err"; then
+		pass "report_export_dev_full($e)"
+	else
+		fail "report_export_dev_full($e)" "unclear message: $(cat "$TMP/err")"
+	fi
+done
+if small_fs "$TMP/report-fs" 64k; then
+	printf 'before\n' >"$TMP/report-fs/x.html"
+	fill_fs "$TMP/report-fs"
+	run "$PERFEV" report -i "$TMP/fs.data" --html "$TMP/report-fs/x.html"
+	if ! expect_rc report_export_full_disk 1; then
+		:
+	elif ! grep -q "cannot write the HTML output '$TMP/report-fs/x.html': no space left on the filesystem at '$TMP/report-fs' (tmpfs)" "$TMP/err"; then
+		fail report_export_full_disk "unclear message: $(cat "$TMP/err")"
+	elif [ "$(cat "$TMP/report-fs/x.html")" != before ]; then
+		fail report_export_full_disk "the file there before was cut"
+	elif ls -a "$TMP/report-fs" | grep -q '^\.x\.html\.'; then
+		fail report_export_full_disk "the new file was left beside: $(ls -a "$TMP/report-fs")"
+	else
+		pass report_export_full_disk
+	fi
+else
+	skip tmpfs report_export_full_disk "cannot mount a small tmpfs: not permitted (needs root)"
+fi
+
 # C++ names demangled as perf shows them (no parameters), or as the file spells them.
 if ! command -v g++ >/dev/null 2>&1; then
 	skip g++ report_demangle "no C++ compiler to build the program"

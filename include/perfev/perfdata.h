@@ -284,7 +284,12 @@ PERFEV_API int perfev_data_write(struct perfev_data_writer *w, const void *recor
  * the sizes (pipe mode: EVENT_DESC and SAMPLE_TIME as feature records,
  * then everything buffered).  After this the file is valid;
  * perfev_data_write() may not be called any more.  Calling it again
- * returns the first result.  Errors: write errors.
+ * returns the first result.  Errors: write errors.  After a write error
+ * (here or earlier: a full disk), a regular file in file mode is still
+ * completed where the attrs reached it: it is cut after the last whole
+ * record written, the features are written after it if they fit (else
+ * left out), and the header describes those records; the error is
+ * returned all the same.
  */
 PERFEV_API int perfev_data_finish(struct perfev_data_writer *w);
 /* Free the writer (finishing it first if needed; errors are then lost). */

@@ -814,6 +814,26 @@ static void summary(struct rec *rc, double secs)
 			  rc->lost);
 }
 
+/* The file could not be written to the end (a full disk): say what is left of it. */
+static void __attribute__((noreturn)) fail_finish(struct rec *rc, int err)
+{
+	struct perfev_data_reader *r;
+	bool kept = strcmp(rc->path, "-") && !perfev_data_open_fd(rc->out.fd, NULL, &r);
+
+	if (kept)
+		perfev_data_close(r);
+	cli_output_fail(
+	    &rc->out, err,
+	    kept ? "the records written before it are kept, and perf and perfev read them" : NULL);
+	perfev_data_writer_free(rc->w);
+	/* A file no one can read is not put in place. */
+	if (kept)
+		cli_output_close(&rc->out);
+	else
+		cli_output_discard(&rc->out);
+	exit(1);
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -1103,13 +1123,10 @@ int cmd_record(int argc, const char **argv)
 		reap(&rc, 0);
 	}
 	err = rc.werr ?: build_ids_write(&rc.build_ids, rc.w, kernel_samples_possible(&rc));
+	/* After a write error too: the file is completed for the records that reached it. */
 	err = perfev_data_finish(rc.w) ?: err;
-	if (err) {
-		cli_output_fail(&rc.out, err, NULL);
-		perfev_data_writer_free(rc.w);
-		cli_output_close(&rc.out);
-		exit(1);
-	}
+	if (err)
+		fail_finish(&rc, err);
 	summary(&rc, now_s() - t0);
 	report_rates(&rc, max_before);
 	if (rc.child)

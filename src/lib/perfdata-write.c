@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 #include <perfev/event.h>
@@ -43,7 +44,14 @@ struct perfev_data_writer {
 	int finish_ret;
 	unsigned char *buf; /* output not yet written */
 	size_t blen;
-	uint64_t pos; /* bytes emitted, buffered ones included: the file offset */
+	uint64_t pos;	  /* bytes emitted, buffered ones included: the file offset */
+	uint64_t on_disk; /* bytes write(2) took */
+	/*
+	 * File mode: the end of the last whole record on disk, and where the
+	 * records end (UINT64_MAX until perfev_data_finish()).  After a
+	 * write error the file is cut there and stays readable.
+	 */
+	uint64_t good_end, data_end;
 	uint64_t data_offset, attrs_offset, attrs_size;
 	struct wr_attr *attrs;
 	size_t nattrs, attrs_cap;
@@ -113,21 +121,61 @@ static int bytes_string(struct bytes *b, const char *s)
 
 /* ---- output -------------------------------------------------------------------------- */
 
+/*
+ * File mode: @k bytes of @p went to the file at offset @at (all of what
+ * was written when @whole: then they end on a record, since records are
+ * only ever written whole).  Move good_end to the last whole record.
+ */
+static void note_written(struct perfev_data_writer *w, const unsigned char *p, uint64_t at,
+			 size_t k, bool whole)
+{
+	uint64_t s, end = at + k < w->data_end ? at + k : w->data_end, size, extra;
+
+	if (w->pipe || !w->data_started || end <= w->data_offset)
+		return;
+	if (whole) {
+		w->good_end = end;
+		return;
+	}
+	s = at > w->data_offset ? at : w->data_offset;
+	if (s >= end)
+		return;
+	for (; end - s >= 8; s += size + extra) {
+		const unsigned char *r = p + (s - at);
+
+		size = perfev__pd_u16(r + 6);
+		extra = 0;
+		if (perfev__pd_u32(r) == PERFEV_RECORD_AUXTRACE) {
+			if (end - s < 16)
+				break;
+			extra = perfev__pd_u64(r + 8);
+		}
+		if (size < 8 || extra > end - s || size > end - s - extra)
+			break;
+	}
+	w->good_end = s;
+}
+
 static int write_all(struct perfev_data_writer *w, const unsigned char *p, size_t n)
 {
+	uint64_t at = w->on_disk;
+	size_t done = 0;
 	ssize_t k;
 
-	while (n) {
-		k = write(w->fd, p, n);
+	while (done < n) {
+		k = write(w->fd, p + done, n - done);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0) {
 			w->err = k < 0 ? -errno : -EIO;
+			w->on_disk += done;
+			note_written(w, p, at, done, false);
 			return w->err;
 		}
-		p += k;
-		n -= (size_t)k;
+		done += (size_t)k;
 	}
+	w->on_disk += n;
+	note_written(w, p, at, n, true);
 	return 0;
 }
 
@@ -905,21 +953,15 @@ static int pwrite_all(int fd, const unsigned char *p, size_t n, off_t off)
 	return 0;
 }
 
-static int finish_file(struct perfev_data_writer *w)
+/* File mode: after the records, the section table and the features (and late attrs). */
+static int write_tail(struct perfev_data_writer *w, uint64_t *bitmap)
 {
 	struct out_feat feats[PERFEV_FEAT_MAX];
-	unsigned char hdr[PERFEV__PD_HDR_SIZE] = {0};
 	struct bytes desc = {0};
-	uint64_t times[2], data_size, off, bitmap[PERFEV_FEAT_MAX / 64] = {0};
+	uint64_t times[2], off;
 	size_t n = 0, i;
 	int ret;
 
-	if (!w->data_started) {
-		ret = start_data(w);
-		if (ret)
-			return ret;
-	}
-	data_size = w->pos - w->data_offset;
 	ret = collect_features(w, feats, &n, &desc, times);
 	if (ret)
 		goto out;
@@ -945,8 +987,15 @@ static int finish_file(struct perfev_data_writer *w)
 	}
 	if (!ret)
 		ret = flush(w);
-	if (ret)
-		goto out;
+out:
+	free(desc.p);
+	return ret;
+}
+
+static int write_header(struct perfev_data_writer *w, uint64_t data_size, const uint64_t *bitmap)
+{
+	unsigned char hdr[PERFEV__PD_HDR_SIZE] = {0};
+
 	perfev__pd_put64(hdr, PERFEV__PD_MAGIC);
 	perfev__pd_put64(hdr + 8, PERFEV__PD_HDR_SIZE);
 	perfev__pd_put64(hdr + PERFEV__PD_OFF_ATTR_SIZE, slot_size(w) + PERFEV__PD_SECTION_SIZE);
@@ -954,12 +1003,60 @@ static int finish_file(struct perfev_data_writer *w)
 	perfev__pd_put64(hdr + PERFEV__PD_OFF_ATTRS + 8, w->attrs_size);
 	perfev__pd_put64(hdr + PERFEV__PD_OFF_DATA, w->data_offset);
 	perfev__pd_put64(hdr + PERFEV__PD_OFF_DATA + 8, data_size);
-	memcpy(hdr + PERFEV__PD_OFF_FEATURES, bitmap, sizeof(bitmap));
-	ret = pwrite_all(w->fd, hdr, sizeof(hdr), 0);
+	memcpy(hdr + PERFEV__PD_OFF_FEATURES, bitmap, PERFEV_FEAT_MAX / 8);
+	return pwrite_all(w->fd, hdr, sizeof(hdr), 0);
+}
+
+/*
+ * File mode, after a write error (a full disk): keep what reached the
+ * file whole.  It is cut after the last complete record, the features
+ * are tried again there (left out if they do not fit either), and the
+ * header is written for the records kept.  Returns the write error.
+ */
+static int salvage(struct perfev_data_writer *w)
+{
+	uint64_t bitmap[PERFEV_FEAT_MAX / 64] = {0};
+	int err = w->err;
+	struct stat st;
+
+	/* The attrs lie before the records; late ones would come after them. */
+	if (!w->data_started || w->attrs_late || w->good_end < w->data_offset ||
+	    fstat(w->fd, &st) || !S_ISREG(st.st_mode) || ftruncate(w->fd, (off_t)w->good_end) ||
+	    lseek(w->fd, (off_t)w->good_end, SEEK_SET) < 0)
+		return err;
+	w->err = 0;
+	w->blen = 0;
+	w->pos = w->on_disk = w->data_end = w->good_end;
+	if (write_tail(w, bitmap)) {
+		memset(bitmap, 0, sizeof(bitmap));
+		if (ftruncate(w->fd, (off_t)w->good_end)) {
+			w->err = err;
+			return err;
+		}
+		w->pos = w->good_end;
+	}
+	write_header(w, w->good_end - w->data_offset, bitmap);
+	w->err = err;
+	return err;
+}
+
+static int finish_file(struct perfev_data_writer *w)
+{
+	uint64_t bitmap[PERFEV_FEAT_MAX / 64] = {0};
+	int ret;
+
+	if (!w->data_started) {
+		ret = start_data(w);
+		if (ret)
+			return w->data_started ? salvage(w) : ret;
+	}
+	w->data_end = w->pos;
+	ret = write_tail(w, bitmap);
+	if (ret)
+		return w->err ? salvage(w) : ret;
+	ret = write_header(w, w->data_end - w->data_offset, bitmap);
 	if (ret)
 		w->err = ret;
-out:
-	free(desc.p);
 	return ret;
 }
 
@@ -994,8 +1091,8 @@ int perfev_data_finish(struct perfev_data_writer *w)
 		return w->finish_ret;
 	if (w->err) {
 		w->finished = true;
-		w->finish_ret = w->err;
-		return w->err;
+		w->finish_ret = w->pipe ? w->err : salvage(w);
+		return w->finish_ret;
 	}
 	w->finish_ret = w->pipe ? finish_pipe(w) : finish_file(w);
 	w->finished = true;
@@ -1051,6 +1148,7 @@ int perfev_data_create(const char *path, const struct perfev_data_write_opts *op
 	w->fd = fd;
 	w->own_fd = own;
 	w->pipe = pipe;
+	w->data_end = UINT64_MAX;
 	if (pipe) {
 		emit_u64(w, PERFEV__PD_MAGIC);
 		emit_u64(w, PERFEV__PD_PIPE_HDR_SIZE);

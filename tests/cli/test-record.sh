@@ -421,18 +421,33 @@ else
 	skip mknod output_block_device "cannot make a block device node: not permitted"
 fi
 
-# A full disk: a tiny tmpfs (root only).
-if [ "$(id -u)" -eq 0 ] && mkdir -p "$TMP/full" && mount -t tmpfs -o size=16k none "$TMP/full" 2>/dev/null; then
-	"$PERFEV" record -F 20000 -g -o "$TMP/full/x.data" -- $W >"$TMP/out" 2>"$TMP/err"
+# A full disk (a 1 MiB tmpfs) stops the recording; the message names the filesystem, and
+# the file holds the records written before it, whole, for perf and perfev alike.
+if small_fs "$TMP/full" 1m; then
+	"$PERFEV" record -F 20000 -g -o "$TMP/full/x.data" -- sh -c 'while :; do :; done' \
+		>"$TMP/out" 2>"$TMP/err"
 	rc=$?
-	umount "$TMP/full"
-	if expect_rc full_disk 1 && grep -q "no space left on the filesystem at '$TMP/full'" "$TMP/err"; then
-		pass full_disk
-	elif [ "$rc" -eq 1 ]; then
+	cp "$TMP/full/x.data" "$TMP/full.data" 2>/dev/null
+	umount "$TMP/full" && mounts=
+	if ! expect_rc full_disk 1; then
+		:
+	elif ! grep -q "cannot write '$TMP/full/x.data': no space left on the filesystem at '$TMP/full' (tmpfs).*records written before it are kept" "$TMP/err"; then
 		fail full_disk "unclear message: $(cat "$TMP/err")"
+	elif ! n=$("$PERFEV" script -i "$TMP/full.data" -F ip 2>"$TMP/ours.err" | grep -c .) ||
+		[ -s "$TMP/ours.err" ] || [ "$n" -eq 0 ]; then
+		fail full_disk "perfev script reads $n samples: $(head -c 300 "$TMP/ours.err")"
+	elif [ -z "$have_perf" ]; then
+		pass full_disk
+	elif [ "$(perf script -i "$TMP/full.data" -F ip 2>/dev/null | grep -c .)" != "$n" ]; then
+		fail full_disk "perfev script reads $n samples, perf script $(perf script -i "$TMP/full.data" -F ip 2>&1 | grep -c .)"
+	elif ! perf report -i "$TMP/full.data" --stdio >"$TMP/report.txt" 2>"$TMP/report.err" ||
+		grep -qi 'warning\|failed\|error' "$TMP/report.err" || ! grep -q '^# Samples: ' "$TMP/report.txt"; then
+		fail full_disk "perf report: $(grep '^# Samples' "$TMP/report.txt") $(head -c 300 "$TMP/report.err")"
+	else
+		pass full_disk
 	fi
 else
-	skip tmpfs full_disk "cannot mount a small tmpfs (needs root)"
+	skip tmpfs full_disk "cannot mount a small tmpfs: not permitted (needs root)"
 fi
 
 # ---- endings -----------------------------------------------------------------------------

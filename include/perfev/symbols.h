@@ -137,8 +137,13 @@ PERFEV_API int perfev_symbolize_vdso(struct perfev_symbolizer *s, uint64_t map_s
  * wrote to DIR/perf-PID.map (read once per process, at its first lookup;
  * lines that do not parse are skipped).  out->start and out->size are
  * those of the map's line; of several lines at one address the last one
- * counts.  Errors: -EINVAL, -ENODATA (no map for @pid, or not a text
- * file), -ENOENT (no line holds @ip), -ENOMEM.
+ * counts.  Anyone may write to /tmp: the map is read only when it is a
+ * regular file (opened without following a link or blocking), owned by
+ * root, the caller's user or the owner of the process while it runs,
+ * and at most 256 MiB.  Errors: -EINVAL, -ENODATA (no map for @pid, or
+ * not a text file), -EPERM (a map not read for one of those reasons,
+ * said once through the log at PERFEV_LOG_WARN), -ENOENT (no line holds
+ * @ip), -ENOMEM.
  */
 PERFEV_API int perfev_symbolize_jit(struct perfev_symbolizer *s, pid_t pid, uint64_t ip,
 				    struct perfev_sym *out);

@@ -71,6 +71,8 @@ int perfev__path(char *buf, size_t len, const char *root, const char *fmt, ...)
  * Returns the length or -errno.  @max bounds the size read.
  */
 ssize_t perfev__read_file(const char *path, char **out, size_t max);
+/* The same from an open descriptor, from where it stands (not closed). */
+ssize_t perfev__read_fd(int fd, char **out, size_t max);
 /* Make @dir and its missing parents (mode 0700).  0 or -errno. */
 int perfev__mkdir_p(const char *dir);
 /*

@@ -522,7 +522,7 @@ int perfev_symbolize_jit(struct perfev_symbolizer *s, pid_t pid, uint64_t ip,
 	memset(out, 0, sizeof(*out));
 	out->addr = ip;
 	if (!s->jit) {
-		err = perfev__jitmaps_new(s->jitmap_dir, &s->jit);
+		err = perfev__jitmaps_new(s->jitmap_dir, s->procfs_root, &s->jit);
 		if (err)
 			return err;
 	}

@@ -94,21 +94,15 @@ int perfev__path(char *buf, size_t len, const char *root, const char *fmt, ...)
 	return 0;
 }
 
-ssize_t perfev__read_file(const char *path, char **out, size_t max)
+ssize_t perfev__read_fd(int fd, char **out, size_t max)
 {
 	size_t cap = 256, len = 0;
 	char *buf, *n;
 	ssize_t r;
-	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	buf = malloc(cap + 1);
-	if (!buf) {
-		close(fd);
+	if (!buf)
 		return -ENOMEM;
-	}
 	for (;;) {
 		if (len == cap) {
 			if (cap >= max)
@@ -117,7 +111,6 @@ ssize_t perfev__read_file(const char *path, char **out, size_t max)
 			n = realloc(buf, cap + 1);
 			if (!n) {
 				free(buf);
-				close(fd);
 				return -ENOMEM;
 			}
 			buf = n;
@@ -128,17 +121,28 @@ ssize_t perfev__read_file(const char *path, char **out, size_t max)
 				continue;
 			r = -errno;
 			free(buf);
-			close(fd);
 			return r;
 		}
 		if (r == 0)
 			break;
 		len += r;
 	}
-	close(fd);
 	buf[len] = '\0';
 	*out = buf;
 	return len;
+}
+
+ssize_t perfev__read_file(const char *path, char **out, size_t max)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = perfev__read_fd(fd, out, max);
+	close(fd);
+	return n;
 }
 
 int perfev__parse_u64(const char *s, size_t len, uint64_t *out)
@@ -294,15 +298,13 @@ int perfev__commit_at(int dirfd, int fd, const char *tmp, const char *name)
 
 ssize_t perfev__read_at(int dirfd, const char *name, char **out, size_t max)
 {
-	char path[64];
 	ssize_t n;
 	int fd;
 
 	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	n = perfev__read_file(path, out, max);
+	n = perfev__read_fd(fd, out, max);
 	close(fd);
 	return n;
 }

@@ -248,7 +248,30 @@ EOF
 			fail report_jit "$(grep % "$TMP/out" | head -3)"
 		fi
 		[ -z "$have_perf" ] || compare report_jit_vs_perf "$TMP/jit.data" comm,dso,sym --top 1
-		rm -f "$(cat "$TMP/jit.map")"
+		# Anyone may write to /tmp: a map that is a FIFO (perf blocks on it), a link to
+		# /dev/zero (perf reads without end), or another user's file is skipped with a note.
+		map=$(cat "$TMP/jit.map")
+		cp "$map" "$TMP/jit-map.txt"
+		for kind in fifo zero other_user; do
+			rm -f "$map"
+			case $kind in
+			fifo) mkfifo "$map" ;;
+			zero) ln -s /dev/zero "$map" ;;
+			other_user) cp "$TMP/jit-map.txt" "$map" && chown 65534 "$map" ;;
+			esac
+			# A safety net, not a timing: a reader blocked on the FIFO would hang the suite.
+			run timeout 120 "$PERFEV" report -i "$TMP/jit.data" --sort dso,sym
+			if ! expect_rc "report_jit_unsafe_map($kind)" 0; then
+				:
+			elif grep -q jitted_spin_loop "$TMP/out"; then
+				fail "report_jit_unsafe_map($kind)" "the map was read"
+			elif ! grep -q "warning: not reading the JIT map '$map': it " "$TMP/err"; then
+				fail "report_jit_unsafe_map($kind)" "no note: $(head -c 300 "$TMP/err")"
+			else
+				pass "report_jit_unsafe_map($kind)"
+			fi
+		done
+		rm -f "$map"
 	else
 		fail report_jit "cannot build or record the JIT program: $(head -c 300 "$TMP/err")"
 	fi

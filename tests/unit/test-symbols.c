@@ -670,6 +670,68 @@ TEST(jit_symbols_of_a_process)
 	CHECK_INT(rmdir(dir), 0);
 }
 
+/* Anyone may write to /tmp: a map that is a FIFO (it would block) or a link is not read. */
+TEST(jit_maps_not_trusted)
+{
+	struct perfev_symbolizer_opts o = {.sz = sizeof(o)};
+	struct perfev_symbolizer *sz;
+	struct perfev_sym s;
+	char dir[] = "/tmp/perfev-jit-XXXXXX", path[3][80], good[80];
+	int i;
+
+	CHECK(mkdtemp(dir));
+	for (i = 0; i < 3; i++)
+		snprintf(path[i], sizeof(path[i]), "%s/perf-%d.map", dir, 4250 + i);
+	snprintf(good, sizeof(good), "%s/good", dir);
+	CHECK(write_file(good, jitmap, sizeof(jitmap) - 1));
+	CHECK_INT(mkfifo(path[0], 0600), 0);
+	CHECK_INT(symlink("/dev/zero", path[1]), 0);
+	CHECK_INT(symlink(good, path[2]), 0); /* even to a good map */
+	o.jitmap_dir = dir;
+	CHECK_INT(perfev_symbolizer_new(&o, &sz), 0);
+	CHECK_INT(perfev_symbolize_jit(sz, 4250, 0x1000, &s), -EPERM);
+	CHECK_INT(perfev_symbolize_jit(sz, 4251, 0x1000, &s), -EPERM);
+	CHECK_INT(perfev_symbolize_jit(sz, 4252, 0x1000, &s), -EPERM);
+	perfev_symbolizer_free(sz);
+	for (i = 0; i < 3; i++)
+		CHECK_INT(unlink(path[i]), 0);
+	CHECK_INT(unlink(good), 0);
+	CHECK_INT(rmdir(dir), 0);
+}
+
+/* Another user's map is read only for a process of that user (its /proc directory here). */
+TEST(jit_maps_of_another_user)
+{
+	struct perfev_symbolizer_opts o = {.sz = sizeof(o)};
+	struct perfev_symbolizer *sz;
+	struct perfev_sym s;
+	char dir[] = "/tmp/perfev-jit-XXXXXX", path[80], proc[80];
+	int err;
+
+	CHECK(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/perf-4253.map", dir);
+	snprintf(proc, sizeof(proc), "%s/4253", dir);
+	CHECK(write_file(path, jitmap, sizeof(jitmap) - 1));
+	CHECK_INT(mkdir(proc, 0755), 0);
+	o.jitmap_dir = dir;
+	o.procfs_root = dir;
+	err = chown(path, 65534, 65534) ? -errno : 0;
+	if (!err) {
+		CHECK_INT(perfev_symbolizer_new(&o, &sz), 0);
+		CHECK_INT(perfev_symbolize_jit(sz, 4253, 0x1000, &s), -EPERM);
+		perfev_symbolizer_free(sz);
+		CHECK_INT(chown(proc, 65534, 65534), 0);
+		CHECK_INT(perfev_symbolizer_new(&o, &sz), 0);
+		CHECK_INT(perfev_symbolize_jit(sz, 4253, 0x1000, &s), 0);
+		CHECK_STR(s.name, "jit_one_again");
+		perfev_symbolizer_free(sz);
+	}
+	CHECK_INT(unlink(path), 0);
+	CHECK_INT(rmdir(proc), 0);
+	CHECK_INT(rmdir(dir), 0);
+	SKIP_ERRNO("chown", err, "giving a file to another user");
+}
+
 /* Kernel symbols through a procfs fixture, with kallsyms kept between symbolizers. */
 static int ksym_via(const char *root, const char *cache, uint64_t addr, char *name, size_t len)
 {

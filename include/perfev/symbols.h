@@ -95,8 +95,12 @@ struct perfev_symbolizer_opts {
 	 * hidden (all-zero) addresses are never kept.  Debug files whose
 	 * DWARF is compressed, inflated once into debug/BUILD-ID.debug:
 	 * libdw inflates every section of a debug file it opens.  Used only
-	 * when the directory is this user's alone and no one else may
-	 * write to any directory above it; a path with ':' is not used.
+	 * when the directory is this user's alone, not a symbolic link, and
+	 * no one else may write to any directory above it (a link on the
+	 * way followed only when root or this user made it); each is
+	 * checked from the root down before anything is made in it, and a
+	 * refusal is said through the log (PERFEV_LOG_WARN).  A path with
+	 * ':' is not used.
 	 */
 	const char *cache_dir;
 };

@@ -448,6 +448,32 @@ else
 	skip tmpfs report_export_full_disk "cannot mount a small tmpfs: not permitted (needs root)"
 fi
 
+# The cache directory: a symlinked $XDG_CACHE_HOME/perfev is refused, not followed, and
+# nothing is made in a directory others may write to; each with a warning.
+mkdir -p "$TMP/xdg" "$TMP/xdg-target" "$TMP/xdg-open"
+chmod 777 "$TMP/xdg-open"
+ln -s "$TMP/xdg-target" "$TMP/xdg/perfev"
+XDG_CACHE_HOME="$TMP/xdg" run "$PERFEV" report -i "$TMP/fs.data"
+if ! expect_rc report_cache_link 0; then
+	:
+elif [ -n "$(ls -A "$TMP/xdg-target")" ]; then
+	fail report_cache_link "the link was followed: $(ls -A "$TMP/xdg-target")"
+elif ! grep -q "warning: not keeping symbols between runs in '$TMP/xdg/perfev': it is a symbolic link" "$TMP/err"; then
+	fail report_cache_link "no warning: $(head -c 300 "$TMP/err")"
+else
+	pass report_cache_link
+fi
+XDG_CACHE_HOME="$TMP/xdg-open/sub" run "$PERFEV" report -i "$TMP/fs.data"
+if ! expect_rc report_cache_open_dir 0; then
+	:
+elif [ -e "$TMP/xdg-open/sub" ]; then
+	fail report_cache_open_dir "a directory was made where others may write"
+elif ! grep -q "warning: not keeping symbols between runs in '$TMP/xdg-open/sub/perfev': '$TMP/xdg-open' is another user's, or others may write to it" "$TMP/err"; then
+	fail report_cache_open_dir "no warning: $(head -c 300 "$TMP/err")"
+else
+	pass report_cache_open_dir
+fi
+
 # C++ names demangled as perf shows them (no parameters), or as the file spells them.
 if ! command -v g++ >/dev/null 2>&1; then
 	skip g++ report_demangle "no C++ compiler to build the program"

@@ -544,6 +544,21 @@ else
 	skip tmpfs output_full_disk "cannot mount a small tmpfs: not permitted (needs root)"
 fi
 
+# A disk that fails while the command runs: the write error names the filesystem and its
+# device, not an event.
+if ext4_fs "$TMP/stat-ext4"; then
+	run "$PERFEV" stat -o "$TMP/stat-ext4/o.txt" -- python3 -c "$SHUT_FS" "$TMP/stat-ext4"
+	if ! expect_rc output_io_error 1; then
+		:
+	elif grep -q "cannot write '$TMP/stat-ext4/o.txt': input/output error on the filesystem at '$TMP/stat-ext4' (ext4 on /dev/loop[0-9]*)" "$TMP/err"; then
+		pass output_io_error
+	else
+		fail output_io_error "unclear message: $(cat "$TMP/err")"
+	fi
+else
+	skip ext4 output_io_error "cannot mount an ext4 image: not permitted (needs root) or not supported"
+fi
+
 # ---- targets ---------------------------------------------------------------------------
 
 start_looper

@@ -191,7 +191,7 @@ static int refuse(const struct cli_output *o, const struct stat *st, unsigned in
 		target[n > 0 ? n : 0] = '\0';
 		say(o,
 		    "it is a symbolic link%s%s%s, and perfev does not write through links: "
-		    "remove it, or name the file itself",
+		    "name the file itself, or remove the link",
 		    n > 0 ? " to '" : "", target, n > 0 ? "'" : "");
 		return -ELOOP;
 	}
@@ -258,6 +258,15 @@ static int create_beside(struct cli_output *o, mode_t mode)
 		return -ENOMEM;
 	}
 	fd = mkostemp(o->tmp, O_CLOEXEC);
+	/* A name near the longest allowed: a short temporary one. */
+	if (fd < 0 && errno == ENAMETOOLONG) {
+		free(o->tmp);
+		if (asprintf(&o->tmp, "%.*s.perfev.XXXXXX", (int)(base - o->path), o->path) < 0) {
+			o->tmp = NULL;
+			return -ENOMEM;
+		}
+		fd = mkostemp(o->tmp, O_CLOEXEC);
+	}
 	if (fd < 0) {
 		err = -errno;
 		free(o->tmp);
@@ -304,6 +313,10 @@ int cli_output_open(struct cli_output *o, const char *path, const char *what, mo
 	o->path = path;
 	o->what = what;
 	o->fd = -1;
+	if (!*path) {
+		cli_output_fail(o, ENOENT, NULL);
+		return -ENOENT;
+	}
 	/* What lies at the path may change meanwhile: each open checks it again. */
 	for (tries = 0; tries < 3; tries++) {
 		if (lstat(path, &st)) {

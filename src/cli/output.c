@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,24 +19,46 @@
 #include "output.h"
 #include "perfev-cli.h"
 
-/* The outputs whose new files are not in place yet: removed if perfev exits first. */
+/*
+ * The outputs whose new files are not in place yet: removed if perfev
+ * exits or is stopped by a signal first (only by this process: a child
+ * forked meanwhile inherits the list).
+ */
 static struct cli_output *pending;
+static pid_t pending_pid;
 
 static void remove_pending(void)
 {
 	struct cli_output *o;
 
+	if (getpid() != pending_pid)
+		return;
 	for (o = pending; o; o = o->next)
 		if (o->tmp)
 			unlink(o->tmp);
 }
 
+static void on_signal(int sig)
+{
+	remove_pending();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 static void track(struct cli_output *o)
 {
-	static bool registered;
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	struct sigaction old;
+	size_t i;
 
-	if (!registered && !atexit(remove_pending))
-		registered = true;
+	if (!pending_pid) {
+		pending_pid = getpid();
+		atexit(remove_pending);
+		/* Where a command handles a signal itself, it ends as it chooses. */
+		for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+			if (!sigaction(sigs[i], NULL, &old) && old.sa_handler == SIG_DFL)
+				signal(sigs[i], on_signal);
+	}
 	o->next = pending;
 	pending = o;
 }

@@ -842,6 +842,15 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static void null_stdout(void)
+{
+	int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
+		cli_die("cannot set the command's standard output aside: %s", strerror(errno));
+	close(fd);
+}
+
 static void create_output(struct rec *rc, const char **argv, int argc)
 {
 	struct perfev_data_write_opts wo = {.sz = sizeof(wo)};
@@ -859,8 +868,11 @@ static void create_output(struct rec *rc, const char **argv, int argc)
 		memset(&rc->out, 0, sizeof(rc->out));
 		rc->out.path = rc->path;
 		rc->out.fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-		if (rc->out.fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+		if (rc->out.fd < 0)
 			cli_die("cannot write to standard output: %s", strerror(errno));
+		/* No standard error: the command's output goes nowhere. */
+		if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			null_stdout();
 		wo.pipe = true;
 	} else if (cli_output_open(&rc->out, rc->path, NULL, 0600,
 				   CLI_OUT_KEEP_OLD | CLI_OUT_SEEKABLE)) {

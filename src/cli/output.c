@@ -225,6 +225,12 @@ static int refuse(const struct cli_output *o, const struct stat *st, unsigned in
 					   : "socket");
 		return S_ISDIR(st->st_mode) ? -EISDIR : -EINVAL;
 	}
+	/* Replaced by renaming, but only by who may write to it. */
+	if (S_ISREG(st->st_mode) && !(flags & CLI_OUT_KEEP_OLD) &&
+	    faccessat(AT_FDCWD, o->path, W_OK, AT_EACCESS)) {
+		say(o, "%s", file_strerror(errno));
+		return -EACCES;
+	}
 	if (S_ISFIFO(st->st_mode) && (flags & CLI_OUT_SEEKABLE)) {
 		say(o, "it is a FIFO, and this file is completed by rewriting its start: write to "
 		       "standard output (-o -) and redirect that instead");
@@ -237,13 +243,15 @@ static int refuse(const struct cli_output *o, const struct stat *st, unsigned in
 static int keep_old(const struct cli_output *o)
 {
 	char old[4096];
+	int err;
 
 	if (snprintf(old, sizeof(old), "%s.old", o->path) >= (int)sizeof(old))
 		return 0;
 	if (!rename(o->path, old))
 		return 0;
-	cli_error("cannot keep the previous '%s' as '%s': %s", o->path, old, file_strerror(errno));
-	return -errno;
+	err = -errno;
+	cli_error("cannot keep the previous '%s' as '%s': %s", o->path, old, file_strerror(err));
+	return err;
 }
 
 static ssize_t cookie_write(void *cookie, const char *buf, size_t n)

@@ -12,19 +12,19 @@
 
 struct cli_output {
 	const char *path; /* as given */
-	const char *what; /* "the HTML output " in messages, or "" */
+	const char *what; /* "HTML" for "the HTML output 'x.html'" in messages, or NULL */
 	char *tmp;	  /* the new file beside @path, renamed onto it when done; NULL: in place */
 	int fd;
 	FILE *f;		 /* with CLI_OUT_STDIO */
 	int err;		 /* the first write error through @f, -errno */
-	struct cli_output *next; /* the outputs not finished yet, removed at exit */
+	struct cli_output *next; /* the other new files not in place yet */
 };
 
 /* An existing non-empty file becomes PATH.old first, as perf record does. */
 #define CLI_OUT_KEEP_OLD 1u
 /* Also a buffered FILE (@f) whose write errors are kept exactly. */
 #define CLI_OUT_STDIO 2u
-/* The file must be seekable (perf.data's header is rewritten at the end). */
+/* The file is completed by rewriting its start (perf.data): a FIFO is refused. */
 #define CLI_OUT_SEEKABLE 4u
 
 /*

@@ -260,13 +260,16 @@ PERFEV_API int perfev_data_add_attr(struct perfev_data_writer *w,
 				    const uint64_t *ids, size_t nids);
 
 /*
- * Set a feature section's bytes (copied), to be written at the end (or
- * at once in pipe mode, as PERF_RECORD_HEADER_FEATURE; there, as perf
- * sends them, TRACING_DATA goes as PERF_RECORD_HEADER_TRACING_DATA,
- * BUILD_ID as one PERF_RECORD_HEADER_BUILD_ID per build-id record, and
- * AUXTRACE, an index of file offsets, is dropped; perf 6.1's report
- * refuses feature ids above 32 in a stream).  Setting EVENT_DESC or
- * SAMPLE_TIME replaces the generated ones.
+ * Set a feature section's bytes (copied), to be written at the end (or,
+ * in pipe mode, as PERF_RECORD_HEADER_FEATURE; there, as perf sends
+ * them, TRACING_DATA goes as PERF_RECORD_HEADER_TRACING_DATA, BUILD_ID
+ * as one PERF_RECORD_HEADER_BUILD_ID per build-id record, and AUXTRACE,
+ * an index of file offsets, is dropped; perf 6.1's report refuses
+ * feature ids above 32 in a stream).  A stream starts as perf's: the
+ * features set before the first record are held and sent at that record
+ * (or at perfev_data_finish()), after the attrs, feature records first,
+ * then the tracing data and the build ids; later ones are sent at once.
+ * Setting EVENT_DESC or SAMPLE_TIME replaces the generated ones.
  * Errors: -EINVAL (@feat outside 1..PERFEV_FEAT_MAX-1, after finish, a
  * pipe-mode BUILD_ID that is not a list of records), -EMSGSIZE (pipe
  * mode: larger than a record holds), -ENOMEM, write errors in pipe mode.
@@ -310,7 +313,12 @@ PERFEV_API int perfev_data_write(struct perfev_data_writer *w, const void *recor
  * the sizes (pipe mode: EVENT_DESC and SAMPLE_TIME as feature records,
  * then everything buffered).  After this the file is valid;
  * perfev_data_write() may not be called any more.  Calling it again
- * returns the first result.  Errors: write errors.
+ * returns the first result.  Errors: write errors.  After a write error
+ * (here or earlier: a full disk), a regular file in file mode is still
+ * completed where the attrs reached it: it is cut after the last whole
+ * record written, the features are written after it if they fit (else
+ * left out), and the header describes those records; the error is
+ * returned all the same.
  */
 PERFEV_API int perfev_data_finish(struct perfev_data_writer *w);
 /* Free the writer (finishing it first if needed; errors are then lost). */

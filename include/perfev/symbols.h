@@ -104,8 +104,12 @@ struct perfev_symbolizer_opts {
 	 * hidden (all-zero) addresses are never kept.  Debug files whose
 	 * DWARF is compressed, inflated once into debug/BUILD-ID.debug:
 	 * libdw inflates every section of a debug file it opens.  Used only
-	 * when the directory is this user's alone and no one else may
-	 * write to any directory above it; a path with ':' is not used.
+	 * when the directory is this user's alone, not a symbolic link, and
+	 * no one else may write to any directory above it (a link on the
+	 * way followed only when root or this user made it); each is
+	 * checked from the root down before anything is made in it, and a
+	 * refusal is said through the log (PERFEV_LOG_WARN).  A path with
+	 * ':' is not used.
 	 */
 	const char *cache_dir;
 	/* Where the running kernel's build id is read (kernel/notes); NULL: /sys. */
@@ -155,8 +159,13 @@ PERFEV_API int perfev_symbolize_vdso(struct perfev_symbolizer *s, uint64_t map_s
  * wrote to DIR/perf-PID.map (read once per process, at its first lookup;
  * lines that do not parse are skipped).  out->start and out->size are
  * those of the map's line; of several lines at one address the last one
- * counts.  Errors: -EINVAL, -ENODATA (no map for @pid, or not a text
- * file), -ENOENT (no line holds @ip), -ENOMEM.
+ * counts.  Anyone may write to /tmp: the map is read only when it is a
+ * regular file (opened without following a link or blocking), owned by
+ * root, the caller's user or the owner of the process while it runs,
+ * and at most 256 MiB.  Errors: -EINVAL, -ENODATA (no map for @pid, or
+ * not a text file), -EPERM (a map not read for one of those reasons,
+ * said once through the log at PERFEV_LOG_WARN), -ENOENT (no line holds
+ * @ip), -ENOMEM.
  */
 PERFEV_API int perfev_symbolize_jit(struct perfev_symbolizer *s, pid_t pid, uint64_t ip,
 				    struct perfev_sym *out);

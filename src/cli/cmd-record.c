@@ -9,6 +9,7 @@
  * noticed at once and the file is always completed.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "options.h"
+#include "output.h"
 #include "record.h"
 #include "target.h"
 
@@ -59,6 +61,7 @@ struct rec {
 	struct perfev_session *s;
 	struct cli_target ct;
 	struct perfev_data_writer *w;
+	struct cli_output out; /* the file, or the stream of -o - */
 	const char *path;
 	struct rec_ring *rings;
 	size_t nrings;
@@ -486,6 +489,13 @@ static void map_rings(struct rec *rc)
 	}
 }
 
+/* A write error: the file and its disk named. */
+static void __attribute__((noreturn)) die_write(struct rec *rc, int err)
+{
+	cli_output_fail(&rc->out, err, NULL);
+	exit(1);
+}
+
 /* Tracepoint samples are only readable with the formats of their events. */
 static void add_tracing_data(struct rec *rc)
 {
@@ -515,7 +525,7 @@ static void add_tracing_data(struct rec *rc)
 			cli_die("cannot read the tracepoint formats: %s", perfev_strerror(err));
 		err = perfev_data_set_feature(rc->w, PERFEV_FEAT_TRACING_DATA, data, len);
 		if (err)
-			cli_die("cannot write '%s': %s", rc->path, strerror(-err));
+			die_write(rc, err);
 	}
 	while (n--)
 		free(names[n]);
@@ -598,7 +608,7 @@ static void add_attrs(struct rec *rc)
 		}
 		err = perfev_data_add_attr(rc->w, a, event_name(rc, ev), ids, (size_t)n);
 		if (err)
-			cli_die("cannot write '%s': %s", rc->path, strerror(-err));
+			die_write(rc, err);
 	}
 	qsort(rc->ids, rc->nids, sizeof(*rc->ids), cmp_id);
 	add_groups(rc);
@@ -938,6 +948,26 @@ static void summary(struct rec *rc, double secs)
 			  rc->lost);
 }
 
+/* The file could not be written to the end (a full disk): say what is left of it. */
+static void __attribute__((noreturn)) fail_finish(struct rec *rc, int err)
+{
+	struct perfev_data_reader *r;
+	bool kept = strcmp(rc->path, "-") && !perfev_data_open_fd(rc->out.fd, NULL, &r);
+
+	if (kept)
+		perfev_data_close(r);
+	cli_output_fail(
+	    &rc->out, err,
+	    kept ? "the records written before it are kept, and perf and perfev read them" : NULL);
+	perfev_data_writer_free(rc->w);
+	/* A file no one can read is not put in place. */
+	if (kept)
+		cli_output_close(&rc->out);
+	else
+		cli_output_discard(&rc->out);
+	exit(1);
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -946,18 +976,13 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* An existing output becomes NAME.old, as perf does. */
-static void keep_old(const char *path)
+static void null_stdout(void)
 {
-	struct stat st;
-	char old[4096];
+	int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
 
-	if (stat(path, &st) || !S_ISREG(st.st_mode) || !st.st_size)
-		return;
-	if (snprintf(old, sizeof(old), "%s.old", path) >= (int)sizeof(old))
-		return;
-	if (rename(path, old))
-		cli_die("cannot keep the previous '%s' as '%s': %s", path, old, strerror(errno));
+	if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
+		cli_die("cannot set the command's standard output aside: %s", strerror(errno));
+	close(fd);
 }
 
 static void create_output(struct rec *rc, const char **argv, int argc)
@@ -968,13 +993,29 @@ static void create_output(struct rec *rc, const char **argv, int argc)
 
 	rc->path = rc->o->output ? rc->o->output : "perf.data";
 	if (!strcmp(rc->path, "-")) {
+		/*
+		 * The stream is standard output: it moves to a descriptor of its
+		 * own, and standard output becomes standard error before the
+		 * command is started, as perf does, so that what the command
+		 * prints never enters the stream.
+		 */
+		memset(&rc->out, 0, sizeof(rc->out));
+		rc->out.path = rc->path;
+		rc->out.fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+		if (rc->out.fd < 0)
+			cli_die("cannot write to standard output: %s", strerror(errno));
+		/* No standard error: the command's output goes nowhere. */
+		if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			null_stdout();
 		wo.pipe = true;
-	} else {
-		keep_old(rc->path);
+	} else if (cli_output_open(&rc->out, rc->path, NULL, 0600,
+				   CLI_OUT_KEEP_OLD | CLI_OUT_SEEKABLE)) {
+		exit(1);
 	}
-	err = perfev_data_create(rc->path, &wo, &rc->w);
+	wo.fd = rc->out.fd;
+	err = perfev_data_create(NULL, &wo, &rc->w);
 	if (err)
-		cli_die("cannot create '%s': %s", rc->path, strerror(-err));
+		die_write(rc, err);
 	cmdline = calloc((size_t)argc + 2, sizeof(*cmdline));
 	if (!cmdline)
 		cli_die("out of memory");
@@ -984,7 +1025,7 @@ static void create_output(struct rec *rc, const char **argv, int argc)
 	err = perfev_data_set_host_features(rc->w, cmdline);
 	free(cmdline);
 	if (err)
-		cli_die("cannot write '%s': %s", rc->path, strerror(-err));
+		die_write(rc, err);
 }
 
 static void parse_events(struct rec *rc, const struct rec_opts *o)
@@ -1198,7 +1239,9 @@ int cmd_record(int argc, const char **argv)
 			synthesize(&rc);
 		err = perfev_session_start(rc.s);
 		if (err) {
+			/* The file is still complete, as perf leaves it. */
 			perfev_data_finish(rc.w);
+			cli_output_close(&rc.out);
 			cli_die("cannot run '%s': %s", rc.ct.t.argv[0], cli_exec_error(err));
 		}
 	} else {
@@ -1226,16 +1269,18 @@ int cmd_record(int argc, const char **argv)
 		reap(&rc, 0);
 	}
 	err = rc.werr ?: build_ids_write(&rc.build_ids, rc.w, kernel_samples_possible(&rc));
-	if (!err)
-		err = perfev_data_finish(rc.w);
+	/* After a write error too: the file is completed for the records that reached it. */
+	err = perfev_data_finish(rc.w) ?: err;
 	if (err)
-		cli_die("cannot write '%s': %s", rc.path, strerror(-err));
+		fail_finish(&rc, err);
 	summary(&rc, now_s() - t0);
 	report_rates(&rc, max_before);
 	if (rc.child)
 		status = cli_exit_status(rc.child_done ? rc.child_status : -1,
 					 rc.ct.t.argv ?: rc.ct.workload);
 	perfev_data_writer_free(rc.w);
+	if (cli_output_close(&rc.out))
+		status = 1;
 	release(&rc);
 	cli_target_release(&rc.ct);
 	cli_env_release(&env);

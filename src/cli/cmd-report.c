@@ -22,6 +22,7 @@
 #include <perfev/perfev.h>
 #include <perfev/symbols.h>
 #include "options.h"
+#include "output.h"
 #include "perfev-cli.h"
 #include "report.h"
 #include "script.h"
@@ -626,7 +627,6 @@ static void parse_graph(struct report *r, const char *spec, bool *order_set,
 	}
 }
 
-/* Open an export's output: "-" is standard output. */
 /*
  * Write one export to @path ("-": standard output).  A failure is said
  * and gives status 1; the other exports are written all the same.
@@ -634,24 +634,27 @@ static void parse_graph(struct report *r, const char *spec, bool *order_set,
 static int write_export(struct report *r, const char *path, const char *what,
 			int (*fn)(const struct profile *, size_t, FILE *))
 {
-	FILE *f;
+	struct cli_output out;
 	int err;
 
 	if (!path)
 		return 0;
-	f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	if (!f) {
-		cli_error("cannot write the %s output '%s': %s", what, path, strerror(errno));
-		return 1;
+	if (!strcmp(path, "-")) {
+		err = fn(&r->prof, SIZE_MAX, stdout);
+		if (err)
+			cli_error("cannot write the %s output '-': %s", what, perfev_strerror(err));
+		return err ? 1 : 0;
 	}
-	err = fn(&r->prof, SIZE_MAX, f);
-	if (f != stdout && fclose(f) && !err)
-		err = -errno;
-	if (err) {
+	if (cli_output_open(&out, path, what, 0666, CLI_OUT_STDIO))
+		return 1;
+	err = fn(&r->prof, SIZE_MAX, out.f);
+	if (err && !out.err) {
+		/* Not a write error: the file is not put in place. */
 		cli_error("cannot write the %s output '%s': %s", what, path, perfev_strerror(err));
+		cli_output_discard(&out);
 		return 1;
 	}
-	return 0;
+	return cli_output_close(&out) ? 1 : 0;
 }
 
 /*

@@ -316,7 +316,10 @@ static char lib_msg[512];
 
 static void on_log(enum perfev_log_level level, const char *msg, void *ctx)
 {
-	if (level <= PERFEV_LOG_WARN)
+	/* A warning is said at once (a JIT map not read, ...); an error explains a failure. */
+	if (level == PERFEV_LOG_WARN)
+		cli_error("warning: %s", msg);
+	else if (level < PERFEV_LOG_WARN)
 		snprintf(lib_msg, sizeof(lib_msg), "%s", msg);
 }
 

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "options.h"
+#include "output.h"
 #include "perfev-cli.h"
 #include "stat.h"
 #include "target.h"
@@ -590,6 +591,7 @@ int cmd_stat(int argc, const char **argv)
 	char **cmd;
 	int nargs, i, status = 0;
 	struct cli_target_args ta = {0};
+	struct cli_output out;
 
 	nargs = parse_options(argc, argv, opts, stat_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	cmd = nargs ? (char **)argv : NULL;
@@ -681,9 +683,9 @@ int cmd_stat(int argc, const char **argv)
 	d.table = o.table;
 	d.out = stderr;
 	if (o.output) {
-		d.out = fopen(o.output, "w");
-		if (!d.out)
-			cli_die("cannot write '%s': %s", o.output, perfev_strerror(errno));
+		if (cli_output_open(&out, o.output, NULL, 0666, CLI_OUT_STDIO))
+			exit(1);
+		d.out = out.f;
 	}
 	desc = describe_target(&o, cmd);
 	d.target_desc = desc;
@@ -709,8 +711,8 @@ int cmd_stat(int argc, const char **argv)
 		d.term_signal = cmd && status >= 0 && WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 		stat_print(&d);
 	}
-	if (d.out != stderr && fclose(d.out))
-		cli_die("cannot write '%s': %s", o.output, perfev_strerror(errno));
+	if (d.out != stderr && cli_output_close(&out))
+		exit(1);
 	else if (d.out == stderr && (fflush(stderr) || ferror(stderr)))
 		exit(1); /* nowhere left to say so */
 

@@ -71,16 +71,19 @@ int perfev__path(char *buf, size_t len, const char *root, const char *fmt, ...)
  * Returns the length or -errno.  @max bounds the size read.
  */
 ssize_t perfev__read_file(const char *path, char **out, size_t max);
-/* Make @dir and its missing parents (mode 0700).  0 or -errno. */
-int perfev__mkdir_p(const char *dir);
+/* The same from an open descriptor, from where it stands (not closed). */
+ssize_t perfev__read_fd(int fd, char **out, size_t max);
 /*
- * A directory where files are kept between runs: @dir (absolute) made
- * with its parents, then opened.  A descriptor when the directory is this
- * user's alone and every directory above belongs to root or this user
- * and no one else may write to it (or is sticky); -EPERM when not, so
+ * A directory where files are kept between runs: @dir (absolute), opened.
+ * From the root down, each directory is checked before anything is made
+ * in it: it must belong to root or this user, no one else may write to
+ * it (unless it is sticky, as /tmp), and a link is followed only when
+ * root or this user made it; missing ones are made (0700).  @dir itself
+ * must be this user's alone and not a symbolic link.  A descriptor, or
+ * -errno: -EPERM or -ELOOP with @why saying which directory and why, so
  * nobody else can plant or redirect what is read or written there.
  */
-int perfev__private_dir(const char *dir);
+int perfev__private_dir(const char *dir, char *why, size_t len);
 /* The subdirectory @name of @dirfd, made (0700) when missing, opened (no symlink). */
 int perfev__subdir_at(int dirfd, const char *name);
 /* A fresh temporary NAME.PID.tmp in @dirfd (its name in @tmp), O_EXCL, no symlink: fd or -errno. */

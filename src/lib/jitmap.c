@@ -9,9 +9,12 @@
  * of several lines at one address the last one wins.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include "internal.h"
 #include "symtab.h"
 
@@ -204,21 +207,25 @@ struct jproc {
 
 struct perfev__jitmaps {
 	char *dir;
+	char *procfs_root; /* where the processes are, to know their owners; NULL: /proc */
 	struct jproc *v;
 	size_t n, cap;
 	size_t last; /* the process of the previous lookup: samples come in runs */
 };
 
-/* Bigger than any map a JIT writes in one run. */
-#define JITMAP_MAX ((size_t)1 << 30)
+/* Bigger than any map a JIT writes in one run (a few million lines). */
+#define JITMAP_MAX ((size_t)256 << 20)
 
-int perfev__jitmaps_new(const char *dir, struct perfev__jitmaps **out)
+int perfev__jitmaps_new(const char *dir, const char *procfs_root, struct perfev__jitmaps **out)
 {
 	struct perfev__jitmaps *c;
 
 	*out = NULL;
 	c = calloc(1, sizeof(*c));
-	if (!c || !(c->dir = strdup(dir ? dir : "/tmp"))) {
+	if (!c || !(c->dir = strdup(dir ? dir : "/tmp")) ||
+	    (procfs_root && !(c->procfs_root = strdup(procfs_root)))) {
+		if (c)
+			free(c->dir);
 		free(c);
 		return -ENOMEM;
 	}
@@ -236,18 +243,84 @@ void perfev__jitmaps_free(struct perfev__jitmaps *c)
 		perfev__jitmap_free(c->v[i].map);
 	free(c->v);
 	free(c->dir);
+	free(c->procfs_root);
 	free(c);
 }
 
-static void load(const char *dir, struct jproc *p)
+/* Whether @uid may have written the map of @pid: root, this user, or the process's owner. */
+static bool trusted_owner(const struct perfev__jitmaps *c, pid_t pid, uid_t uid)
+{
+	char path[4096];
+	struct stat st;
+
+	if (uid == 0 || uid == geteuid())
+		return true;
+	/* A process that still runs: /proc/PID belongs to its owner. */
+	return !perfev__path(path, sizeof(path), c->procfs_root ? c->procfs_root : "/proc", "/%d",
+			     (int)pid) &&
+	       !stat(path, &st) && st.st_uid == uid;
+}
+
+static const char *owner_text(char *buf, size_t len, uid_t uid)
+{
+	snprintf(buf, len, "it belongs to uid %u, not to root, this user or the process's owner",
+		 (unsigned int)uid);
+	return buf;
+}
+
+/*
+ * Open the map of @p for reading, or say why it is not read (-EPERM)
+ * through the log.  Anyone may write to /tmp: the map must be a regular
+ * file, not a link, owned by root, this user or the process, and of a
+ * bounded size; opened without blocking, so that a FIFO cannot hold
+ * the reader.
+ */
+static int open_map(const struct perfev__jitmaps *c, const struct jproc *p, const char *path)
+{
+	const char *why = NULL;
+	char owner[96];
+	struct stat st;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 && errno == ELOOP)
+		why = "it is a symbolic link";
+	else if (fd < 0)
+		return errno == ENOMEM ? -ENOMEM : -ENODATA;
+	else if (fstat(fd, &st))
+		why = "it cannot be examined";
+	else if (!S_ISREG(st.st_mode))
+		why = S_ISFIFO(st.st_mode)  ? "it is a FIFO, not a regular file"
+		      : S_ISDIR(st.st_mode) ? "it is a directory"
+					    : "it is a device, not a regular file";
+	else if (!trusted_owner(c, p->pid, st.st_uid))
+		why = owner_text(owner, sizeof(owner), st.st_uid);
+	else if ((uint64_t)st.st_size > JITMAP_MAX)
+		why = "it is larger than 256 MiB";
+	if (!why)
+		return fd;
+	if (fd >= 0)
+		close(fd);
+	pr_warn("not reading the JIT map '%s': %s", path, why);
+	return -EPERM;
+}
+
+static void load(const struct perfev__jitmaps *c, struct jproc *p)
 {
 	char path[4096], *buf = NULL;
 	ssize_t n;
+	int fd;
 
-	p->err = perfev__path(path, sizeof(path), dir, "/perf-%d.map", (int)p->pid);
+	p->err = perfev__path(path, sizeof(path), c->dir, "/perf-%d.map", (int)p->pid);
 	if (p->err)
 		return;
-	n = perfev__read_file(path, &buf, JITMAP_MAX);
+	fd = open_map(c, p, path);
+	if (fd < 0) {
+		p->err = fd;
+		return;
+	}
+	n = perfev__read_fd(fd, &buf, JITMAP_MAX);
+	close(fd);
 	if (n < 0) {
 		p->err = n == -ENOMEM ? -ENOMEM : -ENODATA;
 		return;
@@ -276,7 +349,7 @@ int perfev__jitmaps_find(struct perfev__jitmaps *c, pid_t pid, uint64_t ip, stru
 		p = &c->v[c->n++];
 		memset(p, 0, sizeof(*p));
 		p->pid = pid;
-		load(c->dir, p);
+		load(c, p);
 		if (p->err == -ENOMEM) {
 			/* Not an answer about the map: try again next time. */
 			c->n--;

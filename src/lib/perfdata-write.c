@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 #include <perfev/event.h>
@@ -43,7 +44,14 @@ struct perfev_data_writer {
 	int finish_ret;
 	unsigned char *buf; /* output not yet written */
 	size_t blen;
-	uint64_t pos; /* bytes emitted, buffered ones included: the file offset */
+	uint64_t pos;	  /* bytes emitted, buffered ones included: the file offset */
+	uint64_t on_disk; /* bytes write(2) took */
+	/*
+	 * File mode: the end of the last whole record on disk, and where the
+	 * records end (UINT64_MAX until perfev_data_finish()).  After a
+	 * write error the file is cut there and stays readable.
+	 */
+	uint64_t good_end, data_end;
 	uint64_t data_offset, attrs_offset, attrs_size;
 	struct wr_attr *attrs;
 	size_t nattrs, attrs_cap;
@@ -113,21 +121,61 @@ static int bytes_string(struct bytes *b, const char *s)
 
 /* ---- output -------------------------------------------------------------------------- */
 
+/*
+ * File mode: @k bytes of @p went to the file at offset @at (all of what
+ * was written when @whole: then they end on a record, since records are
+ * only ever written whole).  Move good_end to the last whole record.
+ */
+static void note_written(struct perfev_data_writer *w, const unsigned char *p, uint64_t at,
+			 size_t k, bool whole)
+{
+	uint64_t s, end = at + k < w->data_end ? at + k : w->data_end, size, extra;
+
+	if (w->pipe || !w->data_started || end <= w->data_offset)
+		return;
+	if (whole) {
+		w->good_end = end;
+		return;
+	}
+	s = at > w->data_offset ? at : w->data_offset;
+	if (s >= end)
+		return;
+	for (; end - s >= 8; s += size + extra) {
+		const unsigned char *r = p + (s - at);
+
+		size = perfev__pd_u16(r + 6);
+		extra = 0;
+		if (perfev__pd_u32(r) == PERFEV_RECORD_AUXTRACE) {
+			if (end - s < 16)
+				break;
+			extra = perfev__pd_u64(r + 8);
+		}
+		if (size < 8 || extra > end - s || size > end - s - extra)
+			break;
+	}
+	w->good_end = s;
+}
+
 static int write_all(struct perfev_data_writer *w, const unsigned char *p, size_t n)
 {
+	uint64_t at = w->on_disk;
+	size_t done = 0;
 	ssize_t k;
 
-	while (n) {
-		k = write(w->fd, p, n);
+	while (done < n) {
+		k = write(w->fd, p + done, n - done);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0) {
 			w->err = k < 0 ? -errno : -EIO;
+			w->on_disk += done;
+			note_written(w, p, at, done, false);
 			return w->err;
 		}
-		p += k;
-		n -= (size_t)k;
+		done += (size_t)k;
 	}
+	w->on_disk += n;
+	note_written(w, p, at, n, true);
 	return 0;
 }
 
@@ -402,6 +450,18 @@ int perfev_data_add_attr(struct perfev_data_writer *w, const struct perf_event_a
 
 /* ---- features --------------------------------------------------------------------------- */
 
+/* A BUILD_ID section: a list of build-id records, each framed by its header. */
+static int check_build_ids(const unsigned char *p, size_t len)
+{
+	size_t off;
+	uint16_t size;
+
+	for (off = 0; off < len; off += size)
+		if (len - off < 8 || (size = perfev__pd_u16(p + off + 6)) < 8 || size > len - off)
+			return -EINVAL;
+	return 0;
+}
+
 /*
  * BUILD_ID is a list of build-id records; a stream carries them as
  * PERF_RECORD_HEADER_BUILD_ID, the way perf sends them (perf reads a
@@ -413,9 +473,6 @@ static int emit_pipe_build_ids(struct perfev_data_writer *w, const unsigned char
 	uint16_t size;
 	int ret;
 
-	for (off = 0; off < len; off += size)
-		if (len - off < 8 || (size = perfev__pd_u16(p + off + 6)) < 8 || size > len - off)
-			return -EINVAL;
 	for (off = 0; off < len; off += size) {
 		size = perfev__pd_u16(p + off + 6);
 		ret = emit_header(w, PERFEV_RECORD_HEADER_BUILD_ID, perfev__pd_u16(p + off + 4),
@@ -428,11 +485,27 @@ static int emit_pipe_build_ids(struct perfev_data_writer *w, const unsigned char
 	return 0;
 }
 
+/* Pipe mode: whether @feat's bytes can be carried by the records that send it. */
+static int pipe_feature_ok(int feat, const void *data, size_t len)
+{
+	if (feat == PERFEV_FEAT_BUILD_ID)
+		return check_build_ids(data, len);
+	if (feat == PERFEV_FEAT_AUXTRACE)
+		return 0;
+	/* The tracing data follows its record, which only says how long it is. */
+	if (feat == PERFEV_FEAT_TRACING_DATA)
+		return len > UINT32_MAX - 7 ? -EMSGSIZE : 0;
+	return len > PIPE_REC_MAX - 16 ? -EMSGSIZE : 0;
+}
+
 static int emit_pipe_feature(struct perfev_data_writer *w, int feat, const void *data, size_t len)
 {
 	size_t padded;
 	int ret;
 
+	ret = pipe_feature_ok(feat, data, len);
+	if (ret)
+		return ret;
 	if (feat == PERFEV_FEAT_BUILD_ID)
 		return emit_pipe_build_ids(w, data, len);
 	/* An index of file offsets, meaningless in a stream; perf reads it from its input too. */
@@ -440,10 +513,7 @@ static int emit_pipe_feature(struct perfev_data_writer *w, int feat, const void 
 		return 0;
 
 	if (feat == PERFEV_FEAT_TRACING_DATA) {
-		/* The data follows the record, which only says how long it is. */
 		padded = (size_t)perfev__pd_align8(len);
-		if (len > UINT32_MAX - 7)
-			return -EMSGSIZE;
 		ret = emit_header(w, PERFEV_RECORD_HEADER_TRACING_DATA, 0, TRACING_DATA_REC);
 		if (!ret) {
 			uint32_t sz[2] = {(uint32_t)padded, 0};
@@ -456,13 +526,33 @@ static int emit_pipe_feature(struct perfev_data_writer *w, int feat, const void 
 			ret = emit_zero(w, padded - len);
 		return ret;
 	}
-	if (len > PIPE_REC_MAX - 16)
-		return -EMSGSIZE;
 	ret = emit_header(w, PERFEV_RECORD_HEADER_FEATURE, 0, (uint16_t)(16 + len));
 	if (!ret)
 		ret = emit_u64(w, (uint64_t)feat);
 	if (!ret)
 		ret = emit(w, data, len);
+	return ret;
+}
+
+/*
+ * Pipe mode, at the first record: the features held until now, after the
+ * attrs, in perf's order: feature records, the tracing data, build ids.
+ * perf's readers expect the attrs first (perf evlist reads no further).
+ */
+static int start_pipe_data(struct perfev_data_writer *w)
+{
+	static const int last[] = {PERFEV_FEAT_TRACING_DATA, PERFEV_FEAT_BUILD_ID};
+	size_t i;
+	int feat, ret = 0;
+
+	w->data_started = true;
+	for (feat = 1; !ret && feat < PERFEV_FEAT_MAX; feat++)
+		if (w->feats[feat].set && feat != last[0] && feat != last[1])
+			ret = emit_pipe_feature(w, feat, w->feats[feat].data, w->feats[feat].len);
+	for (i = 0; !ret && i < sizeof(last) / sizeof(last[0]); i++)
+		if (w->feats[last[i]].set)
+			ret = emit_pipe_feature(w, last[i], w->feats[last[i]].data,
+						w->feats[last[i]].len);
 	return ret;
 }
 
@@ -476,12 +566,19 @@ int perfev_data_set_feature(struct perfev_data_writer *w, int feat, const void *
 	if (w->err)
 		return w->err;
 	f = &w->feats[feat];
-	if (w->pipe) {
+	if (w->pipe && w->data_started) {
 		int ret = emit_pipe_feature(w, feat, data, len);
 
 		if (!ret)
 			f->set = true;
 		return ret;
+	}
+	if (w->pipe) {
+		/* Held until the attrs are out: checked now, sent at the first record. */
+		int ret = pipe_feature_ok(feat, data, len);
+
+		if (ret)
+			return ret;
 	}
 	copy = malloc(len ? len : 1);
 	if (!copy)
@@ -809,8 +906,8 @@ int perfev_data_write(struct perfev_data_writer *w, const void *records, size_t 
 	ret = check_records(p, len);
 	if (ret)
 		return ret;
-	if (!w->pipe && !w->data_started) {
-		ret = start_data(w);
+	if (!w->data_started) {
+		ret = w->pipe ? start_pipe_data(w) : start_data(w);
 		if (ret)
 			return ret;
 	}
@@ -887,21 +984,15 @@ static int pwrite_all(int fd, const unsigned char *p, size_t n, off_t off)
 	return 0;
 }
 
-static int finish_file(struct perfev_data_writer *w)
+/* File mode: after the records, the section table and the features (and late attrs). */
+static int write_tail(struct perfev_data_writer *w, uint64_t *bitmap)
 {
 	struct out_feat feats[PERFEV_FEAT_MAX];
-	unsigned char hdr[PERFEV__PD_HDR_SIZE] = {0};
 	struct bytes desc = {0};
-	uint64_t times[2], data_size, off, bitmap[PERFEV_FEAT_MAX / 64] = {0};
+	uint64_t times[2], off;
 	size_t n = 0, i;
 	int ret;
 
-	if (!w->data_started) {
-		ret = start_data(w);
-		if (ret)
-			return ret;
-	}
-	data_size = w->pos - w->data_offset;
 	ret = collect_features(w, feats, &n, &desc, times);
 	if (ret)
 		goto out;
@@ -927,8 +1018,15 @@ static int finish_file(struct perfev_data_writer *w)
 	}
 	if (!ret)
 		ret = flush(w);
-	if (ret)
-		goto out;
+out:
+	free(desc.p);
+	return ret;
+}
+
+static int write_header(struct perfev_data_writer *w, uint64_t data_size, const uint64_t *bitmap)
+{
+	unsigned char hdr[PERFEV__PD_HDR_SIZE] = {0};
+
 	perfev__pd_put64(hdr, PERFEV__PD_MAGIC);
 	perfev__pd_put64(hdr + 8, PERFEV__PD_HDR_SIZE);
 	perfev__pd_put64(hdr + PERFEV__PD_OFF_ATTR_SIZE, slot_size(w) + PERFEV__PD_SECTION_SIZE);
@@ -936,12 +1034,60 @@ static int finish_file(struct perfev_data_writer *w)
 	perfev__pd_put64(hdr + PERFEV__PD_OFF_ATTRS + 8, w->attrs_size);
 	perfev__pd_put64(hdr + PERFEV__PD_OFF_DATA, w->data_offset);
 	perfev__pd_put64(hdr + PERFEV__PD_OFF_DATA + 8, data_size);
-	memcpy(hdr + PERFEV__PD_OFF_FEATURES, bitmap, sizeof(bitmap));
-	ret = pwrite_all(w->fd, hdr, sizeof(hdr), 0);
+	memcpy(hdr + PERFEV__PD_OFF_FEATURES, bitmap, PERFEV_FEAT_MAX / 8);
+	return pwrite_all(w->fd, hdr, sizeof(hdr), 0);
+}
+
+/*
+ * File mode, after a write error (a full disk): keep what reached the
+ * file whole.  It is cut after the last complete record, the features
+ * are tried again there (left out if they do not fit either), and the
+ * header is written for the records kept.  Returns the write error.
+ */
+static int salvage(struct perfev_data_writer *w)
+{
+	uint64_t bitmap[PERFEV_FEAT_MAX / 64] = {0};
+	int err = w->err;
+	struct stat st;
+
+	/* The attrs lie before the records; late ones would come after them. */
+	if (!w->data_started || w->attrs_late || w->good_end < w->data_offset ||
+	    fstat(w->fd, &st) || !S_ISREG(st.st_mode) || ftruncate(w->fd, (off_t)w->good_end) ||
+	    lseek(w->fd, (off_t)w->good_end, SEEK_SET) < 0)
+		return err;
+	w->err = 0;
+	w->blen = 0;
+	w->pos = w->on_disk = w->data_end = w->good_end;
+	if (write_tail(w, bitmap)) {
+		memset(bitmap, 0, sizeof(bitmap));
+		if (ftruncate(w->fd, (off_t)w->good_end)) {
+			w->err = err;
+			return err;
+		}
+		w->pos = w->good_end;
+	}
+	write_header(w, w->good_end - w->data_offset, bitmap);
+	w->err = err;
+	return err;
+}
+
+static int finish_file(struct perfev_data_writer *w)
+{
+	uint64_t bitmap[PERFEV_FEAT_MAX / 64] = {0};
+	int ret;
+
+	if (!w->data_started) {
+		ret = start_data(w);
+		if (ret)
+			return w->data_started ? salvage(w) : ret;
+	}
+	w->data_end = w->pos;
+	ret = write_tail(w, bitmap);
+	if (ret)
+		return w->err ? salvage(w) : ret;
+	ret = write_header(w, w->data_end - w->data_offset, bitmap);
 	if (ret)
 		w->err = ret;
-out:
-	free(desc.p);
 	return ret;
 }
 
@@ -951,8 +1097,10 @@ static int finish_pipe(struct perfev_data_writer *w)
 	uint64_t times[2] = {w->first_time, w->last_time};
 	int ret = 0;
 
+	if (!w->data_started)
+		ret = start_pipe_data(w);
 	/* Known only now; perf takes features anywhere in a stream. */
-	if (!w->feats[PERFEV_FEAT_EVENT_DESC].set && w->nattrs) {
+	if (!ret && !w->feats[PERFEV_FEAT_EVENT_DESC].set && w->nattrs) {
 		ret = build_event_desc(w, &desc);
 		/* Too big for a record: the names went out with the attrs already. */
 		if (!ret && desc.len <= PIPE_REC_MAX - 16)
@@ -974,8 +1122,8 @@ int perfev_data_finish(struct perfev_data_writer *w)
 		return w->finish_ret;
 	if (w->err) {
 		w->finished = true;
-		w->finish_ret = w->err;
-		return w->err;
+		w->finish_ret = w->pipe ? w->err : salvage(w);
+		return w->finish_ret;
 	}
 	w->finish_ret = w->pipe ? finish_pipe(w) : finish_file(w);
 	w->finished = true;
@@ -1031,6 +1179,7 @@ int perfev_data_create(const char *path, const struct perfev_data_write_opts *op
 	w->fd = fd;
 	w->own_fd = own;
 	w->pipe = pipe;
+	w->data_end = UINT64_MAX;
 	if (pipe) {
 		emit_u64(w, PERFEV__PD_MAGIC);
 		emit_u64(w, PERFEV__PD_PIPE_HDR_SIZE);

@@ -153,9 +153,16 @@ int perfev_symbolizer_new(const struct perfev_symbolizer_opts *opts, struct perf
 	s->callbacks.find_debuginfo = find_debuginfo;
 	s->callbacks.section_address = dwfl_offline_section_address;
 	root = PERFEV__OPT(opts, cache_dir, NULL);
-	/* A cache only where nobody else can write: else none, silently. */
-	if (root && !strchr(root, ':') && (s->cache_fd = perfev__private_dir(root)) < 0)
-		s->cache_fd = -1;
+	/* A cache only where nobody else can write: else none, and why in the log. */
+	if (root && !strchr(root, ':')) {
+		char why[4200];
+
+		s->cache_fd = perfev__private_dir(root, why, sizeof(why));
+		if (s->cache_fd < 0 && why[0])
+			pr_warn("not keeping symbols between runs in '%s': %s", root, why);
+		if (s->cache_fd < 0)
+			s->cache_fd = -1;
+	}
 	if (s->cache_fd >= 0 && !(s->cache_dir = strdup(root)))
 		goto nomem;
 	/*
@@ -555,7 +562,7 @@ int perfev_symbolize_jit(struct perfev_symbolizer *s, pid_t pid, uint64_t ip,
 	memset(out, 0, sizeof(*out));
 	out->addr = ip;
 	if (!s->jit) {
-		err = perfev__jitmaps_new(s->jitmap_dir, &s->jit);
+		err = perfev__jitmaps_new(s->jitmap_dir, s->procfs_root, &s->jit);
 		if (err)
 			return err;
 	}

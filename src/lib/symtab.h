@@ -73,9 +73,14 @@ int perfev__jitmap_find(const struct perfev__jitmap *m, uint64_t ip, struct perf
 /* The JIT maps of several processes, each read once from DIR/perf-PID.map. */
 struct perfev__jitmaps;
 
-int perfev__jitmaps_new(const char *dir, struct perfev__jitmaps **out);
+/* @dir: NULL is /tmp; @procfs_root: where the processes are (NULL: /proc). */
+int perfev__jitmaps_new(const char *dir, const char *procfs_root, struct perfev__jitmaps **out);
 void perfev__jitmaps_free(struct perfev__jitmaps *c);
-/* Errors: -ENODATA (no map for @pid), -ENOENT (no entry holds @ip), -ENOMEM. */
+/*
+ * Errors: -ENODATA (no map for @pid), -EPERM (a map not read: a link,
+ * not a regular file, another user's or too large; said through the
+ * log), -ENOENT (no entry holds @ip), -ENOMEM.
+ */
 int perfev__jitmaps_find(struct perfev__jitmaps *c, pid_t pid, uint64_t ip, struct perfev_sym *out);
 
 #endif /* PERFEV_SYMTAB_H */

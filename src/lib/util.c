@@ -94,21 +94,15 @@ int perfev__path(char *buf, size_t len, const char *root, const char *fmt, ...)
 	return 0;
 }
 
-ssize_t perfev__read_file(const char *path, char **out, size_t max)
+ssize_t perfev__read_fd(int fd, char **out, size_t max)
 {
 	size_t cap = 256, len = 0;
 	char *buf, *n;
 	ssize_t r;
-	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	buf = malloc(cap + 1);
-	if (!buf) {
-		close(fd);
+	if (!buf)
 		return -ENOMEM;
-	}
 	for (;;) {
 		if (len == cap) {
 			if (cap >= max)
@@ -117,7 +111,6 @@ ssize_t perfev__read_file(const char *path, char **out, size_t max)
 			n = realloc(buf, cap + 1);
 			if (!n) {
 				free(buf);
-				close(fd);
 				return -ENOMEM;
 			}
 			buf = n;
@@ -128,17 +121,28 @@ ssize_t perfev__read_file(const char *path, char **out, size_t max)
 				continue;
 			r = -errno;
 			free(buf);
-			close(fd);
 			return r;
 		}
 		if (r == 0)
 			break;
 		len += r;
 	}
-	close(fd);
 	buf[len] = '\0';
 	*out = buf;
 	return len;
+}
+
+ssize_t perfev__read_file(const char *path, char **out, size_t max)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = perfev__read_fd(fd, out, max);
+	close(fd);
+	return n;
 }
 
 int perfev__parse_u64(const char *s, size_t len, uint64_t *out)
@@ -198,24 +202,6 @@ void perfev__bprintf(char *buf, size_t len, size_t *pos, const char *fmt, ...)
 		*pos = len - 1;
 }
 
-/* Make @dir and its missing parents (0700). */
-int perfev__mkdir_p(const char *dir)
-{
-	char buf[4096], *p;
-
-	if (perfev__path(buf, sizeof(buf), NULL, "%s", dir))
-		return -ENAMETOOLONG;
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0700) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	return mkdir(buf, 0700) && errno != EEXIST ? -errno : 0;
-}
-
 /* Owned by root or this user, and no one else may write to it (or it is sticky, as /tmp). */
 static bool safe_dir(const struct stat *st)
 {
@@ -223,33 +209,72 @@ static bool safe_dir(const struct stat *st)
 	       (!(st->st_mode & (S_IWGRP | S_IWOTH)) || (st->st_mode & S_ISVTX));
 }
 
-int perfev__private_dir(const char *dir)
+/*
+ * Directory @path (a prefix of the cache's path) checked, made first
+ * when missing: only ever inside a directory already found safe.  A
+ * link is followed only when root or this user made it (the kernel's
+ * protected_symlinks rule).
+ */
+static int safe_component(const char *path, char *why, size_t len)
+{
+	struct stat st;
+
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode) && st.st_uid != 0 && st.st_uid != geteuid()) {
+		snprintf(why, len, "'%s' is a link another user made", path);
+		return -EPERM;
+	}
+	if (stat(path, &st)) {
+		if (errno != ENOENT || (mkdir(path, 0700) && errno != EEXIST) || stat(path, &st))
+			return -errno;
+	}
+	if (!safe_dir(&st)) {
+		snprintf(why, len, "'%s' is %s", path,
+			 !S_ISDIR(st.st_mode) ? "not a directory"
+					      : "another user's, or others may write to it");
+		return -EPERM;
+	}
+	return 0;
+}
+
+int perfev__private_dir(const char *dir, char *why, size_t len)
 {
 	char buf[4096], *p;
 	struct stat st;
+	size_t n;
 	int fd, err;
 
+	why[0] = '\0';
 	if (!dir || dir[0] != '/')
 		return -EINVAL;
-	err = perfev__mkdir_p(dir);
-	if (err)
-		return err;
 	if (perfev__path(buf, sizeof(buf), NULL, "%s", dir))
 		return -ENAMETOOLONG;
-	/* Every directory above: no one else could swap what lies below. */
+	for (n = strlen(buf); n > 1 && buf[n - 1] == '/'; n--)
+		buf[n - 1] = '\0';
+	/* From the root down, each directory checked before anything is made in it. */
 	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
+		if (*p != '/' || p[-1] == '/')
 			continue;
 		*p = '\0';
-		if (stat(buf, &st) || !safe_dir(&st))
-			return -EPERM;
+		err = safe_component(buf, why, len);
+		if (err)
+			return err;
 		*p = '/';
 	}
-	fd = open(buf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
+	/* The directory itself: this user's alone, and never a link. */
+	if (!lstat(buf, &st) && S_ISLNK(st.st_mode)) {
+		snprintf(why, len, "it is a symbolic link");
+		return -ELOOP;
+	}
+	if (mkdir(buf, 0700) && errno != EEXIST)
 		return -errno;
-	/* The directory itself: this user's alone. */
+	fd = open(buf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ELOOP)
+			snprintf(why, len, "it is a symbolic link");
+		return -errno;
+	}
 	if (fstat(fd, &st) || st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		snprintf(why, len, "it is another user's, or others may write to it");
 		close(fd);
 		return -EPERM;
 	}
@@ -294,15 +319,13 @@ int perfev__commit_at(int dirfd, int fd, const char *tmp, const char *name)
 
 ssize_t perfev__read_at(int dirfd, const char *name, char **out, size_t max)
 {
-	char path[64];
 	ssize_t n;
 	int fd;
 
 	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	n = perfev__read_file(path, out, max);
+	n = perfev__read_fd(fd, out, max);
 	close(fd);
 	return n;
 }

@@ -5,7 +5,8 @@
 PERFEV=${PERFEV:-build/perfev}
 DATA=${PERFEV_TEST_DATA:-tests/data}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/perfev-test.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+mounts=
+trap 'for m in $mounts; do umount "$m"; done; rm -rf "$TMP"' EXIT
 status=0
 
 pass() { printf 'PASS %s\n' "$1"; }
@@ -50,6 +51,33 @@ have_perf61() {
 		*) why_no_perf="the output is compared with perf 6.1, this is '$(perf version 2>/dev/null)'" ;;
 		esac
 	fi
+}
+
+# small_fs DIR SIZE: a tmpfs of SIZE on DIR, unmounted at exit; fails where mount is not permitted.
+small_fs() {
+	mkdir -p "$1" && mount -t tmpfs -o "size=$2" tmpfs "$1" 2>/dev/null || return 1
+	mounts="$mounts $1"
+}
+
+# ext4_fs DIR: a small ext4 filesystem (an image mounted through a loop device) on DIR,
+# unmounted at exit; fails where mkfs.ext4 is missing or mount is not permitted.
+ext4_fs() {
+	command -v mkfs.ext4 >/dev/null 2>&1 && mkdir -p "$1" && truncate -s 8M "$1.img" &&
+		mkfs.ext4 -q -F "$1.img" >/dev/null 2>&1 && mount -o loop "$1.img" "$1" 2>/dev/null ||
+		return 1
+	mounts="$mounts $1"
+}
+
+# python3 -c "$SHUT_FS" DIR: every later write to the ext4 filesystem on DIR fails with
+# EIO, as on a failing disk (EXT4_IOC_SHUTDOWN, without flushing the journal).
+SHUT_FS='import fcntl, os, struct, sys
+fcntl.ioctl(os.open(sys.argv[1], os.O_RDONLY), 0x8004587D, struct.pack("I", 2))'
+
+# fill_fs DIR: fill the filesystem of DIR to the last byte.
+fill_fs() {
+	dd if=/dev/zero of="$1/.fill" bs=4096 2>/dev/null
+	dd if=/dev/zero of="$1/.fill-tail" bs=1 2>/dev/null
+	return 0
 }
 
 finish() {

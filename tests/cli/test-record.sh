@@ -238,6 +238,60 @@ if expect_rc pipe 0; then
 	fi
 fi
 
+# The command's standard output goes to standard error, never into the stream, as perf does.
+"$PERFEV" record -o - -- echo hello 2>"$TMP/pipe_stdout.err" >"$TMP/pipe_stdout.data"
+rc=$?
+if expect_rc pipe_stdout 0; then
+	if [ "$(head -c 8 "$TMP/pipe_stdout.data")" != PERFILE2 ]; then
+		fail pipe_stdout "the stream starts with '$(head -c 16 "$TMP/pipe_stdout.data")', not PERFILE2"
+	elif ! grep -q '^hello$' "$TMP/pipe_stdout.err"; then
+		fail pipe_stdout "the command's output is not on standard error: $(head -c 300 "$TMP/pipe_stdout.err")"
+	elif [ -n "$have_perf" ] && ! perf script -i - <"$TMP/pipe_stdout.data" >/dev/null 2>"$TMP/perf.err"; then
+		fail pipe_stdout "perf script -i - cannot read the stream: $(head -c 300 "$TMP/perf.err")"
+	else
+		pass pipe_stdout
+	fi
+fi
+
+# A command that prints without end, stopped by Ctrl-C (SIGINT to the process group):
+# a small stream that perf and perfev read.
+setsid "$PERFEV" record -o - -- yes >"$TMP/pipe_yes.data" 2>/dev/null &
+pgid=$!
+sleep 0.3
+kill -INT -$pgid
+wait $pgid
+n=$("$PERFEV" script -i - <"$TMP/pipe_yes.data" 2>"$TMP/ours.err" | grep -c ' yes ')
+if [ "$(head -c 8 "$TMP/pipe_yes.data")" != PERFILE2 ]; then
+	fail pipe_interrupted "the stream starts with '$(head -c 16 "$TMP/pipe_yes.data")', not PERFILE2"
+elif [ "$n" -eq 0 ]; then
+	fail pipe_interrupted "perfev script -i - reads no sample of yes: $(head -c 300 "$TMP/ours.err")"
+elif [ -n "$have_perf" ] && [ "$(perf script -i - <"$TMP/pipe_yes.data" 2>/dev/null | grep -c ' yes ')" != "$n" ]; then
+	fail pipe_interrupted "perfev script -i - reads $n samples of yes, perf script -i - does not"
+else
+	pass pipe_interrupted
+fi
+
+# perf evlist reads a stream's attrs from its start: it lists the same events as for perf's.
+if [ -n "$have_perf" ]; then
+	evs="-e cpu-clock -e task-clock"
+	if [ -d /sys/kernel/tracing/events/sched ] || [ -d /sys/kernel/debug/tracing/events/sched ]; then
+		evs="$evs -e sched:sched_process_exec"
+	fi
+	# shellcheck disable=SC2086
+	"$PERFEV" record -q $evs -o - -- true 2>/dev/null | perf evlist -i - >"$TMP/evlist.ours" 2>&1
+	# shellcheck disable=SC2086
+	perf record -q $evs -o - -- true 2>/dev/null | perf evlist -i - >"$TMP/evlist.perf" 2>&1
+	if ! grep -q task-clock "$TMP/evlist.perf"; then
+		fail pipe_evlist "perf evlist -i - lists nothing for perf's own stream: $(cat "$TMP/evlist.perf")"
+	elif ! cmp -s "$TMP/evlist.perf" "$TMP/evlist.ours"; then
+		fail pipe_evlist "perf evlist -i - differs: $(diff "$TMP/evlist.perf" "$TMP/evlist.ours" | head -6)"
+	else
+		pass pipe_evlist
+	fi
+else
+	skip perf pipe_evlist "$why_no_perf"
+fi
+
 # ---- events ------------------------------------------------------------------------
 
 rec two_events -e cpu-clock -e task-clock -- $W
@@ -345,24 +399,99 @@ fi
 rec unwritable -- true
 "$PERFEV" record -o /nonexistent-dir/x.data -- true >"$TMP/out" 2>"$TMP/err"
 rc=$?
-if expect_rc unwritable 1 && grep -q "cannot create '/nonexistent-dir/x.data': No such file" "$TMP/err"; then
+if expect_rc unwritable 1 && grep -q "cannot write '/nonexistent-dir/x.data': no such file" "$TMP/err"; then
 	pass unwritable
 elif [ "$rc" -eq 1 ]; then
 	fail unwritable "unclear message: $(cat "$TMP/err")"
 fi
 
-# A full disk: a tiny tmpfs (root only).
-if [ "$(id -u)" -eq 0 ] && mkdir -p "$TMP/full" && mount -t tmpfs -o size=16k none "$TMP/full" 2>/dev/null; then
-	"$PERFEV" record -F 20000 -g -o "$TMP/full/x.data" -- $W >"$TMP/out" 2>"$TMP/err"
+# A perf.data planted as a link (by another user, in a directory others may write to) is
+# refused, never followed nor moved to perf.data.old.
+mkdir "$TMP/planted" && ln -s "$TMP/victim.data" "$TMP/planted/perf.data"
+(cd "$TMP/planted" && "$abs" record -q -- true) >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if expect_rc output_link 1; then
+	if [ -e "$TMP/victim.data" ] || [ -e "$TMP/planted/perf.data.old" ]; then
+		fail output_link "the link was followed or moved: $(ls "$TMP" "$TMP/planted")"
+	elif ! grep -q "cannot write 'perf.data': it is a symbolic link to '$TMP/victim.data'" "$TMP/err"; then
+		fail output_link "unclear message: $(cat "$TMP/err")"
+	else
+		pass output_link
+	fi
+fi
+ln -s "$TMP/victim.data" "$TMP/link_o.data"
+rec link_o -- true
+if expect_rc output_link_o 1; then
+	[ ! -e "$TMP/victim.data" ] && pass output_link_o || fail output_link_o "the link was followed"
+fi
+
+# An empty output that is a hard link to another file is replaced, not written through.
+: >"$TMP/other.data"
+ln "$TMP/other.data" "$TMP/hard.data"
+rec hard -- true
+if expect_rc output_hard_link 0; then
+	if [ -s "$TMP/other.data" ]; then
+		fail output_hard_link "the other name of the file was written"
+	elif [ -n "$have_perf" ] && ! perf script -i "$TMP/hard.data" >/dev/null 2>"$TMP/perf.err"; then
+		fail output_hard_link "perf cannot read the file: $(head -c 300 "$TMP/perf.err")"
+	else
+		pass output_hard_link
+	fi
+fi
+
+# Devices: /dev/null is written, as perf writes it; a FIFO cannot take a file whose header is
+# rewritten at the end; a block device is never written.
+"$PERFEV" record -q -o /dev/null -- true >"$TMP/out" 2>"$TMP/err"
+rc=$?
+expect_rc output_dev_null 0 && pass output_dev_null
+mkfifo "$TMP/fifo"
+cat "$TMP/fifo" >/dev/null &
+reader=$!
+"$PERFEV" record -q -o "$TMP/fifo" -- true >"$TMP/out" 2>"$TMP/err"
+rc=$?
+kill $reader 2>/dev/null
+if expect_rc output_fifo 1; then
+	grep -q "it is a FIFO.*(-o -)" "$TMP/err" && pass output_fifo ||
+		fail output_fifo "unclear message: $(cat "$TMP/err")"
+fi
+if mknod "$TMP/block" b 240 0 2>/dev/null; then
+	"$PERFEV" record -q -o "$TMP/block" -- true >"$TMP/out" 2>"$TMP/err"
 	rc=$?
-	umount "$TMP/full"
-	if expect_rc full_disk 1 && grep -q 'No space left on device' "$TMP/err"; then
-		pass full_disk
-	elif [ "$rc" -eq 1 ]; then
-		fail full_disk "unclear message: $(cat "$TMP/err")"
+	if expect_rc output_block_device 1; then
+		grep -q "it is a block device" "$TMP/err" && pass output_block_device ||
+			fail output_block_device "unclear message: $(cat "$TMP/err")"
 	fi
 else
-	skip tmpfs full_disk "cannot mount a small tmpfs (needs root)"
+	skip mknod output_block_device "cannot make a block device node: not permitted"
+fi
+
+# A full disk (a 1 MiB tmpfs) stops the recording; the message names the filesystem, and
+# the file holds the records written before it, whole, for perf and perfev alike.
+if small_fs "$TMP/full" 1m; then
+	"$PERFEV" record -F 20000 -g -o "$TMP/full/x.data" -- sh -c 'while :; do :; done' \
+		>"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	cp "$TMP/full/x.data" "$TMP/full.data" 2>/dev/null
+	umount "$TMP/full" && mounts=
+	if ! expect_rc full_disk 1; then
+		:
+	elif ! grep -q "cannot write '$TMP/full/x.data': no space left on the filesystem at '$TMP/full' (tmpfs).*records written before it are kept" "$TMP/err"; then
+		fail full_disk "unclear message: $(cat "$TMP/err")"
+	elif ! n=$("$PERFEV" script -i "$TMP/full.data" -F ip 2>"$TMP/ours.err" | grep -c .) ||
+		[ -s "$TMP/ours.err" ] || [ "$n" -eq 0 ]; then
+		fail full_disk "perfev script reads $n samples: $(head -c 300 "$TMP/ours.err")"
+	elif [ -z "$have_perf" ]; then
+		pass full_disk
+	elif [ "$(perf script -i "$TMP/full.data" -F ip 2>/dev/null | grep -c .)" != "$n" ]; then
+		fail full_disk "perfev script reads $n samples, perf script $(perf script -i "$TMP/full.data" -F ip 2>&1 | grep -c .)"
+	elif ! perf report -i "$TMP/full.data" --stdio >"$TMP/report.txt" 2>"$TMP/report.err" ||
+		grep -qi 'warning\|failed\|error' "$TMP/report.err" || ! grep -q '^# Samples: ' "$TMP/report.txt"; then
+		fail full_disk "perf report: $(grep '^# Samples' "$TMP/report.txt") $(head -c 300 "$TMP/report.err")"
+	else
+		pass full_disk
+	fi
+else
+	skip tmpfs full_disk "cannot mount a small tmpfs: not permitted (needs root)"
 fi
 
 # ---- endings -----------------------------------------------------------------------------

@@ -181,7 +181,30 @@ EOF
 			fail report_jit "$(grep % "$TMP/out" | head -3)"
 		fi
 		[ -z "$have_perf" ] || compare report_jit_vs_perf "$TMP/jit.data" comm,dso,sym --top 1
-		rm -f "$(cat "$TMP/jit.map")"
+		# Anyone may write to /tmp: a map that is a FIFO (perf blocks on it), a link to
+		# /dev/zero (perf reads without end), or another user's file is skipped with a note.
+		map=$(cat "$TMP/jit.map")
+		cp "$map" "$TMP/jit-map.txt"
+		for kind in fifo zero other_user; do
+			rm -f "$map"
+			case $kind in
+			fifo) mkfifo "$map" ;;
+			zero) ln -s /dev/zero "$map" ;;
+			other_user) cp "$TMP/jit-map.txt" "$map" && chown 65534 "$map" ;;
+			esac
+			# A safety net, not a timing: a reader blocked on the FIFO would hang the suite.
+			run timeout 120 "$PERFEV" report -i "$TMP/jit.data" --sort dso,sym
+			if ! expect_rc "report_jit_unsafe_map($kind)" 0; then
+				:
+			elif grep -q jitted_spin_loop "$TMP/out"; then
+				fail "report_jit_unsafe_map($kind)" "the map was read"
+			elif ! grep -q "warning: not reading the JIT map '$map': it " "$TMP/err"; then
+				fail "report_jit_unsafe_map($kind)" "no note: $(head -c 300 "$TMP/err")"
+			else
+				pass "report_jit_unsafe_map($kind)"
+			fi
+		done
+		rm -f "$map"
 	else
 		fail report_jit "cannot build or record the JIT program: $(head -c 300 "$TMP/err")"
 	fi
@@ -295,6 +318,94 @@ run "$PERFEV" report -i "$TMP/fs.data" --folded "$TMP/no-such-dir/f.folded" --sp
 expect_rc report_export_unwritable 1 && grep -q "no-such-dir" "$TMP/err" &&
 	python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$TMP/s2.json" &&
 	pass report_export_unwritable || fail report_export_unwritable "$(cat "$TMP/err")"
+
+# Exports never write through a link: each planted one is refused, and what it points to
+# is not created.
+for e in html pprof speedscope folded; do
+	ln -s "$TMP/victim.$e" "$TMP/link.$e"
+done
+run "$PERFEV" report -i "$TMP/fs.data" --html "$TMP/link.html" --pprof "$TMP/link.pprof" \
+	--speedscope "$TMP/link.speedscope" --folded "$TMP/link.folded"
+if expect_rc report_export_link 1; then
+	n=$(grep -c "it is a symbolic link to '$TMP/victim\." "$TMP/err")
+	if ls "$TMP"/victim.* >/dev/null 2>&1; then
+		fail report_export_link "a file a link points to was written: $(ls "$TMP"/victim.*)"
+	elif [ "$n" -ne 4 ]; then
+		fail report_export_link "$n refusals, expected 4: $(cat "$TMP/err")"
+	else
+		pass report_export_link
+	fi
+fi
+# A hard link to another file is replaced, not written through.
+printf 'keep\n' >"$TMP/other"
+ln "$TMP/other" "$TMP/hard.folded"
+run "$PERFEV" report -i "$TMP/fs.data" --folded "$TMP/hard.folded"
+if expect_rc report_export_hard_link 0; then
+	if [ "$(cat "$TMP/other")" != keep ]; then
+		fail report_export_hard_link "the other name of the file was written"
+	elif ! grep -q ';' "$TMP/hard.folded"; then
+		fail report_export_hard_link "no stacks in the export: $(head -c 200 "$TMP/hard.folded")"
+	else
+		pass report_export_hard_link
+	fi
+fi
+
+# Write errors name the output and the device or the filesystem, never an event.
+for e in html pprof speedscope folded; do
+	run "$PERFEV" report -i "$TMP/fs.data" "--$e" /dev/full
+	if ! expect_rc "report_export_dev_full($e)" 1; then
+		:
+	elif grep -q "cannot write the .* output '/dev/full': no space left on device (a character device)" "$TMP/err" &&
+		! grep -q 'input/output\|event' "$TMP/err"; then
+		pass "report_export_dev_full($e)"
+	else
+		fail "report_export_dev_full($e)" "unclear message: $(cat "$TMP/err")"
+	fi
+done
+if small_fs "$TMP/report-fs" 64k; then
+	printf 'before\n' >"$TMP/report-fs/x.html"
+	fill_fs "$TMP/report-fs"
+	run "$PERFEV" report -i "$TMP/fs.data" --html "$TMP/report-fs/x.html"
+	if ! expect_rc report_export_full_disk 1; then
+		:
+	elif ! grep -q "cannot write the HTML output '$TMP/report-fs/x.html': no space left on the filesystem at '$TMP/report-fs' (tmpfs)" "$TMP/err"; then
+		fail report_export_full_disk "unclear message: $(cat "$TMP/err")"
+	elif [ "$(cat "$TMP/report-fs/x.html")" != before ]; then
+		fail report_export_full_disk "the file there before was cut"
+	elif ls -a "$TMP/report-fs" | grep -q '^\.x\.html\.'; then
+		fail report_export_full_disk "the new file was left beside: $(ls -a "$TMP/report-fs")"
+	else
+		pass report_export_full_disk
+	fi
+else
+	skip tmpfs report_export_full_disk "cannot mount a small tmpfs: not permitted (needs root)"
+fi
+
+# The cache directory: a symlinked $XDG_CACHE_HOME/perfev is refused, not followed, and
+# nothing is made in a directory others may write to; each with a warning.
+mkdir -p "$TMP/xdg" "$TMP/xdg-target" "$TMP/xdg-open"
+chmod 777 "$TMP/xdg-open"
+ln -s "$TMP/xdg-target" "$TMP/xdg/perfev"
+XDG_CACHE_HOME="$TMP/xdg" run "$PERFEV" report -i "$TMP/fs.data"
+if ! expect_rc report_cache_link 0; then
+	:
+elif [ -n "$(ls -A "$TMP/xdg-target")" ]; then
+	fail report_cache_link "the link was followed: $(ls -A "$TMP/xdg-target")"
+elif ! grep -q "warning: not keeping symbols between runs in '$TMP/xdg/perfev': it is a symbolic link" "$TMP/err"; then
+	fail report_cache_link "no warning: $(head -c 300 "$TMP/err")"
+else
+	pass report_cache_link
+fi
+XDG_CACHE_HOME="$TMP/xdg-open/sub" run "$PERFEV" report -i "$TMP/fs.data"
+if ! expect_rc report_cache_open_dir 0; then
+	:
+elif [ -e "$TMP/xdg-open/sub" ]; then
+	fail report_cache_open_dir "a directory was made where others may write"
+elif ! grep -q "warning: not keeping symbols between runs in '$TMP/xdg-open/sub/perfev': '$TMP/xdg-open' is another user's, or others may write to it" "$TMP/err"; then
+	fail report_cache_open_dir "no warning: $(head -c 300 "$TMP/err")"
+else
+	pass report_cache_open_dir
+fi
 
 # C++ names demangled as perf shows them (no parameters), or as the file spells them.
 if ! command -v g++ >/dev/null 2>&1; then

@@ -486,6 +486,79 @@ run "$PERFEV" stat -o "$TMP/no-such-dir/o.txt" true
 expect_rc output_unwritable 1 && { grep -q "no-such-dir/o.txt" "$TMP/err" && pass output_unwritable ||
 	fail output_unwritable "$(cat "$TMP/err")"; }
 
+# Never through a link: a planted one is refused, and what it points to is not created.
+ln -s "$TMP/stat-victim" "$TMP/stat-link"
+run "$PERFEV" stat -o "$TMP/stat-link" true
+if expect_rc output_link 1; then
+	if [ -e "$TMP/stat-victim" ]; then
+		fail output_link "the file the link points to was written"
+	elif ! grep -q "cannot write '$TMP/stat-link': it is a symbolic link" "$TMP/err"; then
+		fail output_link "unclear message: $(cat "$TMP/err")"
+	else
+		pass output_link
+	fi
+fi
+
+# A hard link to another file is replaced, not written through.
+printf 'keep\n' >"$TMP/stat-other"
+ln "$TMP/stat-other" "$TMP/stat-hard"
+run "$PERFEV" stat -o "$TMP/stat-hard" true
+if expect_rc output_hard_link 0; then
+	if [ "$(cat "$TMP/stat-other")" != keep ]; then
+		fail output_hard_link "the other name of the file was written"
+	elif ! grep -q 'task-clock' "$TMP/stat-hard"; then
+		fail output_hard_link "no counts in the output: $(head -c 200 "$TMP/stat-hard")"
+	else
+		pass output_hard_link
+	fi
+fi
+
+# Character devices are written as perf writes them; their errors name the device, not an event.
+run "$PERFEV" stat -o /dev/null true
+expect_rc output_dev_null 0 && pass output_dev_null
+run "$PERFEV" stat -o /dev/full true
+if expect_rc output_dev_full 1; then
+	if grep -q "cannot write '/dev/full': no space left on device (a character device)" "$TMP/err" &&
+		! grep -q 'event' "$TMP/err"; then
+		pass output_dev_full
+	else
+		fail output_dev_full "unclear message: $(cat "$TMP/err")"
+	fi
+fi
+
+# A full disk: the message names the filesystem; the file there before stays whole.
+if small_fs "$TMP/stat-fs" 64k; then
+	printf 'before\n' >"$TMP/stat-fs/o.txt"
+	fill_fs "$TMP/stat-fs"
+	run "$PERFEV" stat -o "$TMP/stat-fs/o.txt" true
+	if ! expect_rc output_full_disk 1; then
+		:
+	elif ! grep -q "cannot write '$TMP/stat-fs/o.txt': no space left on the filesystem at '$TMP/stat-fs' (tmpfs)" "$TMP/err"; then
+		fail output_full_disk "unclear message: $(cat "$TMP/err")"
+	elif [ "$(cat "$TMP/stat-fs/o.txt")" != before ]; then
+		fail output_full_disk "the file there before was cut: '$(head -c 100 "$TMP/stat-fs/o.txt")'"
+	else
+		pass output_full_disk
+	fi
+else
+	skip tmpfs output_full_disk "cannot mount a small tmpfs: not permitted (needs root)"
+fi
+
+# A disk that fails while the command runs: the write error names the filesystem and its
+# device, not an event.
+if ext4_fs "$TMP/stat-ext4"; then
+	run "$PERFEV" stat -o "$TMP/stat-ext4/o.txt" -- python3 -c "$SHUT_FS" "$TMP/stat-ext4"
+	if ! expect_rc output_io_error 1; then
+		:
+	elif grep -q "cannot write '$TMP/stat-ext4/o.txt': input/output error on the filesystem at '$TMP/stat-ext4' (ext4 on /dev/loop[0-9]*)" "$TMP/err"; then
+		pass output_io_error
+	else
+		fail output_io_error "unclear message: $(cat "$TMP/err")"
+	fi
+else
+	skip ext4 output_io_error "cannot mount an ext4 image: not permitted (needs root) or not supported"
+fi
+
 # ---- targets ---------------------------------------------------------------------------
 
 start_looper

@@ -3,7 +3,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <perfev/perfdata.h>
 #include "harness.h"
@@ -435,6 +437,199 @@ TEST(write_pipe_features)
 	close(o.fd);
 	free(bid.p);
 	free(host.p);
+}
+
+/* The record types of a stream held in @fd, in order (at most @max). */
+static size_t stream_types(int fd, uint32_t *types, size_t max)
+{
+	unsigned char *p;
+	off_t len = lseek(fd, 0, SEEK_END);
+	size_t off = 16, n = 0;
+
+	p = malloc((size_t)len);
+	if (!p || pread(fd, p, (size_t)len, 0) != len) {
+		free(p);
+		return 0;
+	}
+	while (off + 8 <= (size_t)len && n < max) {
+		uint32_t type;
+		uint16_t size;
+
+		memcpy(&type, p + off, 4);
+		memcpy(&size, p + off + 6, 2);
+		types[n++] = type;
+		if (size < 8)
+			break;
+		/* The tracing data follows its record. */
+		if (type == PERFEV_RECORD_HEADER_TRACING_DATA)
+			off += get_u64(p + off + 8) & 0xffffffff;
+		off += size;
+	}
+	free(p);
+	return n;
+}
+
+/* A stream starts as perf's: the attrs, then the features, the tracing data, the records. */
+TEST(write_pipe_order)
+{
+	struct perfev_data_write_opts o = {.sz = sizeof(o), .pipe = true};
+	static const uint32_t want[] = {
+	    PERFEV_RECORD_HEADER_ATTR,
+	    PERFEV_RECORD_EVENT_UPDATE,
+	    PERFEV_RECORD_HEADER_ATTR,
+	    PERFEV_RECORD_EVENT_UPDATE,
+	    PERFEV_RECORD_HEADER_FEATURE,
+	    PERFEV_RECORD_HEADER_TRACING_DATA,
+	    PERF_RECORD_COMM,
+	    PERF_RECORD_SAMPLE,
+	    PERFEV_RECORD_HEADER_FEATURE, /* EVENT_DESC, known at the end */
+	};
+	struct perfev_data_writer *w;
+	struct perf_event_attr a;
+	struct buf data = {0}, host = {0};
+	uint64_t id = 77, id2 = 78;
+	uint32_t types[16];
+	size_t i, n;
+
+	o.fd = mem_fd();
+	CHECK(o.fd >= 0);
+	clock_attr(&a, ST_CLOCK);
+	synth_records(&data, 1);
+	b_string(&host, "host");
+	CHECK_INT(perfev_data_create(NULL, &o, &w), 0);
+	/* Features set before the attrs wait for them. */
+	CHECK_INT(perfev_data_set_feature(w, PERFEV_FEAT_TRACING_DATA, "tracing", 7), 0);
+	CHECK_INT(perfev_data_set_feature(w, PERFEV_FEAT_HOSTNAME, host.p, host.len), 0);
+	CHECK_INT(perfev_data_add_attr(w, &a, "cpu-clock", &id, 1), 0);
+	CHECK_INT(perfev_data_add_attr(w, &a, "task-clock", &id2, 1), 0);
+	CHECK_INT(perfev_data_write(w, data.p, data.len), 0);
+	CHECK_INT(perfev_data_finish(w), 0);
+	perfev_data_writer_free(w);
+	n = stream_types(o.fd, types, 16);
+	CHECK_INT(n, sizeof(want) / sizeof(want[0]));
+	for (i = 0; i < n && i < sizeof(want) / sizeof(want[0]); i++)
+		CHECK_INT(types[i], want[i]);
+	close(o.fd);
+	free(data.p);
+	free(host.p);
+}
+
+/*
+ * Write @nrec records of @data (all of @rec_size bytes) to a new file
+ * while the file size is limited to @limit bytes (RLIMIT_FSIZE: a full
+ * disk), in calls of @per_call records, to a new file in *@fd.
+ */
+static void write_limited(const struct buf *data, size_t rec_size, size_t per_call, uint64_t limit,
+			  int want_err, int *fd)
+{
+	struct perfev_data_write_opts o = {.sz = sizeof(o)};
+	struct perfev_data_writer *w;
+	struct perf_event_attr a;
+	struct rlimit old, rl;
+	struct buf host = {0};
+	uint64_t id = 77;
+	size_t off;
+	int ret = 0;
+
+	o.fd = mem_fd();
+	CHECK(o.fd >= 0);
+	clock_attr(&a, ST_CLOCK);
+	b_string(&host, "host");
+	CHECK_INT(perfev_data_create(NULL, &o, &w), 0);
+	CHECK_INT(perfev_data_add_attr(w, &a, "cpu-clock", &id, 1), 0);
+	CHECK_INT(perfev_data_set_feature(w, PERFEV_FEAT_HOSTNAME, host.p, host.len), 0);
+	signal(SIGXFSZ, SIG_IGN);
+	CHECK_INT(getrlimit(RLIMIT_FSIZE, &old), 0);
+	rl = old;
+	rl.rlim_cur = limit < old.rlim_max ? limit : old.rlim_max;
+	CHECK_INT(setrlimit(RLIMIT_FSIZE, &rl), 0);
+	for (off = 0; off < data->len && !ret; off += per_call * rec_size) {
+		size_t n =
+		    data->len - off < per_call * rec_size ? data->len - off : per_call * rec_size;
+
+		ret = perfev_data_write(w, data->p + off, n);
+	}
+	CHECK(ret == 0 || ret == want_err);
+	CHECK_INT(perfev_data_finish(w), want_err);
+	CHECK_INT(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, SIG_DFL);
+	perfev_data_writer_free(w);
+	free(host.p);
+	*fd = o.fd;
+}
+
+/* The records a file holds (*@n), all read without error; its header's data offset and size. */
+static void read_back(int fd, size_t *n, uint64_t *data_off, uint64_t *data_size, bool *hostname)
+{
+	struct perfev_data_reader *r;
+	unsigned char hdr[56];
+	char s[16];
+
+	*n = 0;
+	CHECK_INT(pread(fd, hdr, sizeof(hdr), 0), (int)sizeof(hdr));
+	*data_off = get_u64(hdr + 40);
+	*data_size = get_u64(hdr + 48);
+	CHECK_INT(perfev_data_open_fd(fd, NULL, &r), 0);
+	CHECK_INT(drain(r, n), 0);
+	*hostname = perfev_data_feature_string(r, PERFEV_FEAT_HOSTNAME, s, sizeof(s)) == 4;
+	perfev_data_close(r);
+}
+
+/*
+ * A full disk: the file is cut after the last whole record, the header
+ * written for the records kept, the features left out when they do not
+ * fit any more; the write error is returned all the same.
+ */
+TEST(write_disk_full)
+{
+	struct buf data = {0};
+	uint64_t off, size;
+	size_t n;
+	bool host;
+	int fd;
+
+	synth_records(&data, 20000); /* a COMM and samples, 40 bytes each */
+	write_limited(&data, 40, 100, 300000, -EFBIG, &fd);
+	read_back(fd, &n, &off, &size, &host);
+	CHECK(n > 1000 && n < 20001);
+	/* The records kept, whole: the comm, then samples up to the limit. */
+	CHECK_U64(size, (uint64_t)n * 40);
+	CHECK(off + size <= 300000 && off + size + 40 > 300000);
+	CHECK_U64((uint64_t)lseek(fd, 0, SEEK_END), off + size);
+	CHECK(!host);
+	close(fd);
+	free(data.p);
+}
+
+/* Room left after the last whole record: the features are kept. */
+TEST(write_disk_full_features)
+{
+	char name[2016];
+	struct buf data = {0};
+	uint64_t off, size, ref_off;
+	size_t n, i;
+	bool host;
+	int fd;
+
+	/* COMM records of 2048 bytes: the limit falls in the middle of the eleventh. */
+	memset(name, 'x', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	for (i = 0; i < 20; i++)
+		rec_comm(&data, 42, name, 100 + i);
+	CHECK_U64(data.len, 20 * 2048);
+	write_limited(&data, 2048, 20, RLIM_INFINITY, 0, &fd);
+	read_back(fd, &n, &ref_off, &size, &host);
+	CHECK_INT(n, 20);
+	CHECK(host);
+	close(fd);
+	write_limited(&data, 2048, 20, ref_off + 10 * 2048 + 1024, -EFBIG, &fd);
+	read_back(fd, &n, &off, &size, &host);
+	CHECK_INT(n, 10);
+	CHECK_U64(off, ref_off);
+	CHECK_U64(size, 10 * 2048);
+	CHECK(host);
+	close(fd);
+	free(data.p);
 }
 
 /* GROUP_DESC written from groups reads back the same, in a file and in a stream. */

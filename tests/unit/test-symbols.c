@@ -670,6 +670,68 @@ TEST(jit_symbols_of_a_process)
 	CHECK_INT(rmdir(dir), 0);
 }
 
+/* Anyone may write to /tmp: a map that is a FIFO (it would block) or a link is not read. */
+TEST(jit_maps_not_trusted)
+{
+	struct perfev_symbolizer_opts o = {.sz = sizeof(o)};
+	struct perfev_symbolizer *sz;
+	struct perfev_sym s;
+	char dir[] = "/tmp/perfev-jit-XXXXXX", path[3][80], good[80];
+	int i;
+
+	CHECK(mkdtemp(dir));
+	for (i = 0; i < 3; i++)
+		snprintf(path[i], sizeof(path[i]), "%s/perf-%d.map", dir, 4250 + i);
+	snprintf(good, sizeof(good), "%s/good", dir);
+	CHECK(write_file(good, jitmap, sizeof(jitmap) - 1));
+	CHECK_INT(mkfifo(path[0], 0600), 0);
+	CHECK_INT(symlink("/dev/zero", path[1]), 0);
+	CHECK_INT(symlink(good, path[2]), 0); /* even to a good map */
+	o.jitmap_dir = dir;
+	CHECK_INT(perfev_symbolizer_new(&o, &sz), 0);
+	CHECK_INT(perfev_symbolize_jit(sz, 4250, 0x1000, &s), -EPERM);
+	CHECK_INT(perfev_symbolize_jit(sz, 4251, 0x1000, &s), -EPERM);
+	CHECK_INT(perfev_symbolize_jit(sz, 4252, 0x1000, &s), -EPERM);
+	perfev_symbolizer_free(sz);
+	for (i = 0; i < 3; i++)
+		CHECK_INT(unlink(path[i]), 0);
+	CHECK_INT(unlink(good), 0);
+	CHECK_INT(rmdir(dir), 0);
+}
+
+/* Another user's map is read only for a process of that user (its /proc directory here). */
+TEST(jit_maps_of_another_user)
+{
+	struct perfev_symbolizer_opts o = {.sz = sizeof(o)};
+	struct perfev_symbolizer *sz;
+	struct perfev_sym s;
+	char dir[] = "/tmp/perfev-jit-XXXXXX", path[80], proc[80];
+	int err;
+
+	CHECK(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/perf-4253.map", dir);
+	snprintf(proc, sizeof(proc), "%s/4253", dir);
+	CHECK(write_file(path, jitmap, sizeof(jitmap) - 1));
+	CHECK_INT(mkdir(proc, 0755), 0);
+	o.jitmap_dir = dir;
+	o.procfs_root = dir;
+	err = chown(path, 65534, 65534) ? -errno : 0;
+	if (!err) {
+		CHECK_INT(perfev_symbolizer_new(&o, &sz), 0);
+		CHECK_INT(perfev_symbolize_jit(sz, 4253, 0x1000, &s), -EPERM);
+		perfev_symbolizer_free(sz);
+		CHECK_INT(chown(proc, 65534, 65534), 0);
+		CHECK_INT(perfev_symbolizer_new(&o, &sz), 0);
+		CHECK_INT(perfev_symbolize_jit(sz, 4253, 0x1000, &s), 0);
+		CHECK_STR(s.name, "jit_one_again");
+		perfev_symbolizer_free(sz);
+	}
+	CHECK_INT(unlink(path), 0);
+	CHECK_INT(rmdir(proc), 0);
+	CHECK_INT(rmdir(dir), 0);
+	SKIP_ERRNO("chown", err, "giving a file to another user");
+}
+
 /* Kernel symbols through a procfs fixture, with kallsyms kept between symbolizers. */
 static int ksym_via(const char *root, const char *cache, uint64_t addr, char *name, size_t len)
 {
@@ -689,24 +751,36 @@ static int ksym_via(const char *root, const char *cache, uint64_t addr, char *na
 	return err;
 }
 
+static const char kallsyms_one[] = "ffffffff81000000 T first_name\nffffffff81001000 T next\n";
+
+/* A procfs fixture in @dir: a boot id and kallsyms_one. */
+static bool kallsyms_fixture(const char *dir)
+{
+	static const char *const sub[] = {"/sys", "/sys/kernel", "/sys/kernel/random"};
+	char path[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(sub) / sizeof(sub[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", dir, sub[i]);
+		if (mkdir(path, 0700))
+			return false;
+	}
+	snprintf(path, sizeof(path), "%s/sys/kernel/random/boot_id", dir);
+	if (!write_file(path, "boot-a\n", 7))
+		return false;
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	return write_file(path, kallsyms_one, sizeof(kallsyms_one) - 1);
+}
+
 TEST(kallsyms_kept_between_runs)
 {
 	char dir[] = "/tmp/perfev-kcache-XXXXXX", path[512], cache[256], name[64];
-	static const char one[] = "ffffffff81000000 T first_name\nffffffff81001000 T next\n";
 	static const char two[] = "ffffffff81000000 T second_name\nffffffff81001000 T next\n";
 	static const char zero[] = "0000000000000000 T hidden\n";
 
 	CHECK(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/sys", dir);
-	CHECK_INT(mkdir(path, 0700), 0);
-	snprintf(path, sizeof(path), "%s/sys/kernel", dir);
-	CHECK_INT(mkdir(path, 0700), 0);
-	snprintf(path, sizeof(path), "%s/sys/kernel/random", dir);
-	CHECK_INT(mkdir(path, 0700), 0);
-	snprintf(path, sizeof(path), "%s/sys/kernel/random/boot_id", dir);
-	CHECK(write_file(path, "boot-a\n", 7));
+	CHECK(kallsyms_fixture(dir));
 	snprintf(path, sizeof(path), "%s/kallsyms", dir);
-	CHECK(write_file(path, one, sizeof(one) - 1));
 	/* Under a directory that does not exist yet: made with its parents. */
 	snprintf(cache, sizeof(cache), "%s/cache/perfev", dir);
 	CHECK_INT(ksym_via(dir, cache, 0xffffffff81000010ULL, name, sizeof(name)), 0);
@@ -733,6 +807,87 @@ TEST(kallsyms_kept_between_runs)
 	CHECK_INT(system(path), 0);
 	snprintf(path, sizeof(path), "rm -rf %s", dir);
 	CHECK_INT(system(path), 0);
+}
+
+static char logged[512];
+
+static void keep_log(enum perfev_log_level level, const char *msg, void *ctx)
+{
+	(void)level;
+	(void)ctx;
+	snprintf(logged, sizeof(logged), "%s", msg);
+}
+
+/*
+ * Kernel symbols of the fixture in @dir through @cache (under @dir),
+ * which is refused: the symbols come from the file, nothing is made
+ * under @dir/@absent, and the log says @why.
+ */
+static void cache_refused(const char *dir, const char *cache, const char *absent, const char *why)
+{
+	char name[64], path[512];
+	struct stat st;
+
+	logged[0] = '\0';
+	perfev_set_log(keep_log, PERFEV_LOG_WARN, NULL);
+	CHECK_INT(ksym_via(dir, cache, 0xffffffff81000010ULL, name, sizeof(name)), 0);
+	perfev_set_log(NULL, PERFEV_LOG_ERROR, NULL);
+	CHECK_STR(name, "first_name");
+	snprintf(path, sizeof(path), "%s/%s", dir, absent);
+	CHECK(lstat(path, &st) && errno == ENOENT);
+	CHECK_CONTAINS(logged, why);
+}
+
+/* The cache's directories are checked from the root down before anything is made in them. */
+TEST(cache_dir_checked_first)
+{
+	char dir[] = "/tmp/perfev-kcache-XXXXXX", path[512], cache[512];
+
+	CHECK(mkdtemp(dir));
+	CHECK(kallsyms_fixture(dir));
+	/* $XDG_CACHE_HOME/perfev a link: refused, not followed. */
+	snprintf(path, sizeof(path), "%s/xdg", dir);
+	CHECK_INT(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/target", dir);
+	CHECK_INT(mkdir(path, 0700), 0);
+	snprintf(cache, sizeof(cache), "%s/xdg/perfev", dir);
+	CHECK_INT(symlink(path, cache), 0);
+	cache_refused(dir, cache, "target/kallsyms-boot-a", "it is a symbolic link");
+	/* A directory others may write to: nothing is made in it. */
+	snprintf(path, sizeof(path), "%s/open", dir);
+	CHECK_INT(mkdir(path, 0700), 0);
+	CHECK_INT(chmod(path, 0777), 0);
+	snprintf(cache, sizeof(cache), "%s/open/sub/perfev", dir);
+	cache_refused(dir, cache, "open/sub", "others may write to it");
+	/* Its sticky bit (as /tmp's) makes it safe again. */
+	CHECK_INT(chmod(path, 01777), 0);
+	CHECK_INT(ksym_via(dir, cache, 0xffffffff81000010ULL, path, sizeof(path)), 0);
+	snprintf(path, sizeof(path), "%s/open/sub/perfev", dir);
+	CHECK_INT(access(path, F_OK), 0);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	CHECK_INT(system(path), 0);
+}
+
+/* A link on the way that another user made is not followed. */
+TEST(cache_dir_foreign_link)
+{
+	char dir[] = "/tmp/perfev-kcache-XXXXXX", path[512], link[256], cache[512];
+	int err;
+
+	CHECK(mkdtemp(dir));
+	CHECK(kallsyms_fixture(dir));
+	snprintf(path, sizeof(path), "%s/target", dir);
+	CHECK_INT(mkdir(path, 0700), 0);
+	snprintf(link, sizeof(link), "%s/link", dir);
+	CHECK_INT(symlink(path, link), 0);
+	err = lchown(link, 65534, 65534) ? -errno : 0;
+	if (!err) {
+		snprintf(cache, sizeof(cache), "%s/perfev", link);
+		cache_refused(dir, cache, "target/perfev", "is a link another user made");
+	}
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	CHECK_INT(system(path), 0);
+	SKIP_ERRNO("lchown", err, "giving a link to another user");
 }
 
 /* A kernel/notes file holding @id (20 bytes) as its GNU build-id note, after another note. */

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The files perfev writes, all opened by one rule: never through a
- * symbolic link, a regular file written beside and renamed into place, a
- * character device or a FIFO written in place, anything else refused.
+ * symbolic link; a new file created exclusively, an existing one replaced
+ * by a file written beside it and renamed into place; a character device
+ * or a FIFO written in place; anything else refused.
  * Write errors name the file and where it lies: the filesystem's mount
  * point, type and device, or the device itself.
  */
@@ -20,9 +21,9 @@
 #include "perfev-cli.h"
 
 /*
- * The outputs whose new files are not in place yet: removed if perfev
- * exits or is stopped by a signal first (only by this process: a child
- * forked meanwhile inherits the list).
+ * The outputs whose files are not complete yet: removed if perfev exits
+ * or is stopped by a signal first (only by this process: a child forked
+ * meanwhile inherits the list).
  */
 static struct cli_output *pending;
 static pid_t pending_pid;
@@ -34,8 +35,8 @@ static void remove_pending(void)
 	if (getpid() != pending_pid)
 		return;
 	for (o = pending; o; o = o->next)
-		if (o->tmp)
-			unlink(o->tmp);
+		if (o->tmp || o->created)
+			unlink(o->tmp ? o->tmp : o->path);
 }
 
 static void on_signal(int sig)
@@ -317,6 +318,23 @@ static int create_beside(struct cli_output *o, mode_t mode)
 	return 0;
 }
 
+/*
+ * A new file at the path itself: never one that appeared meanwhile, never
+ * through a link.  Readable too, as mkostemp() makes them: record reads back
+ * what reached the disk after a write error.
+ */
+static int create_new(struct cli_output *o, mode_t mode)
+{
+	int fd = open(o->path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+
+	if (fd < 0)
+		return -errno;
+	o->fd = fd;
+	o->created = true;
+	track(o);
+	return 0;
+}
+
 /* A device or a FIFO, written in place: the very one lstat() saw, never a link. */
 static int open_in_place(struct cli_output *o, const struct stat *seen)
 {
@@ -355,7 +373,10 @@ int cli_output_open(struct cli_output *o, const char *path, const char *what, mo
 				err = -errno;
 				break;
 			}
-			err = create_beside(o, mode);
+			/* Something made at the path since lstat(): look at it again. */
+			err = create_new(o, mode);
+			if (err == -EEXIST)
+				continue;
 			break;
 		}
 		err = refuse(o, &st, flags);
@@ -371,6 +392,10 @@ int cli_output_open(struct cli_output *o, const char *path, const char *what, mo
 			err = keep_old(o);
 			if (err)
 				return err;
+			err = create_new(o, mode);
+			if (err == -EEXIST)
+				continue;
+			break;
 		}
 		err = create_beside(o, mode);
 		break;
@@ -380,12 +405,13 @@ int cli_output_open(struct cli_output *o, const char *path, const char *what, mo
 	if (!err && (flags & CLI_OUT_STDIO) && !(o->f = fopencookie(o, "w", io)))
 		err = -ENOMEM;
 	if (err) {
-		/* A new file goes beside the old one: its directory must let it in. */
+		/* A new file, or one replacing the old, is made in the directory: it must let it
+		 * in. */
 		cli_output_fail(
 		    o, err,
 		    err == -EACCES || err == -EPERM
-			? "the file is written under a temporary name in its directory, "
-			  "then renamed"
+			? "perfev makes a new file in that directory (an existing file is "
+			  "replaced by renaming)"
 			: NULL);
 		cli_output_discard(o);
 		return err;
@@ -401,11 +427,12 @@ void cli_output_discard(struct cli_output *o)
 	if (o->fd >= 0)
 		close(o->fd);
 	o->fd = -1;
-	if (o->tmp) {
-		unlink(o->tmp);
+	if (o->tmp || o->created) {
+		unlink(o->tmp ? o->tmp : o->path);
 		untrack(o);
 		free(o->tmp);
 		o->tmp = NULL;
+		o->created = false;
 	}
 }
 
@@ -434,10 +461,11 @@ int cli_output_close(struct cli_output *o)
 		cli_output_discard(o);
 		return err;
 	}
-	if (o->tmp) {
+	if (o->tmp || o->created) {
 		untrack(o);
 		free(o->tmp);
 		o->tmp = NULL;
+		o->created = false;
 	}
 	return 0;
 }

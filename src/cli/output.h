@@ -14,6 +14,7 @@ struct cli_output {
 	const char *path; /* as given */
 	const char *what; /* "HTML" for "the HTML output 'x.html'" in messages, or NULL */
 	char *tmp;	  /* the new file beside @path, renamed onto it when done; NULL: in place */
+	bool created;	  /* @path is a file made by this open, removed if it is given up */
 	int fd;
 	FILE *f;		 /* with CLI_OUT_STDIO */
 	int err;		 /* the first write error through @f, -errno */
@@ -28,11 +29,12 @@ struct cli_output {
 #define CLI_OUT_SEEKABLE 4u
 
 /*
- * Open @path for writing, never through a symbolic link.  A regular file,
- * new or existing, is written under a temporary name beside it
- * (".NAME.XXXXXX", @mode less the umask) and renamed onto @path by
- * cli_output_close(), so that a link or a hard link planted there is
- * replaced, not written through, and an old file stays whole until the
+ * Open @path for writing, never through a symbolic link.  A new file is
+ * created at @path exclusively (O_EXCL | O_NOFOLLOW, @mode less the
+ * umask).  An existing regular file is replaced: the new one is written
+ * under a temporary name beside it (".NAME.XXXXXX") and renamed onto
+ * @path by cli_output_close(), so that a hard link planted there is
+ * replaced, not written through, and the old file stays whole until the
  * new one is.  A character device or a FIFO (/dev/null, /dev/full, a
  * named pipe) is written in place.  A symbolic link, a block device, a
  * directory or a socket is refused.  @what names the output in messages
@@ -43,12 +45,12 @@ int cli_output_open(struct cli_output *o, const char *path, const char *what, mo
 		    unsigned int flags);
 
 /*
- * Finish: flush and close, and rename the new file onto the path.
+ * Finish: flush and close, and rename a replacing file onto the path.
  * Returns 0, or -errno after a message that names the file and the disk.
  */
 int cli_output_close(struct cli_output *o);
 
-/* Give up: close, and remove the new file (a device is left alone). */
+/* Give up: close, and remove the new or temporary file (a device is left alone). */
 void cli_output_discard(struct cli_output *o);
 
 /*

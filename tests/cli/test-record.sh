@@ -439,6 +439,23 @@ if expect_rc output_hard_link 0; then
 	fi
 fi
 
+# A new file is made under its own name, there while the recording runs, as perf's is; the
+# replacing of an existing one leaves no temporary file behind.
+mkdir "$TMP/live"
+"$PERFEV" record -q -o "$TMP/live/new.data" -- sh -c "ls -A '$TMP/live' >'$TMP/live.ls'" \
+	>"$TMP/out" 2>"$TMP/err"
+rc=$?
+"$PERFEV" record -q -o "$TMP/live/new.data" -- true >"$TMP/out" 2>>"$TMP/err"
+if ! expect_rc output_new_in_place 0; then
+	:
+elif [ "$(cat "$TMP/live.ls")" != "new.data" ]; then
+	fail output_new_in_place "while recording, the directory holds: $(cat "$TMP/live.ls" | tr '\n' ' ')"
+elif [ "$(ls -A "$TMP/live" | tr '\n' ' ')" != "new.data new.data.old " ]; then
+	fail output_new_in_place "after two recordings, the directory holds: $(ls -A "$TMP/live" | tr '\n' ' ')"
+else
+	pass output_new_in_place
+fi
+
 # Devices: /dev/null is written, as perf writes it; a FIFO cannot take a file whose header is
 # rewritten at the end; a block device is never written.
 "$PERFEV" record -q -o /dev/null -- true >"$TMP/out" 2>"$TMP/err"

@@ -133,5 +133,6 @@ int perfev__unknown_event(struct parser *p, const char *w, size_t n, size_t off)
 size_t perfev__match_pmus(struct parser *p, const char *w, size_t n, const struct perfev_pmu **out,
 			  size_t max);
 struct perfev__event *perfev__new_pmu_event(struct parser *p, const struct perfev_pmu *pmu);
+struct perfev__event *perfev__new_numeric_event(struct parser *p, uint32_t type, uint64_t config);
 
 #endif /* PERFEV_PARSE_INTERNAL_H */

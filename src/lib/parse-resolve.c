@@ -252,6 +252,24 @@ int perfev__make_generic(struct parser *p, const char *w, size_t n, size_t off)
 	return 1;
 }
 
+/*
+ * "TYPE:CONFIG": an attr type and config given as numbers, opened as
+ * they are (an unknown type fails at the kernel, as in perf).  The PMU
+ * of that type, when sysfs has one, names it.
+ */
+struct perfev__event *perfev__new_numeric_event(struct parser *p, uint32_t type, uint64_t config)
+{
+	const struct perfev_pmu *pmu = p->pmus ? perfev_pmus_find_type(p->pmus, type) : NULL;
+	struct perfev__event *ev;
+
+	ev = perfev__new_event(p, type == PERF_TYPE_RAW ? PERFEV_KIND_RAW : kind_of_type(type),
+			       type, config);
+	if (ev && pmu &&
+	    perfev__set_str(p, &ev->pmu, perfev_pmu_name(pmu), strlen(perfev_pmu_name(pmu))))
+		return NULL;
+	return ev;
+}
+
 struct perfev__event *perfev__new_pmu_event(struct parser *p, const struct perfev_pmu *pmu)
 {
 	struct perfev__event *ev;

@@ -127,6 +127,7 @@ int perfev__apply_alias(struct parser *p, struct perfev__event *ev, const struct
 int perfev__check_required(struct parser *p, const struct required *r);
 
 /* parse-resolve.c */
+bool perfev__parse_raw(const char *w, size_t n, bool allow_0x, uint64_t *config);
 int perfev__make_generic(struct parser *p, const char *w, size_t n, size_t off);
 int perfev__make_alias_events(struct parser *p, const char *w, size_t n, size_t off);
 int perfev__unknown_event(struct parser *p, const char *w, size_t n, size_t off);

@@ -13,14 +13,20 @@
 
 /* ---- resolving names --------------------------------------------------- */
 
-static bool parse_raw(const char *w, size_t n, uint64_t *config)
+/*
+ * "rHEX": 1 to 16 hex digits after a lower-case 'r'.  Inside terms perf
+ * also takes "r0xHEX" (@allow_0x); as an event name that is an error.
+ */
+bool perfev__parse_raw(const char *w, size_t n, bool allow_0x, uint64_t *config)
 {
 	uint64_t v = 0;
-	size_t i;
+	size_t i = 1;
 
-	if (n < 2 || w[0] != 'r' || n > 17)
+	if (allow_0x && n > 3 && w[0] == 'r' && w[1] == '0' && w[2] == 'x')
+		i = 3;
+	if (n < i + 1 || w[0] != 'r' || n > i + 16)
 		return false;
-	for (i = 1; i < n; i++) {
+	for (; i < n; i++) {
 		char c = w[i];
 		unsigned int d;
 
@@ -239,7 +245,7 @@ int perfev__make_generic(struct parser *p, const char *w, size_t n, size_t off)
 			return p->errcode;
 		return 1;
 	}
-	if (parse_raw(w, n, &cfg)) {
+	if (perfev__parse_raw(w, n, false, &cfg)) {
 		if (!perfev__new_event(p, PERFEV_KIND_RAW, PERF_TYPE_RAW, cfg))
 			return p->errcode;
 		return 1;

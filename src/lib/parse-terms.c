@@ -235,11 +235,12 @@ void perfev__apply_callgraph(struct perf_event_attr *a, enum perfev_callgraph mo
 	}
 }
 
+/* Apply config term @idx; @raw, when set, is the config of a raw term ("r1a"). */
 static int apply_cterm(struct parser *p, struct perfev__event *ev, const struct term *t, int idx,
-		       bool pmu_event)
+		       bool pmu_event, const uint64_t *raw)
 {
 	struct perf_event_attr *a = &ev->a.attr;
-	uint64_t v = 0;
+	uint64_t v = raw ? *raw : 0;
 
 	if (cterms[idx].pmu_only && !pmu_event)
 		return perfev__parse_fail(p, -ENOENT, t->off, t->klen,
@@ -247,7 +248,12 @@ static int apply_cterm(struct parser *p, struct perfev__event *ev, const struct 
 					  "driver-config=.../",
 					  "'%s' only applies to PMU events", cterms[idx].name);
 
-	if (cterms[idx].string) {
+	if (raw) {
+		if (t->val)
+			return perfev__parse_fail(
+			    p, -EINVAL, t->off, t->span, "a raw term is the config alone: pmu/r1a/",
+			    "raw term '%.*s' takes no value", (int)t->klen, t->key);
+	} else if (cterms[idx].string) {
 		if (!t->val)
 			return perfev__parse_fail(p, -EINVAL, t->off, t->span, NULL,
 						  "'%s' needs a value (%s=...)", cterms[idx].name,
@@ -523,9 +529,16 @@ int perfev__apply_terms(struct parser *p, struct perfev__event *ev, const struct
 		const struct perfev_alias *al = NULL;
 		char key[128], hint[192];
 		int ci = cterm_find(t->key, t->klen);
+		uint64_t raw;
 
 		if (ci >= 0) {
-			if (apply_cterm(p, ev, t, ci, pmu != NULL))
+			if (apply_cterm(p, ev, t, ci, pmu != NULL, NULL))
+				return p->errcode;
+			continue;
+		}
+		/* "r1a" or "r0x1a" is config=0x1a, before any format or alias of that name. */
+		if (perfev__parse_raw(t->key, t->klen, true, &raw)) {
+			if (apply_cterm(p, ev, t, cterm_find("config", 6), pmu != NULL, &raw))
 				return p->errcode;
 			continue;
 		}

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <perfev/attr.h>
 #include "parse-internal.h"
 
@@ -480,6 +481,26 @@ static void term_hint(const struct perfev_pmu *pmu, const struct term *t, char *
 	}
 }
 
+/* "event=NAME" where NAME is neither a number nor one of the PMU's events. */
+static int not_an_event(struct parser *p, const struct perfev_pmu *pmu, const struct term *t)
+{
+	struct perfev__suggest sg;
+	char hint[192];
+	size_t i, n = perfev_pmu_alias_count(pmu);
+
+	perfev__suggest_init(&sg, t->val, t->vlen);
+	for (i = 0; i < n; i++)
+		perfev__suggest_add(&sg, perfev_pmu_alias(pmu, i)->name);
+	perfev__suggest_hint(&sg, hint, sizeof(hint));
+	if (!hint[0])
+		snprintf(hint, sizeof(hint),
+			 "give a number, or one of the events 'perfev list pmu' shows for '%s'",
+			 perfev_pmu_name(pmu));
+	return perfev__parse_fail(p, -EINVAL, t->off, t->span, hint,
+				  "'%.*s' is neither a number nor an event of '%s'", (int)t->vlen,
+				  t->val, perfev_pmu_name(pmu));
+}
+
 static void required_clear(struct required *r, const char *k, size_t n)
 {
 	size_t i;
@@ -543,7 +564,18 @@ int perfev__apply_terms(struct parser *p, struct perfev__event *ev, const struct
 			continue;
 		}
 		snprintf(key, sizeof(key), "%.*s", (int)t->klen, t->key);
-		if (pmu)
+		/* As in perf, "event=NAME" (the key in any case) names one of the PMU's events. */
+		if (pmu && depth == 0 && t->val && t->klen == 5 &&
+		    !strncasecmp(t->key, "event", 5) &&
+		    perfev__parse_number(t->val, t->vlen, &raw) == -EINVAL) {
+			char name[128];
+
+			snprintf(name, sizeof(name), "%.*s", (int)t->vlen, t->val);
+			al = perfev_pmu_alias_find(pmu, name);
+			if (!al && perfev_pmu_format_find(pmu, key))
+				return not_an_event(p, pmu, t);
+		}
+		if (pmu && !al)
 			fmt = perfev_pmu_format_find(pmu, key);
 		if (fmt) {
 			uint64_t v, word;
@@ -571,17 +603,18 @@ int perfev__apply_terms(struct parser *p, struct perfev__event *ev, const struct
 			required_clear(req, t->key, t->klen);
 			continue;
 		}
-		if (pmu && depth == 0)
+		if (pmu && depth == 0 && !al) {
 			al = perfev_pmu_alias_find(pmu, key);
+			if (al && t->val)
+				return perfev__parse_fail(p, -EINVAL, t->off, t->span, NULL,
+							  "event '%s' takes no value", al->name);
+		}
 		if (al) {
 			if (req->alias)
 				return perfev__parse_fail(
 				    p, -EINVAL, t->off, t->span, NULL,
 				    "only one sysfs event per PMU event ('%s' and '%s')",
 				    req->alias, al->name);
-			if (t->val)
-				return perfev__parse_fail(p, -EINVAL, t->off, t->span, NULL,
-							  "event '%s' takes no value", al->name);
 			if (perfev__apply_alias(p, ev, pmu, al, t->off, t->span, req, depth))
 				return p->errcode;
 			continue;

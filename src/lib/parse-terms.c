@@ -86,7 +86,27 @@ static bool is_key_char(char c)
 
 static bool is_value_char(char c)
 {
-	return c && c != ',' && c != '/' && !is_space(c);
+	return c && c != ',' && c != '/' && c != '\'' && !is_space(c);
+}
+
+/*
+ * What perf's lexer takes between quotes: a name of letters, digits and
+ * _*?-,.[]:=! not starting with a digit, '-', ',', '.', ':', '=' or '!'
+ * (so "name='a,b'" and "name='x:y'" work), or a number.
+ */
+static bool quoted_value_ok(const char *s, size_t n)
+{
+	uint64_t v;
+	size_t i;
+
+	if (perfev__parse_number(s, n, &v) == 0)
+		return true;
+	if (!n || !(is_alpha(s[0]) || strchr("_*?[]", s[0])))
+		return false;
+	for (i = 1; i < n; i++)
+		if (!(is_alpha(s[i]) || is_digit(s[i]) || strchr("_*?-,.[]:=!", s[i])))
+			return false;
+	return true;
 }
 
 /*
@@ -120,7 +140,24 @@ static int split_terms(struct parser *p, const char *s, size_t n, size_t base, b
 		t->klen = i - ks;
 		t->from_alias = from_alias;
 		t->off = from_alias ? base : base + ks;
-		if (i < n && s[i] == '=') {
+		if (i < n && s[i] == '=' && i + 1 < n && s[i + 1] == '\'') {
+			size_t vs = i + 2;
+
+			for (i = vs; i < n && s[i] != '\''; i++)
+				;
+			if (i == n)
+				return perfev__parse_fail(p, -EINVAL,
+							  from_alias ? base : base + vs - 1, 1,
+							  NULL, "missing closing quote");
+			if (!quoted_value_ok(s + vs, i - vs))
+				return perfev__parse_fail(
+				    p, -EINVAL, from_alias ? base : base + vs - 1, i - vs + 2,
+				    "a quoted value is a number, or a name of letters, digits and "
+				    "_*?-,.[]:=! that starts with a letter, _*?[ or ]",
+				    "invalid quoted value for '%.*s'", (int)t->klen, t->key);
+			t->val = s + vs;
+			t->vlen = i++ - vs;
+		} else if (i < n && s[i] == '=') {
 			size_t vs = ++i;
 
 			while (i < n && is_value_char(s[i]))
@@ -156,8 +193,18 @@ int perfev__scan_terms(struct parser *p, struct term *terms, size_t *n, size_t *
 
 	p->pos++; /* '/' */
 	s = p->pos;
-	while (p->pos < p->len && p->s[p->pos] != '/')
+	/* A quoted value may hold ',' or ':', never the closing '/'. */
+	while (p->pos < p->len && p->s[p->pos] != '/') {
+		if (p->s[p->pos] == '\'') {
+			const char *q = memchr(p->s + p->pos + 1, '\'', p->len - p->pos - 1);
+
+			if (!q)
+				return perfev__parse_fail(p, -EINVAL, p->pos, 1, NULL,
+							  "missing closing quote");
+			p->pos = (size_t)(q - p->s);
+		}
 		p->pos++;
+	}
 	if (p->pos == p->len)
 		return perfev__parse_fail(p, -EINVAL, s - 1, 1,
 					  "terms are written pmu/term=value,.../",

@@ -42,31 +42,32 @@ enum cterm {
 static const struct {
 	const char *name;
 	enum cterm id;
-	bool string;   /* value is a string */
-	bool pmu_only; /* meaningless on generic events */
+	bool string;	 /* value is a string */
+	bool pmu_only;	 /* meaningless on generic events */
+	bool tracepoint; /* taken on tracepoints (perf's config_term_tracepoint()) */
 } cterms[] = {
-    {"config", CT_CONFIG, false, false},
-    {"config1", CT_CONFIG1, false, false},
-    {"config2", CT_CONFIG2, false, false},
-    {"config3", CT_CONFIG3, false, false},
-    {"name", CT_NAME, true, false},
-    {"period", CT_PERIOD, false, false},
-    {"freq", CT_FREQ, false, false},
-    {"branch_type", CT_BRANCH_TYPE, true, false},
-    {"time", CT_TIME, false, false},
-    {"call-graph", CT_CALLGRAPH, true, false},
-    {"stack-size", CT_STACK_SIZE, false, false},
-    {"max-stack", CT_MAX_STACK, false, false},
-    {"nr", CT_NR, false, false},
-    {"inherit", CT_INHERIT, false, false},
-    {"no-inherit", CT_NO_INHERIT, false, false},
-    {"overwrite", CT_OVERWRITE, false, false},
-    {"no-overwrite", CT_NO_OVERWRITE, false, false},
-    {"driver-config", CT_DRIVER_CONFIG, true, true},
-    {"percore", CT_PERCORE, false, false},
-    {"aux-output", CT_AUX_OUTPUT, false, false},
-    {"aux-sample-size", CT_AUX_SAMPLE_SIZE, false, false},
-    {"metric-id", CT_METRIC_ID, true, false},
+    {"config", CT_CONFIG, false, false, false},
+    {"config1", CT_CONFIG1, false, false, false},
+    {"config2", CT_CONFIG2, false, false, false},
+    {"config3", CT_CONFIG3, false, false, false},
+    {"name", CT_NAME, true, false, false},
+    {"period", CT_PERIOD, false, false, false},
+    {"freq", CT_FREQ, false, false, false},
+    {"branch_type", CT_BRANCH_TYPE, true, false, false},
+    {"time", CT_TIME, false, false, false},
+    {"call-graph", CT_CALLGRAPH, true, false, true},
+    {"stack-size", CT_STACK_SIZE, false, false, true},
+    {"max-stack", CT_MAX_STACK, false, false, true},
+    {"nr", CT_NR, false, false, true},
+    {"inherit", CT_INHERIT, false, false, true},
+    {"no-inherit", CT_NO_INHERIT, false, false, true},
+    {"overwrite", CT_OVERWRITE, false, false, true},
+    {"no-overwrite", CT_NO_OVERWRITE, false, false, true},
+    {"driver-config", CT_DRIVER_CONFIG, true, true, false},
+    {"percore", CT_PERCORE, false, false, false},
+    {"aux-output", CT_AUX_OUTPUT, false, false, true},
+    {"aux-sample-size", CT_AUX_SAMPLE_SIZE, false, false, true},
+    {"metric-id", CT_METRIC_ID, true, false, false},
 };
 
 static int cterm_find(const char *k, size_t n)
@@ -528,6 +529,40 @@ static void term_hint(const struct perfev_pmu *pmu, const struct term *t, char *
 	}
 }
 
+/*
+ * A tracepoint takes only the terms perf 6.1 takes on one (sampling
+ * settings); others, config and name included, are refused, as perf does.
+ */
+static int tracepoint_term(struct parser *p, const struct term *t, int ci, const char *what)
+{
+	struct perfev__suggest sg;
+	char hint[192];
+	size_t i, pos = 0;
+	const char *sep = " ";
+
+	perfev__suggest_init(&sg, t->key, t->klen);
+	for (i = 0; i < PERFEV__ARRAY_SIZE(cterms); i++)
+		if (cterms[i].tracepoint)
+			perfev__suggest_add(&sg, cterms[i].name);
+	perfev__suggest_hint(&sg, hint, sizeof(hint));
+	if (!hint[0] || ci >= 0) {
+		perfev__bprintf(hint, sizeof(hint), &pos, "tracepoints take");
+		for (i = 0; i < PERFEV__ARRAY_SIZE(cterms); i++) {
+			if (!cterms[i].tracepoint)
+				continue;
+			perfev__bprintf(hint, sizeof(hint), &pos, "%s%s", sep, cterms[i].name);
+			sep = ", ";
+		}
+	}
+	if (ci >= 0)
+		return perfev__parse_fail(p, -EINVAL, t->off, t->klen, hint,
+					  "term '%s' does not apply to tracepoint '%s'",
+					  cterms[ci].name, what);
+	return perfev__parse_fail(p, -ENOENT, t->off, t->klen, hint,
+				  "unknown term '%.*s' for tracepoint '%s'", (int)t->klen, t->key,
+				  what);
+}
+
 /* "event=NAME" where NAME is neither a number nor one of the PMU's events. */
 static int not_an_event(struct parser *p, const struct perfev_pmu *pmu, const struct term *t)
 {
@@ -599,6 +634,9 @@ int perfev__apply_terms(struct parser *p, struct perfev__event *ev, const struct
 		int ci = cterm_find(t->key, t->klen);
 		uint64_t raw;
 
+		if (ev->kind == PERFEV_KIND_TRACEPOINT && ev->tp_system &&
+		    (ci < 0 || !cterms[ci].tracepoint))
+			return tracepoint_term(p, t, ci, what);
 		if (ci >= 0) {
 			if (apply_cterm(p, ev, t, ci, pmu != NULL, NULL))
 				return p->errcode;

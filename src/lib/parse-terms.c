@@ -263,6 +263,7 @@ void perfev__apply_callgraph(struct perf_event_attr *a, enum perfev_callgraph mo
 		a->exclude_callchain_user = 0;
 		a->sample_regs_user = 0;
 		a->sample_stack_user = 0;
+		a->sample_max_stack = 0;
 		break;
 	case PERFEV_CALLGRAPH_FP:
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
@@ -408,15 +409,24 @@ static int apply_cterm(struct parser *p, struct perfev__event *ev, const struct 
 						  "invalid stack-size %llu", (unsigned long long)v);
 		ev->stack_size = (uint32_t)v;
 		ev->terms_set |= PERFEV_TERM_STACK_SIZE;
-		a->sample_stack_user = (uint32_t)v;
+		/* The size of the user stack dump: nothing without call-graph=dwarf, as in perf. */
+		if (ev->callgraph == PERFEV_CALLGRAPH_DWARF)
+			a->sample_stack_user = (uint32_t)v;
 		break;
 	case CT_MAX_STACK:
 		if (v > UINT16_MAX)
 			return perfev__parse_fail(p, -ERANGE, t->off, t->span, NULL,
 						  "max-stack %llu is above 65535",
 						  (unsigned long long)v);
-		a->sample_max_stack = (uint16_t)v;
 		ev->terms_set |= PERFEV_TERM_MAX_STACK;
+		/* As in perf, a depth asks for call chains: fp unless call-graph= says otherwise.
+		 */
+		if (!(ev->terms_set & PERFEV_TERM_CALLGRAPH)) {
+			ev->callgraph = PERFEV_CALLGRAPH_FP;
+			perfev__apply_callgraph(a, ev->callgraph, ev->stack_size);
+		}
+		if (ev->callgraph != PERFEV_CALLGRAPH_NONE)
+			a->sample_max_stack = (uint16_t)v;
 		break;
 	case CT_NR:
 		if (v > UINT32_MAX)

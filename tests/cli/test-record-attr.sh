@@ -15,7 +15,7 @@ if ! "$PERFEV" record -q -o "$TMP/probe.data" -- true >"$TMP/probe.out" 2>&1; th
 fi
 
 # The stored oracle: perf 6.1's attrs for tests/data/perf-oracle/record.list.
-python3 tests/cli/oracle.py --record "$PERFEV" "$ORACLE_DIR/record-6.1.oracle" \
+python3 tests/cli/oracle.py --record --elsewhere "$PERFEV" "$ORACLE_DIR/record-6.1.oracle" \
 	--label stored_perf61_record_oracle || status=1
 
 # The live oracle: this machine's perf record, now.

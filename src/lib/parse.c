@@ -497,14 +497,12 @@ static int parse_numeric(struct parser *p, size_t start, size_t tlen, uint64_t t
 	return 0;
 }
 
-/* Does a ':' come next, after blanks (the word before it being a "TYPE")? */
-static bool colon_follows(const struct parser *p)
+/* The first character at or after @i that is not a blank ('\0' at the end). */
+static char next_nonblank(const struct parser *p, size_t i)
 {
-	size_t i = p->pos;
-
 	while (i < p->len && is_space(p->s[i]))
 		i++;
-	return i < p->len && p->s[i] == ':';
+	return i < p->len ? p->s[i] : '\0';
 }
 
 static int parse_event(struct parser *p)
@@ -533,7 +531,7 @@ static int parse_event(struct parser *p)
 	}
 
 	r = perfev__parse_number(w, wlen, &type);
-	if (r != -EINVAL && colon_follows(p)) {
+	if (r != -EINVAL && next_nonblank(p, p->pos) == ':') {
 		skip_space(p);
 		if (parse_numeric(p, start, wlen, type, r, &after_slash))
 			return p->errcode;
@@ -734,9 +732,7 @@ static bool at_group(const struct parser *p)
 
 	while (i < p->len && is_word_char(p->s[i]))
 		i++;
-	while (i < p->len && is_space(p->s[i]))
-		i++;
-	return i < p->len && p->s[i] == '{';
+	return next_nonblank(p, i) == '{';
 }
 
 static int parse_list(struct parser *p)

@@ -48,28 +48,37 @@ IGNORED = {"size", "sample_type", "read_format", "disabled", "inherit", "enable_
            "sample_period", "sample_freq"}
 
 
-def load_oracle(path):
-    entries, cur = [], None
+def oracle_blocks(path):
+    """The records of an oracle file: lists of (TAG, rest of the line), up to END."""
+    block = []
     with open(path, encoding="utf-8") as f:
         for raw in f:
-            line = raw.rstrip("\n")
-            if line.startswith("EVENT "):
-                cur = {"event": line[6:], "attrs": [], "names": [], "error": None}
-            elif line == "EVENT":
-                cur = {"event": "", "attrs": [], "names": [], "error": None}
-            elif line.startswith("ATTR "):
+            tag, _, rest = raw.rstrip("\n").partition(" ")
+            if tag == "END":
+                yield block
+                block = []
+            else:
+                block.append((tag, rest))
+
+
+def load_oracle(path):
+    entries = []
+    for block in oracle_blocks(path):
+        cur = {"event": "", "attrs": [], "names": [], "error": None}
+        for tag, rest in block:
+            if tag == "EVENT":
+                cur["event"] = rest
+            elif tag == "ATTR":
                 fields = {}
-                for tok in line[5:].split():
+                for tok in rest.split():
                     k, _, v = tok.partition("=")
                     fields[k] = int(v, 0)
                 cur["attrs"].append(fields)
-            elif line.startswith("NAME"):
-                cur["names"].append(line[5:])
-            elif line.startswith("ERROR"):
-                cur["error"] = line[6:]
-            elif line == "END":
-                entries.append(cur)
-                cur = None
+            elif tag == "NAME":
+                cur["names"].append(rest)
+            elif tag == "ERROR":
+                cur["error"] = rest
+        entries.append(cur)
     return entries
 
 
@@ -178,18 +187,17 @@ def parse_event_line(line):
 
 
 def load_record_oracle(path):
-    entries, cur = [], None
-    with open(path, encoding="utf-8") as f:
-        for raw in f:
-            line = raw.rstrip("\n")
-            if line.startswith("RECORD "):
-                cur = {"args": line[7:].split(), "events": [], "crash": None}
-            elif line.startswith("ATTR "):
-                cur["events"].append(parse_event_line(line[5:]))
-            elif line.startswith("CRASH "):
-                cur["crash"] = line[6:]
-            elif line == "END":
-                entries.append(cur)
+    entries = []
+    for block in oracle_blocks(path):
+        cur = {"args": [], "events": [], "crash": None}
+        for tag, rest in block:
+            if tag == "RECORD":
+                cur["args"] = rest.split()
+            elif tag == "ATTR":
+                cur["events"].append(parse_event_line(rest))
+            elif tag == "CRASH":
+                cur["crash"] = rest
+        entries.append(cur)
     return entries
 
 

@@ -1023,7 +1023,7 @@ int cmd_record(int argc, const char **argv)
 	    OPT_STR('C', "cpu", &o.cpu_list, "CPUS", "sample everything on these CPUs (0-3,8)"),
 	    OPT_FLAG('i', "no-inherit", &o.no_inherit, "do not follow child tasks"),
 	    OPT_HEADING("sample contents"),
-	    OPT_FLAG('T', "timestamp", &o.timestamp, "sample times (always recorded)"),
+	    OPT_FLAG('T', "timestamp", &o.timestamp, "sample times (unless time=0)"),
 	    OPT_FLAG(0, "sample-cpu", &o.sample_cpu, "the CPU of each sample"),
 	    OPT_FLAG('d', "data", &o.data_addr, "the data address and source of each sample"),
 	    OPT_FLAG(0, "phys-data", &o.phys_data, "the physical data address of each sample"),

@@ -10,6 +10,7 @@
  *                                  config..config3, period, freq, ...)
  *   sched:sched_switch, sched:*    tracepoints (fnmatch globs)
  *   mem:0x1000/8:rw                hardware breakpoints
+ *   1:1, 4:0x76/period=3/u         attr type and config as numbers
  *   {cycles,instructions}:S        groups, with group modifiers
  *
  * Parsing is a pure function of the string, the PMU database and the

@@ -38,6 +38,7 @@ struct rec_opts {
 	const char *pids, *tids, *cpu_list, *output, *freq, *call_graph, *mmap_pages;
 	bool all_cpus, no_inherit, callchain, timestamp, sample_cpu, data_addr, raw;
 	bool switch_events, overwrite, quiet;
+	bool phys_data;
 	int count;
 };
 
@@ -278,19 +279,37 @@ static int configure(struct perf_event_attr *a, size_t ev, void *ctx)
 	is_leader = info.leader == (int)ev;
 	leader_sampling = (lead.flags & PERFEV_EVF_SAMPLE_READ) && lead.group_size > 1;
 
-	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	/* The string's time=0 drops the timestamps, as in perf. */
+	if ((info.terms_set & PERFEV_TERM_TIME) && !(info.attr->sample_type & PERF_SAMPLE_TIME))
+		a->sample_type &= ~(uint64_t)PERF_SAMPLE_TIME;
 	if (nev > 1)
 		a->sample_type |= PERF_SAMPLE_IDENTIFIER;
-	if (o->callchain || (info.terms_set & PERFEV_TERM_CALLGRAPH))
+	/*
+	 * The string's call-graph= or max-stack= replaces -g for the event (the
+	 * parser set its bits); with dwarf perf also samples data addresses.
+	 */
+	if (info.terms_set & (PERFEV_TERM_CALLGRAPH | PERFEV_TERM_MAX_STACK)) {
+		if (info.callgraph == PERFEV_CALLGRAPH_DWARF) {
+			a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
+			a->mmap_data |= ev == 0;
+		}
+	} else if (o->callchain) {
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	}
 	if (o->sample_cpu || o->all_cpus || o->cpu_list || is_tracepoint(a) || o->raw)
 		a->sample_type |= PERF_SAMPLE_CPU;
 	if (is_tracepoint(a) || o->raw)
 		a->sample_type |= PERF_SAMPLE_RAW;
 	if (o->data_addr) {
-		a->sample_type |= PERF_SAMPLE_ADDR;
-		a->mmap_data = ev == 0;
+		a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
+		a->mmap_data |= ev == 0;
 	}
+	if (o->phys_data)
+		a->sample_type |= PERF_SAMPLE_PHYS_ADDR;
+	/* The string's inherit or no-inherit overrides the target's choice. */
+	if (info.terms_set & PERFEV_TERM_INHERIT)
+		a->inherit = info.attr->inherit;
 	a->read_format =
 	    PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	a->sample_id_all = 1;
@@ -305,19 +324,27 @@ static int configure(struct perf_event_attr *a, size_t ev, void *ctx)
 		    (uint32_t)(rc->data_pages * (size_t)sysconf(_SC_PAGESIZE) / 4);
 	}
 
-	/* How often: the string's own period= or freq=, else -c, -F, or every tracepoint hit. */
+	/*
+	 * How often: the string's own period= or freq=, else -c, -F, or the
+	 * event's own period (every hit of a tracepoint or a breakpoint).
+	 */
 	if (!(info.terms_set & (PERFEV_TERM_PERIOD | PERFEV_TERM_FREQ))) {
 		if (o->count > 0) {
 			a->freq = 0;
 			a->sample_period = (uint64_t)o->count;
-		} else if (is_tracepoint(a) && !o->freq) {
+		} else if (info.attr->sample_period && !info.attr->freq && !o->freq) {
 			a->freq = 0;
-			a->sample_period = 1;
+			a->sample_period = info.attr->sample_period;
 		} else {
 			a->freq = 1;
 			a->sample_freq = rc->freq;
 		}
 	}
+	/* As perf: each sample carries its period when it varies, and always for tracepoints. */
+	if (a->freq || is_tracepoint(a))
+		a->sample_type |= PERF_SAMPLE_PERIOD;
+	else
+		a->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
 	if (leader_sampling) {
 		/* :S: the leader's samples read the whole group; members only count. */
 		a->sample_type |= PERF_SAMPLE_READ;
@@ -1171,9 +1198,10 @@ int cmd_record(int argc, const char **argv)
 	    OPT_STR('C', "cpu", &o.cpu_list, "CPUS", "sample everything on these CPUs (0-3,8)"),
 	    OPT_FLAG('i', "no-inherit", &o.no_inherit, "do not follow child tasks"),
 	    OPT_HEADING("sample contents"),
-	    OPT_FLAG('T', "timestamp", &o.timestamp, "sample times (always recorded)"),
+	    OPT_FLAG('T', "timestamp", &o.timestamp, "sample times (unless time=0)"),
 	    OPT_FLAG(0, "sample-cpu", &o.sample_cpu, "the CPU of each sample"),
-	    OPT_FLAG('d', "data", &o.data_addr, "the data address of each sample"),
+	    OPT_FLAG('d', "data", &o.data_addr, "the data address and source of each sample"),
+	    OPT_FLAG(0, "phys-data", &o.phys_data, "the physical data address of each sample"),
 	    OPT_FLAG('R', "raw-samples", &o.raw, "the raw data of tracepoint samples"),
 	    OPT_FLAG(0, "switch-events", &o.switch_events, "record context switches"),
 	    OPT_HEADING("output"),

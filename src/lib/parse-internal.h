@@ -127,11 +127,13 @@ int perfev__apply_alias(struct parser *p, struct perfev__event *ev, const struct
 int perfev__check_required(struct parser *p, const struct required *r);
 
 /* parse-resolve.c */
+bool perfev__parse_raw(const char *w, size_t n, bool allow_0x, uint64_t *config);
 int perfev__make_generic(struct parser *p, const char *w, size_t n, size_t off);
 int perfev__make_alias_events(struct parser *p, const char *w, size_t n, size_t off);
 int perfev__unknown_event(struct parser *p, const char *w, size_t n, size_t off);
 size_t perfev__match_pmus(struct parser *p, const char *w, size_t n, const struct perfev_pmu **out,
 			  size_t max);
 struct perfev__event *perfev__new_pmu_event(struct parser *p, const struct perfev_pmu *pmu);
+struct perfev__event *perfev__new_numeric_event(struct parser *p, uint32_t type, uint64_t config);
 
 #endif /* PERFEV_PARSE_INTERNAL_H */

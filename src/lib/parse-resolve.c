@@ -13,14 +13,20 @@
 
 /* ---- resolving names --------------------------------------------------- */
 
-static bool parse_raw(const char *w, size_t n, uint64_t *config)
+/*
+ * "rHEX": 1 to 16 hex digits after a lower-case 'r'.  Inside terms perf
+ * also takes "r0xHEX" (@allow_0x); as an event name that is an error.
+ */
+bool perfev__parse_raw(const char *w, size_t n, bool allow_0x, uint64_t *config)
 {
 	uint64_t v = 0;
-	size_t i;
+	size_t i = 1;
 
-	if (n < 2 || w[0] != 'r' || n > 17)
+	if (allow_0x && n > 3 && w[0] == 'r' && w[1] == '0' && w[2] == 'x')
+		i = 3;
+	if (n < i + 1 || w[0] != 'r' || n > i + 16)
 		return false;
-	for (i = 1; i < n; i++) {
+	for (; i < n; i++) {
 		char c = w[i];
 		unsigned int d;
 
@@ -239,7 +245,7 @@ int perfev__make_generic(struct parser *p, const char *w, size_t n, size_t off)
 			return p->errcode;
 		return 1;
 	}
-	if (parse_raw(w, n, &cfg)) {
+	if (perfev__parse_raw(w, n, false, &cfg)) {
 		if (!perfev__new_event(p, PERFEV_KIND_RAW, PERF_TYPE_RAW, cfg))
 			return p->errcode;
 		return 1;
@@ -250,6 +256,24 @@ int perfev__make_generic(struct parser *p, const char *w, size_t n, size_t off)
 	if (!perfev__new_event(p, PERFEV_KIND_CACHE, PERF_TYPE_HW_CACHE, cfg))
 		return p->errcode;
 	return 1;
+}
+
+/*
+ * "TYPE:CONFIG": an attr type and config given as numbers, opened as
+ * they are (an unknown type fails at the kernel, as in perf).  The PMU
+ * of that type, when sysfs has one, names it.
+ */
+struct perfev__event *perfev__new_numeric_event(struct parser *p, uint32_t type, uint64_t config)
+{
+	const struct perfev_pmu *pmu = p->pmus ? perfev_pmus_find_type(p->pmus, type) : NULL;
+	struct perfev__event *ev;
+
+	ev = perfev__new_event(p, type == PERF_TYPE_RAW ? PERFEV_KIND_RAW : kind_of_type(type),
+			       type, config);
+	if (ev && pmu &&
+	    perfev__set_str(p, &ev->pmu, perfev_pmu_name(pmu), strlen(perfev_pmu_name(pmu))))
+		return NULL;
+	return ev;
 }
 
 struct perfev__event *perfev__new_pmu_event(struct parser *p, const struct perfev_pmu *pmu)

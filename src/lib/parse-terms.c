@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <perfev/attr.h>
 #include "parse-internal.h"
 
@@ -41,31 +42,32 @@ enum cterm {
 static const struct {
 	const char *name;
 	enum cterm id;
-	bool string;   /* value is a string */
-	bool pmu_only; /* meaningless on generic events */
+	bool string;	 /* value is a string */
+	bool pmu_only;	 /* meaningless on generic events */
+	bool tracepoint; /* taken on tracepoints (perf's config_term_tracepoint()) */
 } cterms[] = {
-    {"config", CT_CONFIG, false, false},
-    {"config1", CT_CONFIG1, false, false},
-    {"config2", CT_CONFIG2, false, false},
-    {"config3", CT_CONFIG3, false, false},
-    {"name", CT_NAME, true, false},
-    {"period", CT_PERIOD, false, false},
-    {"freq", CT_FREQ, false, false},
-    {"branch_type", CT_BRANCH_TYPE, true, false},
-    {"time", CT_TIME, false, false},
-    {"call-graph", CT_CALLGRAPH, true, false},
-    {"stack-size", CT_STACK_SIZE, false, false},
-    {"max-stack", CT_MAX_STACK, false, false},
-    {"nr", CT_NR, false, false},
-    {"inherit", CT_INHERIT, false, false},
-    {"no-inherit", CT_NO_INHERIT, false, false},
-    {"overwrite", CT_OVERWRITE, false, false},
-    {"no-overwrite", CT_NO_OVERWRITE, false, false},
-    {"driver-config", CT_DRIVER_CONFIG, true, true},
-    {"percore", CT_PERCORE, false, false},
-    {"aux-output", CT_AUX_OUTPUT, false, false},
-    {"aux-sample-size", CT_AUX_SAMPLE_SIZE, false, false},
-    {"metric-id", CT_METRIC_ID, true, false},
+    {"config", CT_CONFIG, false, false, false},
+    {"config1", CT_CONFIG1, false, false, false},
+    {"config2", CT_CONFIG2, false, false, false},
+    {"config3", CT_CONFIG3, false, false, false},
+    {"name", CT_NAME, true, false, false},
+    {"period", CT_PERIOD, false, false, false},
+    {"freq", CT_FREQ, false, false, false},
+    {"branch_type", CT_BRANCH_TYPE, true, false, false},
+    {"time", CT_TIME, false, false, false},
+    {"call-graph", CT_CALLGRAPH, true, false, true},
+    {"stack-size", CT_STACK_SIZE, false, false, true},
+    {"max-stack", CT_MAX_STACK, false, false, true},
+    {"nr", CT_NR, false, false, true},
+    {"inherit", CT_INHERIT, false, false, true},
+    {"no-inherit", CT_NO_INHERIT, false, false, true},
+    {"overwrite", CT_OVERWRITE, false, false, true},
+    {"no-overwrite", CT_NO_OVERWRITE, false, false, true},
+    {"driver-config", CT_DRIVER_CONFIG, true, true, false},
+    {"percore", CT_PERCORE, false, false, false},
+    {"aux-output", CT_AUX_OUTPUT, false, false, true},
+    {"aux-sample-size", CT_AUX_SAMPLE_SIZE, false, false, true},
+    {"metric-id", CT_METRIC_ID, true, false, false},
 };
 
 static int cterm_find(const char *k, size_t n)
@@ -85,7 +87,27 @@ static bool is_key_char(char c)
 
 static bool is_value_char(char c)
 {
-	return c && c != ',' && c != '/' && !is_space(c);
+	return c && c != ',' && c != '/' && c != '\'' && !is_space(c);
+}
+
+/*
+ * What perf's lexer takes between quotes: a name of letters, digits and
+ * _*?-,.[]:=! not starting with a digit, '-', ',', '.', ':', '=' or '!'
+ * (so "name='a,b'" and "name='x:y'" work), or a number.
+ */
+static bool quoted_value_ok(const char *s, size_t n)
+{
+	uint64_t v;
+	size_t i;
+
+	if (perfev__parse_number(s, n, &v) == 0)
+		return true;
+	if (!n || !(is_alpha(s[0]) || strchr("_*?[]", s[0])))
+		return false;
+	for (i = 1; i < n; i++)
+		if (!(is_alpha(s[i]) || is_digit(s[i]) || strchr("_*?-,.[]:=!", s[i])))
+			return false;
+	return true;
 }
 
 /*
@@ -119,7 +141,24 @@ static int split_terms(struct parser *p, const char *s, size_t n, size_t base, b
 		t->klen = i - ks;
 		t->from_alias = from_alias;
 		t->off = from_alias ? base : base + ks;
-		if (i < n && s[i] == '=') {
+		if (i < n && s[i] == '=' && i + 1 < n && s[i + 1] == '\'') {
+			size_t vs = i + 2;
+
+			for (i = vs; i < n && s[i] != '\''; i++)
+				;
+			if (i == n)
+				return perfev__parse_fail(p, -EINVAL,
+							  from_alias ? base : base + vs - 1, 1,
+							  NULL, "missing closing quote");
+			if (!quoted_value_ok(s + vs, i - vs))
+				return perfev__parse_fail(
+				    p, -EINVAL, from_alias ? base : base + vs - 1, i - vs + 2,
+				    "a quoted value is a number, or a name of letters, digits and "
+				    "_*?-,.[]:=! that starts with a letter, _*?[ or ]",
+				    "invalid quoted value for '%.*s'", (int)t->klen, t->key);
+			t->val = s + vs;
+			t->vlen = i++ - vs;
+		} else if (i < n && s[i] == '=') {
 			size_t vs = ++i;
 
 			while (i < n && is_value_char(s[i]))
@@ -155,8 +194,18 @@ int perfev__scan_terms(struct parser *p, struct term *terms, size_t *n, size_t *
 
 	p->pos++; /* '/' */
 	s = p->pos;
-	while (p->pos < p->len && p->s[p->pos] != '/')
+	/* A quoted value may hold ',' or ':', never the closing '/'. */
+	while (p->pos < p->len && p->s[p->pos] != '/') {
+		if (p->s[p->pos] == '\'') {
+			const char *q = memchr(p->s + p->pos + 1, '\'', p->len - p->pos - 1);
+
+			if (!q)
+				return perfev__parse_fail(p, -EINVAL, p->pos, 1, NULL,
+							  "missing closing quote");
+			p->pos = (size_t)(q - p->s);
+		}
 		p->pos++;
+	}
 	if (p->pos == p->len)
 		return perfev__parse_fail(p, -EINVAL, s - 1, 1,
 					  "terms are written pmu/term=value,.../",
@@ -214,6 +263,7 @@ void perfev__apply_callgraph(struct perf_event_attr *a, enum perfev_callgraph mo
 		a->exclude_callchain_user = 0;
 		a->sample_regs_user = 0;
 		a->sample_stack_user = 0;
+		a->sample_max_stack = 0;
 		break;
 	case PERFEV_CALLGRAPH_FP:
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
@@ -235,11 +285,12 @@ void perfev__apply_callgraph(struct perf_event_attr *a, enum perfev_callgraph mo
 	}
 }
 
+/* Apply config term @idx; @raw, when set, is the config of a raw term ("r1a"). */
 static int apply_cterm(struct parser *p, struct perfev__event *ev, const struct term *t, int idx,
-		       bool pmu_event)
+		       bool pmu_event, const uint64_t *raw)
 {
 	struct perf_event_attr *a = &ev->a.attr;
-	uint64_t v = 0;
+	uint64_t v = raw ? *raw : 0;
 
 	if (cterms[idx].pmu_only && !pmu_event)
 		return perfev__parse_fail(p, -ENOENT, t->off, t->klen,
@@ -247,7 +298,12 @@ static int apply_cterm(struct parser *p, struct perfev__event *ev, const struct 
 					  "driver-config=.../",
 					  "'%s' only applies to PMU events", cterms[idx].name);
 
-	if (cterms[idx].string) {
+	if (raw) {
+		if (t->val)
+			return perfev__parse_fail(
+			    p, -EINVAL, t->off, t->span, "a raw term is the config alone: pmu/r1a/",
+			    "raw term '%.*s' takes no value", (int)t->klen, t->key);
+	} else if (cterms[idx].string) {
 		if (!t->val)
 			return perfev__parse_fail(p, -EINVAL, t->off, t->span, NULL,
 						  "'%s' needs a value (%s=...)", cterms[idx].name,
@@ -353,15 +409,24 @@ static int apply_cterm(struct parser *p, struct perfev__event *ev, const struct 
 						  "invalid stack-size %llu", (unsigned long long)v);
 		ev->stack_size = (uint32_t)v;
 		ev->terms_set |= PERFEV_TERM_STACK_SIZE;
-		a->sample_stack_user = (uint32_t)v;
+		/* The size of the user stack dump: nothing without call-graph=dwarf, as in perf. */
+		if (ev->callgraph == PERFEV_CALLGRAPH_DWARF)
+			a->sample_stack_user = (uint32_t)v;
 		break;
 	case CT_MAX_STACK:
 		if (v > UINT16_MAX)
 			return perfev__parse_fail(p, -ERANGE, t->off, t->span, NULL,
 						  "max-stack %llu is above 65535",
 						  (unsigned long long)v);
-		a->sample_max_stack = (uint16_t)v;
 		ev->terms_set |= PERFEV_TERM_MAX_STACK;
+		/* As in perf, a depth asks for call chains: fp unless call-graph= says otherwise.
+		 */
+		if (!(ev->terms_set & PERFEV_TERM_CALLGRAPH)) {
+			ev->callgraph = PERFEV_CALLGRAPH_FP;
+			perfev__apply_callgraph(a, ev->callgraph, ev->stack_size);
+		}
+		if (ev->callgraph != PERFEV_CALLGRAPH_NONE)
+			a->sample_max_stack = (uint16_t)v;
 		break;
 	case CT_NR:
 		if (v > UINT32_MAX)
@@ -474,6 +539,60 @@ static void term_hint(const struct perfev_pmu *pmu, const struct term *t, char *
 	}
 }
 
+/*
+ * A tracepoint takes only the terms perf 6.1 takes on one (sampling
+ * settings); others, config and name included, are refused, as perf does.
+ */
+static int tracepoint_term(struct parser *p, const struct term *t, int ci, const char *what)
+{
+	struct perfev__suggest sg;
+	char hint[192];
+	size_t i, pos = 0;
+	const char *sep = " ";
+
+	perfev__suggest_init(&sg, t->key, t->klen);
+	for (i = 0; i < PERFEV__ARRAY_SIZE(cterms); i++)
+		if (cterms[i].tracepoint)
+			perfev__suggest_add(&sg, cterms[i].name);
+	perfev__suggest_hint(&sg, hint, sizeof(hint));
+	if (!hint[0] || ci >= 0) {
+		perfev__bprintf(hint, sizeof(hint), &pos, "tracepoints take");
+		for (i = 0; i < PERFEV__ARRAY_SIZE(cterms); i++) {
+			if (!cterms[i].tracepoint)
+				continue;
+			perfev__bprintf(hint, sizeof(hint), &pos, "%s%s", sep, cterms[i].name);
+			sep = ", ";
+		}
+	}
+	if (ci >= 0)
+		return perfev__parse_fail(p, -EINVAL, t->off, t->klen, hint,
+					  "term '%s' does not apply to tracepoint '%s'",
+					  cterms[ci].name, what);
+	return perfev__parse_fail(p, -ENOENT, t->off, t->klen, hint,
+				  "unknown term '%.*s' for tracepoint '%s'", (int)t->klen, t->key,
+				  what);
+}
+
+/* "event=NAME" where NAME is neither a number nor one of the PMU's events. */
+static int not_an_event(struct parser *p, const struct perfev_pmu *pmu, const struct term *t)
+{
+	struct perfev__suggest sg;
+	char hint[192];
+	size_t i, n = perfev_pmu_alias_count(pmu);
+
+	perfev__suggest_init(&sg, t->val, t->vlen);
+	for (i = 0; i < n; i++)
+		perfev__suggest_add(&sg, perfev_pmu_alias(pmu, i)->name);
+	perfev__suggest_hint(&sg, hint, sizeof(hint));
+	if (!hint[0])
+		snprintf(hint, sizeof(hint),
+			 "give a number, or one of the events 'perfev list pmu' shows for '%s'",
+			 perfev_pmu_name(pmu));
+	return perfev__parse_fail(p, -EINVAL, t->off, t->span, hint,
+				  "'%.*s' is neither a number nor an event of '%s'", (int)t->vlen,
+				  t->val, perfev_pmu_name(pmu));
+}
+
 static void required_clear(struct required *r, const char *k, size_t n)
 {
 	size_t i;
@@ -523,14 +642,35 @@ int perfev__apply_terms(struct parser *p, struct perfev__event *ev, const struct
 		const struct perfev_alias *al = NULL;
 		char key[128], hint[192];
 		int ci = cterm_find(t->key, t->klen);
+		uint64_t raw;
 
+		if (ev->kind == PERFEV_KIND_TRACEPOINT && ev->tp_system &&
+		    (ci < 0 || !cterms[ci].tracepoint))
+			return tracepoint_term(p, t, ci, what);
 		if (ci >= 0) {
-			if (apply_cterm(p, ev, t, ci, pmu != NULL))
+			if (apply_cterm(p, ev, t, ci, pmu != NULL, NULL))
+				return p->errcode;
+			continue;
+		}
+		/* "r1a" or "r0x1a" is config=0x1a, before any format or alias of that name. */
+		if (perfev__parse_raw(t->key, t->klen, true, &raw)) {
+			if (apply_cterm(p, ev, t, cterm_find("config", 6), pmu != NULL, &raw))
 				return p->errcode;
 			continue;
 		}
 		snprintf(key, sizeof(key), "%.*s", (int)t->klen, t->key);
-		if (pmu)
+		/* As in perf, "event=NAME" (the key in any case) names one of the PMU's events. */
+		if (pmu && depth == 0 && t->val && t->klen == 5 &&
+		    !strncasecmp(t->key, "event", 5) &&
+		    perfev__parse_number(t->val, t->vlen, &raw) == -EINVAL) {
+			char name[128];
+
+			snprintf(name, sizeof(name), "%.*s", (int)t->vlen, t->val);
+			al = perfev_pmu_alias_find(pmu, name);
+			if (!al && perfev_pmu_format_find(pmu, key))
+				return not_an_event(p, pmu, t);
+		}
+		if (pmu && !al)
 			fmt = perfev_pmu_format_find(pmu, key);
 		if (fmt) {
 			uint64_t v, word;
@@ -558,17 +698,18 @@ int perfev__apply_terms(struct parser *p, struct perfev__event *ev, const struct
 			required_clear(req, t->key, t->klen);
 			continue;
 		}
-		if (pmu && depth == 0)
+		if (pmu && depth == 0 && !al) {
 			al = perfev_pmu_alias_find(pmu, key);
+			if (al && t->val)
+				return perfev__parse_fail(p, -EINVAL, t->off, t->span, NULL,
+							  "event '%s' takes no value", al->name);
+		}
 		if (al) {
 			if (req->alias)
 				return perfev__parse_fail(
 				    p, -EINVAL, t->off, t->span, NULL,
 				    "only one sysfs event per PMU event ('%s' and '%s')",
 				    req->alias, al->name);
-			if (t->val)
-				return perfev__parse_fail(p, -EINVAL, t->off, t->span, NULL,
-							  "event '%s' takes no value", al->name);
 			if (perfev__apply_alias(p, ev, pmu, al, t->off, t->span, req, depth))
 				return p->errcode;
 			continue;

@@ -8,6 +8,7 @@
  *   event    := 'mem:' ADDR ['/' LEN] [':' ACCESS] [terms] [':' MODS]
  *             | WORD terms [[':'] MODS]           pmu/terms/ or cycles/terms/
  *             | SYS ':' NAME [terms] [':' MODS]   tracepoint
+ *             | NUM ':' NUM [terms] [[':'] MODS]  attr type and config
  *             | WORD [':' MODS]                   generic, cache, raw, alias
  *   terms    := '/' [term { ',' term }] '/'
  *   term     := KEY ['=' VALUE]
@@ -16,6 +17,7 @@
  * database and the tracefs handle, both read-only.  Every error carries
  * the byte offset and length of the offending token.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdarg.h>
@@ -433,6 +435,76 @@ static int parse_mem(struct parser *p, size_t start)
 	return finish_events(p, p->st.n - 1, start, &m, have_mods);
 }
 
+/* The end of a number at @i: 0x-prefixed hex or decimal, as perf's lexer reads it. */
+static size_t number_end(const struct parser *p, size_t i)
+{
+	if (i + 1 < p->len && p->s[i] == '0' && (p->s[i + 1] == 'x' || p->s[i + 1] == 'X')) {
+		for (i += 2; i < p->len && isxdigit((unsigned char)p->s[i]); i++)
+			;
+		return i;
+	}
+	while (i < p->len && is_digit(p->s[i]))
+		i++;
+	return i;
+}
+
+/*
+ * "TYPE:CONFIG" with p->pos on the ':'.  Modifiers may follow the config
+ * directly ("1:1u"), as they follow a closing '/'.
+ */
+static int parse_numeric(struct parser *p, size_t start, size_t tlen, uint64_t type, int terr,
+			 bool *after_slash)
+{
+	struct term terms[MAX_TERMS];
+	size_t cs, nterms = 0, tstart = 0;
+	struct perfev__event *ev;
+	struct required req = {0};
+	uint64_t config;
+	int err;
+
+	p->pos++; /* ':' */
+	skip_space(p);
+	cs = p->pos;
+	p->pos = number_end(p, cs);
+	err = perfev__parse_number(p->s + cs, p->pos - cs, &config);
+	if (err == -ERANGE)
+		return perfev__parse_fail(p, -ERANGE, cs, p->pos - cs, NULL,
+					  "config %.*s does not fit in 64 bits", (int)(p->pos - cs),
+					  p->s + cs);
+	if (err)
+		return perfev__parse_fail(p, -EINVAL, cs, p->pos > cs ? p->pos - cs : 1,
+					  "a numeric event is TYPE:CONFIG, e.g. 1:0 for cpu-clock",
+					  "expected a config number after '%.*s:'", (int)tlen,
+					  p->s + start);
+	if (terr || type > UINT32_MAX)
+		return perfev__parse_fail(
+		    p, -ERANGE, start, tlen, "perf_event_attr.type is 32 bits wide",
+		    "event type %.*s does not fit in 32 bits", (int)tlen, p->s + start);
+	ev = perfev__new_numeric_event(p, (uint32_t)type, config);
+	if (!ev)
+		return p->errcode;
+	if (peek(p) == '/') {
+		char what[64];
+
+		if (perfev__scan_terms(p, terms, &nterms, &tstart))
+			return p->errcode;
+		snprintf(what, sizeof(what), "%.*s", (int)(tstart - 1 - start), p->s + start);
+		if (perfev__apply_terms(p, &p->st.ev[p->st.n - 1], NULL, terms, nterms, what, &req,
+					0))
+			return p->errcode;
+	}
+	*after_slash = true;
+	return 0;
+}
+
+/* The first character at or after @i that is not a blank ('\0' at the end). */
+static char next_nonblank(const struct parser *p, size_t i)
+{
+	while (i < p->len && is_space(p->s[i]))
+		i++;
+	return i < p->len ? p->s[i] : '\0';
+}
+
 static int parse_event(struct parser *p)
 {
 	struct term terms[MAX_TERMS];
@@ -440,6 +512,7 @@ static int parse_event(struct parser *p)
 	bool have_mods = false, after_slash = false, tracepoint = false;
 	struct mods m = {0};
 	size_t suffix;
+	uint64_t type = 0;
 	const char *w;
 	int r;
 
@@ -457,6 +530,13 @@ static int parse_event(struct parser *p)
 					  "expected an event name, got '%c'", peek(p));
 	}
 
+	r = perfev__parse_number(w, wlen, &type);
+	if (r != -EINVAL && next_nonblank(p, p->pos) == ':') {
+		skip_space(p);
+		if (parse_numeric(p, start, wlen, type, r, &after_slash))
+			return p->errcode;
+		goto mods;
+	}
 	if (peek(p) == '/') {
 		const struct perfev_pmu *pmus[256];
 		size_t np, i;
@@ -652,9 +732,7 @@ static bool at_group(const struct parser *p)
 
 	while (i < p->len && is_word_char(p->s[i]))
 		i++;
-	while (i < p->len && is_space(p->s[i]))
-		i++;
-	return i < p->len && p->s[i] == '{';
+	return next_nonblank(p, i) == '{';
 }
 
 static int parse_list(struct parser *p)

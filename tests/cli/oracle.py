@@ -3,6 +3,7 @@
 """Shared checks of perfev's CLI tests against Linux perf.
 
 usage: oracle.py PERFEV ORACLE [--known FILE] [--no-tracepoints] [--label NAME]
+       oracle.py --record PERFEV ORACLE [--elsewhere] [--label NAME]
        oracle.py report-cmp PERF_REPORT PERFEV_REPORT [--top N]
        oracle.py set-build-id IN OUT NAME HEX
 
@@ -20,7 +21,21 @@ For every entry this runs `perfev attr -j -- STRING` and checks that:
 Fields perf stat sets for its own purposes (size, sample_type, read_format,
 disabled, inherit, enable_on_exec) are not in the oracle; sample_period is
 cleared by perf stat for counting, so it is not compared either.
-Prints one PASS/FAIL/SKIP line for the harness.
+
+--record: ORACLE is the output of tests/data/perf-oracle/gen-record.sh: for perf
+record command lines, the attrs of the events in the file perf wrote (or
+nothing when perf refused the line).  For every entry this runs `perfev
+record` with the same options on `true`, reads its file's attrs with
+`perfev script --header-only`, and compares the fields that say what is
+sampled and how (RECORD_FIELDS).  The tracking and wake-up settings and
+read_format, where perfev differs by design, are not compared, nor the ID
+and IDENTIFIER sample bits (perf uses one, perfev the other), nor
+tracepoint ids (they belong to the kernel that recorded the oracle).
+With --elsewhere (an oracle made on another machine) a command line this
+machine cannot record (an event not supported or not permitted here) is
+counted apart instead of failing.
+
+Both print one PASS/FAIL/SKIP line for the harness.
 
 report-cmp: `perf report --stdio` and `perfev report` agree: the header
 lines are equal, and the report lines are equal as (percentages, then
@@ -35,9 +50,12 @@ its BUILD_ID section (file mode) replaced by HEX, as a recording made on
 another machine or kernel would have it.
 """
 import json
+import os
+import re
 import struct
 import subprocess
 import sys
+import tempfile
 
 # perfev JSON keys that are never compared (set by perf stat itself, or
 # sample-only settings perf stat clears).
@@ -45,28 +63,37 @@ IGNORED = {"size", "sample_type", "read_format", "disabled", "inherit", "enable_
            "sample_period", "sample_freq"}
 
 
-def load_oracle(path):
-    entries, cur = [], None
+def oracle_blocks(path):
+    """The records of an oracle file: lists of (TAG, rest of the line), up to END."""
+    block = []
     with open(path, encoding="utf-8") as f:
         for raw in f:
-            line = raw.rstrip("\n")
-            if line.startswith("EVENT "):
-                cur = {"event": line[6:], "attrs": [], "names": [], "error": None}
-            elif line == "EVENT":
-                cur = {"event": "", "attrs": [], "names": [], "error": None}
-            elif line.startswith("ATTR "):
+            tag, _, rest = raw.rstrip("\n").partition(" ")
+            if tag == "END":
+                yield block
+                block = []
+            else:
+                block.append((tag, rest))
+
+
+def load_oracle(path):
+    entries = []
+    for block in oracle_blocks(path):
+        cur = {"event": "", "attrs": [], "names": [], "error": None}
+        for tag, rest in block:
+            if tag == "EVENT":
+                cur["event"] = rest
+            elif tag == "ATTR":
                 fields = {}
-                for tok in line[5:].split():
+                for tok in rest.split():
                     k, _, v = tok.partition("=")
                     fields[k] = int(v, 0)
                 cur["attrs"].append(fields)
-            elif line.startswith("NAME"):
-                cur["names"].append(line[5:])
-            elif line.startswith("ERROR"):
-                cur["error"] = line[6:]
-            elif line == "END":
-                entries.append(cur)
-                cur = None
+            elif tag == "NAME":
+                cur["names"].append(rest)
+            elif tag == "ERROR":
+                cur["error"] = rest
+        entries.append(cur)
     return entries
 
 
@@ -138,6 +165,129 @@ def compare(entry, perfev):
                 continue
             return "event %d: %s is %#x, perf leaves it 0" % (i, k, v)
     return None
+
+
+# ---- perf record attrs ---------------------------------------------------------
+
+# What is sampled and how; every other field of the '# event :' line is left alone.
+RECORD_FIELDS = ("type", "config", "config1", "config2", "period", "freq", "sample_type",
+                 "inherit", "mmap_data", "exclude_user", "exclude_kernel", "exclude_hv",
+                 "exclude_guest", "exclude_host", "precise_ip", "exclude_callchain_user",
+                 "sample_regs_user", "sample_stack_user", "sample_max_stack", "write_backward",
+                 "bp_type", "bp_addr", "bp_len")
+# perf writes some fields under the names of a union.
+RECORD_ALIASES = {"{ sample_period, sample_freq }": "period", "sample_period": "period",
+                  "sample_freq": "period", "{ bp_addr, config1 }": "bp_addr",
+                  "{ bp_len, config2 }": "bp_len"}
+SAMPLE_ID_BITS = {"ID", "IDENTIFIER"}
+
+
+def parse_event_line(line):
+    """One '# event :' line of a perf.data header as a dict of the RECORD_FIELDS."""
+    ev = {}
+    for m in re.finditer(r"(\{[^}]*\}|[^,={}]+?)\s*=\s*(\{[^}]*\}|[^,]*)", line):
+        key, val = m.group(1).strip(), m.group(2).strip()
+        key = RECORD_ALIASES.get(key, key)
+        if key == "sample_type":
+            ev[key] = "|".join(sorted(set(val.split("|")) - SAMPLE_ID_BITS))
+        elif key in RECORD_FIELDS:
+            ev[key] = int(val, 0)
+        elif key == "name":
+            ev[key] = val
+    if ev.get("type") in (1, 5):
+        # config1/config2 of a breakpoint are bp_addr/bp_len; software events have none.
+        ev.pop("config1", None)
+        ev.pop("config2", None)
+    return ev
+
+
+def load_record_oracle(path):
+    entries = []
+    for block in oracle_blocks(path):
+        cur = {"args": [], "events": [], "crash": None}
+        for tag, rest in block:
+            if tag == "RECORD":
+                cur["args"] = rest.split()
+            elif tag == "ATTR":
+                cur["events"].append(parse_event_line(rest))
+            elif tag == "CRASH":
+                cur["crash"] = rest
+        entries.append(cur)
+    return entries
+
+
+def record_attrs(perfev, args, tmp):
+    """perfev record ARGS -- true: (its events, or None and why it failed)."""
+    path = os.path.join(tmp, "perfev.data")
+    if os.path.exists(path):
+        os.unlink(path)
+    proc = subprocess.run([perfev, "record", "-q", "-o", path] + args + ["--", "true"],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        return None, proc.stderr.strip()
+    hdr = subprocess.run([perfev, "script", "--header-only", "-i", path], capture_output=True,
+                         text=True)
+    if hdr.returncode != 0:
+        return None, "perfev script --header-only failed: " + hdr.stderr.strip()
+    return [parse_event_line(line[len("# event : "):]) for line in hdr.stdout.splitlines()
+            if line.startswith("# event : ")], None
+
+
+# perfev's words for a machine that cannot record an event at all.
+CANNOT_HERE = ("not supported", "not permitted", "permission denied", "tracefs is not")
+
+
+def compare_record(entry, perfev, tmp, elsewhere):
+    """Why perfev's attrs differ from the entry's, None if they agree, or
+    "" when this machine cannot record them and @elsewhere says the entry
+    was made on another one."""
+    got, err = record_attrs(perfev, entry["args"], tmp)
+    want = entry["events"]
+    if not want:
+        return None if got is None else "perf refuses it but perfev recorded"
+    if got is None and elsewhere and any(w in err.lower() for w in CANNOT_HERE):
+        return ""
+    if got is None:
+        return "perf records it but perfev failed: %s" % (err.splitlines() or ["?"])[0]
+    if len(got) != len(want):
+        return "perf records %d events, perfev %d" % (len(want), len(got))
+    for i, (w, g) in enumerate(zip(want, got)):
+        for k in RECORD_FIELDS:
+            if k == "config" and w.get("type") == 2:
+                continue
+            wv, gv = w.get(k, "" if k == "sample_type" else 0), g.get(
+                k, "" if k == "sample_type" else 0)
+            if wv != gv:
+                return "event %d (%s): %s is %s, perf has %s" % (i, w.get("name"), k, gv, wv)
+    return None
+
+
+def record_main(perfev, oracle, label, elsewhere):
+    entries = load_record_oracle(oracle)
+    if not entries:
+        print("FAIL %s: no entries in %s" % (label, oracle))
+        return 1
+    failures, crashed, cannot = [], 0, 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for e in entries:
+            if e["crash"]:
+                crashed += 1
+                continue
+            why = compare_record(e, perfev, tmp, elsewhere)
+            if why == "":
+                cannot += 1
+            elif why:
+                failures.append("'%s': %s" % (" ".join(e["args"]), why))
+    if failures:
+        print("FAIL %s: %d of %d command lines record other attrs than perf:" %
+              (label, len(failures), len(entries) - crashed))
+        for f in failures[:40]:
+            print("  " + f)
+        return 1
+    print("PASS %s: %d command lines record the attrs perf records (not checked: %d where "
+          "perf crashed, %d this machine cannot record)" %
+          (label, len(entries) - crashed - cannot, crashed, cannot))
+    return 0
 
 
 def report_sections(path):
@@ -247,7 +397,7 @@ def main():
     if len(sys.argv) > 1 and sys.argv[1] in COMMANDS:
         return COMMANDS[sys.argv[1]](sys.argv[2:])
     args = sys.argv[1:]
-    known_path, label, no_tp = None, "oracle", False
+    known_path, label, no_tp, record, elsewhere = None, "oracle", False, False, False
     pos = []
     i = 0
     while i < len(args):
@@ -260,10 +410,18 @@ def main():
         elif args[i] == "--no-tracepoints":
             no_tp = True
             i += 1
+        elif args[i] == "--record":
+            record = True
+            i += 1
+        elif args[i] == "--elsewhere":
+            elsewhere = True
+            i += 1
         else:
             pos.append(args[i])
             i += 1
     perfev, oracle = pos
+    if record:
+        return record_main(perfev, oracle, label, elsewhere)
     entries = load_oracle(oracle)
     known = load_known(known_path)
     failures, checked, skipped, kn, statonly = [], 0, 0, 0, 0

@@ -228,14 +228,15 @@ struct perfev_data_write_opts {
 };
 
 /*
- * Create @path (mode 0600, truncated; "-" is standard output and implies
- * pipe mode) or use opts->fd.  File mode seeks back to rewrite the header,
- * so its descriptor must be seekable, at offset 0 and not O_APPEND.
+ * Create @path (mode 0600, truncated, never through a symbolic link; "-"
+ * is standard output and implies pipe mode) or use opts->fd.  File mode
+ * seeks back to rewrite the header, so its descriptor must be seekable,
+ * at offset 0 and not O_APPEND.
  * Output is buffered; nothing is complete before perfev_data_finish().
  *
- * Errors: open(2) errors, -EINVAL (no path and no opts->fd, a bad opts,
- * a file-mode descriptor not at offset 0 or in append mode), -ESPIPE
- * (file mode on a pipe), -ENOMEM.
+ * Errors: open(2) errors (-ELOOP: @path is a symbolic link), -EINVAL (no
+ * path and no opts->fd, a bad opts, a file-mode descriptor not at offset
+ * 0 or in append mode), -ESPIPE (file mode on a pipe), -ENOMEM.
  */
 PERFEV_API int perfev_data_create(const char *path, const struct perfev_data_write_opts *opts,
 				  struct perfev_data_writer **out);

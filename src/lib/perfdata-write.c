@@ -1147,7 +1147,8 @@ int perfev_data_create(const char *path, const struct perfev_data_write_opts *op
 		fd = STDOUT_FILENO;
 		pipe = true;
 	} else if (path) {
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		/* Never through a symbolic link planted at the path. */
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd < 0)
 			return -errno;
 		own = true;

@@ -684,3 +684,20 @@ TEST(write_groups_pipe)
 {
 	groups_round_trip(true);
 }
+
+/* A path that is a symbolic link is refused, and what it points to is left alone. */
+TEST(create_no_link)
+{
+	char dir[] = "/tmp/perfev-link-XXXXXX", link[64], target[64];
+	struct perfev_data_writer *w = NULL;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(link, sizeof(link), "%s/perf.data", dir);
+	snprintf(target, sizeof(target), "%s/victim", dir);
+	CHECK_INT(symlink(target, link), 0);
+	CHECK_INT(perfev_data_create(link, NULL, &w), -ELOOP);
+	CHECK(w == NULL);
+	CHECK(access(target, F_OK) != 0);
+	unlink(link);
+	rmdir(dir);
+}

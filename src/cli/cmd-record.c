@@ -83,7 +83,8 @@ struct rec {
 	uint64_t *ev_samples;
 	uint64_t samples, lost, lost_samples, throttles, records, rounds_written;
 	bool wrote_in_round;
-	int werr; /* first write error */
+	int werr;    /* first write error */
+	bool failed; /* the recording stopped on an error, the file completed */
 	int sigfd;
 	pid_t child;
 	int child_status;
@@ -606,7 +607,7 @@ static void add_groups(struct rec *rc)
 	err = ngroups ? perfev_data_set_groups(rc->w, groups, ngroups) : 0;
 	free(groups);
 	if (err)
-		cli_die("cannot write '%s': %s", rc->path, strerror(-err));
+		die_write(rc, err);
 }
 
 static void add_attrs(struct rec *rc)
@@ -857,8 +858,12 @@ static void loop(struct rec *rc)
 		n = perfev_poller_wait(rc->poller, evs, 64, -1);
 		if (n == -EINTR)
 			continue;
-		if (n < 0)
-			cli_die("cannot wait for samples: %s", perfev_strerror(n));
+		if (n < 0) {
+			/* What was recorded until now is still written to the file. */
+			cli_error("cannot wait for samples: %s", perfev_strerror(n));
+			rc->failed = true;
+			break;
+		}
 		for (i = 0; i < n; i++) {
 			void *d = evs[i].data;
 
@@ -1008,8 +1013,18 @@ static void null_stdout(void)
 	int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
 
 	if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
-		cli_die("cannot set the command's standard output aside: %s", strerror(errno));
+		cli_die("cannot set the command's standard output aside: %s",
+			perfev_strerror(-errno));
 	close(fd);
+}
+
+/* Whether descriptors @a and @b write to the same regular file. */
+static bool same_file(int a, int b)
+{
+	struct stat sa, sb;
+
+	return !fstat(a, &sa) && !fstat(b, &sb) && S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
 }
 
 static void create_output(struct rec *rc, const char **argv, int argc)
@@ -1030,7 +1045,7 @@ static void create_output(struct rec *rc, const char **argv, int argc)
 		rc->out.path = rc->path;
 		rc->out.fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
 		if (rc->out.fd < 0)
-			cli_die("cannot write to standard output: %s", strerror(errno));
+			cli_die("cannot write to standard output: %s", perfev_strerror(-errno));
 		/* No standard error: the command's output goes nowhere. */
 		if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
 			null_stdout();
@@ -1038,6 +1053,11 @@ static void create_output(struct rec *rc, const char **argv, int argc)
 	} else if (cli_output_open(&rc->out, rc->path, NULL, 0600,
 				   CLI_OUT_KEEP_OLD | CLI_OUT_SEEKABLE)) {
 		exit(1);
+	} else if (same_file(rc->out.fd, STDOUT_FILENO)) {
+		/* "-o /dev/stdout >x.data": what the command prints must not enter the file either.
+		 */
+		if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			null_stdout();
 	}
 	wo.fd = rc->out.fd;
 	err = perfev_data_create(NULL, &wo, &rc->w);
@@ -1307,7 +1327,7 @@ int cmd_record(int argc, const char **argv)
 		status = cli_exit_status(rc.child_done ? rc.child_status : -1,
 					 rc.ct.t.argv ?: rc.ct.workload);
 	perfev_data_writer_free(rc.w);
-	if (cli_output_close(&rc.out))
+	if (cli_output_close(&rc.out) || rc.failed)
 		status = 1;
 	release(&rc);
 	cli_target_release(&rc.ct);

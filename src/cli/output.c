@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+#include "options.h"
 #include "output.h"
 #include "perfev-cli.h"
 
@@ -46,34 +48,61 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
+static const int stop_sigs[] = {SIGINT, SIGTERM, SIGHUP};
+
+/*
+ * The signals that remove pending files, held while the list changes and
+ * while a file is completed, so that a complete file is never removed.
+ */
+static void hold_signals(sigset_t *old)
+{
+	sigset_t set;
+	size_t i;
+
+	sigemptyset(&set);
+	for (i = 0; i < sizeof(stop_sigs) / sizeof(stop_sigs[0]); i++)
+		sigaddset(&set, stop_sigs[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+static void release_signals(const sigset_t *old)
+{
+	sigprocmask(SIG_SETMASK, old, NULL);
+}
+
 static void track(struct cli_output *o)
 {
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
 	struct sigaction old;
+	sigset_t held;
 	size_t i;
 
 	if (!pending_pid) {
 		pending_pid = getpid();
 		atexit(remove_pending);
 		/* Where a command handles a signal itself, it ends as it chooses. */
-		for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-			if (!sigaction(sigs[i], NULL, &old) && old.sa_handler == SIG_DFL)
-				signal(sigs[i], on_signal);
+		for (i = 0; i < sizeof(stop_sigs) / sizeof(stop_sigs[0]); i++)
+			if (!sigaction(stop_sigs[i], NULL, &old) && old.sa_handler == SIG_DFL)
+				signal(stop_sigs[i], on_signal);
 	}
+	hold_signals(&held);
 	o->next = pending;
 	pending = o;
+	release_signals(&held);
 }
 
 static void untrack(struct cli_output *o)
 {
 	struct cli_output **p;
+	sigset_t held;
 
+	hold_signals(&held);
 	for (p = &pending; *p; p = &(*p)->next)
 		if (*p == o) {
 			*p = o->next;
 			break;
 		}
 	o->next = NULL;
+	release_signals(&held);
 }
 
 /* strerror(), lowercase as perfev's messages are. */
@@ -215,7 +244,7 @@ static int refuse(const struct cli_output *o, const struct stat *st, unsigned in
 		target[n > 0 ? n : 0] = '\0';
 		say(o,
 		    "it is a symbolic link%s%s%s, and perfev does not write through links: "
-		    "name the file itself, or remove the link",
+		    "name the file itself (or /dev/stdout, /dev/fd/N for a descriptor)",
 		    n > 0 ? " to '" : "", target, n > 0 ? "'" : "");
 		return -ELOOP;
 	}
@@ -238,6 +267,84 @@ static int refuse(const struct cli_output *o, const struct stat *st, unsigned in
 		return -ESPIPE;
 	}
 	return 0;
+}
+
+/*
+ * The descriptor a name stands for: /dev/stdout, /dev/stderr, /dev/fd/N
+ * and /proc/self/fd/N (bash's process substitution gives /dev/fd/N), or
+ * -1.  These links are the kernel's or root's, never planted: perfev
+ * writes to the descriptor itself instead of following them.
+ */
+static int descriptor_name(const char *path)
+{
+	static const char *const dirs[] = {"/dev/fd/", "/proc/self/fd/"};
+	const char *end;
+	unsigned long long n;
+	size_t i;
+
+	if (!strcmp(path, "/dev/stdout"))
+		return STDOUT_FILENO;
+	if (!strcmp(path, "/dev/stderr"))
+		return STDERR_FILENO;
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (!strncmp(path, dirs[i], strlen(dirs[i])) &&
+		    !opt_parse_unsigned(path + strlen(dirs[i]), INT_MAX, &n, &end) && !*end)
+			return (int)n;
+	return -1;
+}
+
+/* Write to descriptor @n, which a name such as /dev/stdout stands for. */
+static int open_descriptor(struct cli_output *o, int n, unsigned int flags)
+{
+	struct stat st;
+	int fd = fcntl(n, F_DUPFD_CLOEXEC, 3);
+
+	if (fd < 0) {
+		int err = errno == EBADF ? -EBADF : -errno;
+
+		if (err == -EBADF)
+			say(o, "descriptor %d is not open", n);
+		else
+			cli_output_fail(o, err, NULL);
+		return err;
+	}
+	if (fstat(fd, &st)) {
+		close(fd);
+		return -errno;
+	}
+	/* As a path names them, but a socket is a stream too (a service's standard output). */
+	if (!S_ISSOCK(st.st_mode)) {
+		int err = refuse(o, &st, flags | CLI_OUT_KEEP_OLD);
+
+		if (err) {
+			close(fd);
+			return err;
+		}
+	}
+	o->fd = fd;
+	return 0;
+}
+
+/*
+ * Whether a file of @st at the path could be replaced by renaming a new
+ * one onto it: not in a sticky directory (/tmp) where it is another
+ * user's, unless the directory is this user's (or perfev runs as root).
+ */
+static bool may_replace(const struct cli_output *o, const struct stat *st)
+{
+	const char *slash = strrchr(o->path, '/');
+	char dir[4096];
+	struct stat ds;
+	uid_t me = geteuid();
+
+	if (!me || st->st_uid == me)
+		return true;
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash == o->path ? 1 : slash - o->path),
+			 o->path);
+	return stat(dir, &ds) || !(ds.st_mode & S_ISVTX) || ds.st_uid == me;
 }
 
 /* An existing file becomes PATH.old (a link would be moved, never followed). */
@@ -335,17 +442,29 @@ static int create_new(struct cli_output *o, mode_t mode)
 	return 0;
 }
 
-/* A device or a FIFO, written in place: the very one lstat() saw, never a link. */
+/*
+ * A device or a FIFO, or a file that cannot be replaced, written in place:
+ * the very one lstat() saw, never a link; a file is emptied once it is
+ * known to be that one, and readable too (record reads back what reached
+ * a full disk).
+ */
 static int open_in_place(struct cli_output *o, const struct stat *seen)
 {
+	bool file = S_ISREG(seen->st_mode);
 	struct stat st;
-	int fd = open(o->path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+	int fd = open(o->path, (file ? O_RDWR : O_WRONLY) | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
 
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) || st.st_dev != seen->st_dev || st.st_ino != seen->st_ino) {
 		close(fd);
 		return -EAGAIN;
+	}
+	if (file && ftruncate(fd, 0)) {
+		int err = -errno;
+
+		close(fd);
+		return err;
 	}
 	o->fd = fd;
 	return 0;
@@ -355,8 +474,9 @@ int cli_output_open(struct cli_output *o, const char *path, const char *what, mo
 		    unsigned int flags)
 {
 	cookie_io_functions_t io = {.write = cookie_write};
+	bool moved = false;
 	struct stat st;
-	int err = 0, tries;
+	int err = 0, tries, n;
 
 	memset(o, 0, sizeof(*o));
 	o->path = path;
@@ -365,6 +485,13 @@ int cli_output_open(struct cli_output *o, const char *path, const char *what, mo
 	if (!*path) {
 		cli_output_fail(o, ENOENT, NULL);
 		return -ENOENT;
+	}
+	n = descriptor_name(path);
+	if (n >= 0) {
+		err = open_descriptor(o, n, flags);
+		if (err)
+			return err;
+		goto opened;
 	}
 	/* What lies at the path may change meanwhile: each open checks it again. */
 	for (tries = 0; tries < 3; tries++) {
@@ -375,7 +502,7 @@ int cli_output_open(struct cli_output *o, const char *path, const char *what, mo
 			}
 			/* Something made at the path since lstat(): look at it again. */
 			err = create_new(o, mode);
-			if (err == -EEXIST)
+			if (err == -EEXIST && !moved)
 				continue;
 			break;
 		}
@@ -389,30 +516,40 @@ int cli_output_open(struct cli_output *o, const char *path, const char *what, mo
 			break;
 		}
 		if ((flags & CLI_OUT_KEEP_OLD) && S_ISREG(st.st_mode) && st.st_size) {
+			/* Once only: what appears at the path after it is never moved onto .old. */
+			if (moved) {
+				err = -EEXIST;
+				break;
+			}
 			err = keep_old(o);
 			if (err)
 				return err;
+			moved = true;
 			err = create_new(o, mode);
 			if (err == -EEXIST)
 				continue;
 			break;
 		}
-		err = create_beside(o, mode);
+		/*
+		 * Replaced by a new file renamed onto it; written in place where it
+		 * cannot be (another user's in /tmp) or nothing can be made beside it.
+		 */
+		err = may_replace(o, &st) ? create_beside(o, mode) : -EPERM;
+		if (err == -EACCES || err == -EPERM || err == -EROFS) {
+			err = open_in_place(o, &st);
+			if (err == -ELOOP || err == -EAGAIN)
+				continue;
+		}
 		break;
 	}
+opened:
 	if (!err && o->fd < 0)
 		err = -EAGAIN;
 	if (!err && (flags & CLI_OUT_STDIO) && !(o->f = fopencookie(o, "w", io)))
 		err = -ENOMEM;
 	if (err) {
-		/* A new file, or one replacing the old, is made in the directory: it must let it
-		 * in. */
-		cli_output_fail(
-		    o, err,
-		    err == -EACCES || err == -EPERM
-			? "perfev makes a new file in that directory (an existing file is "
-			  "replaced by renaming)"
-			: NULL);
+		cli_output_fail(o, err,
+				err == -EEXIST ? "something appeared at the path meanwhile" : NULL);
 		cli_output_discard(o);
 		return err;
 	}
@@ -438,6 +575,8 @@ void cli_output_discard(struct cli_output *o)
 
 int cli_output_close(struct cli_output *o)
 {
+	char note[4200];
+	sigset_t held;
 	int err = 0;
 
 	if (o->f && fflush(o->f) && !o->err)
@@ -448,18 +587,28 @@ int cli_output_close(struct cli_output *o)
 		cli_output_discard(o);
 		return err;
 	}
+	/* From here the file is complete: no signal removes it half-way to its place. */
+	hold_signals(&held);
 	if (o->f)
 		fclose(o->f);
 	o->f = NULL;
-	if (o->fd >= 0 && close(o->fd))
+	/* The old file stays whole until the new one is on the disk. */
+	if (o->fd >= 0 && o->tmp && fsync(o->fd))
+		err = -errno;
+	if (o->fd >= 0 && close(o->fd) && !err)
 		err = -errno;
 	o->fd = -1;
-	if (!err && o->tmp && rename(o->tmp, o->path))
-		err = -errno;
 	if (err) {
 		cli_output_fail(o, err, NULL);
 		cli_output_discard(o);
+		release_signals(&held);
 		return err;
+	}
+	if (o->tmp && rename(o->tmp, o->path)) {
+		/* Complete, but not in its place: kept under its temporary name. */
+		err = -errno;
+		snprintf(note, sizeof(note), "the complete output is kept as '%s'", o->tmp);
+		cli_output_fail(o, err, note);
 	}
 	if (o->tmp || o->created) {
 		untrack(o);
@@ -467,5 +616,6 @@ int cli_output_close(struct cli_output *o)
 		o->tmp = NULL;
 		o->created = false;
 	}
-	return 0;
+	release_signals(&held);
+	return err;
 }

@@ -456,6 +456,22 @@ else
 	pass output_new_in_place
 fi
 
+# /dev/stdout names standard output, written as such: a file perf reads, and what the command
+# prints goes to standard error, never into the file.
+# (The command line, in the file, spells the marker apart.)
+"$PERFEV" record -q -o /dev/stdout -- sh -c "printf '%s-%s\\n' printed marker; $W" \
+	>"$TMP/stdout.data" 2>"$TMP/err"
+rc=$?
+if ! expect_rc output_dev_stdout 0; then
+	:
+elif ! grep -q printed-marker "$TMP/err" || grep -q printed-marker "$TMP/stdout.data"; then
+	fail output_dev_stdout "the command's output went into the file"
+elif [ -n "$have_perf" ] && ! perf script -i "$TMP/stdout.data" >/dev/null 2>"$TMP/perf.err"; then
+	fail output_dev_stdout "perf cannot read the file: $(head -c 300 "$TMP/perf.err")"
+else
+	pass output_dev_stdout
+fi
+
 # Devices: /dev/null is written, as perf writes it; a FIFO cannot take a file whose header is
 # rewritten at the end; a block device is never written.
 "$PERFEV" record -q -o /dev/null -- true >"$TMP/out" 2>"$TMP/err"

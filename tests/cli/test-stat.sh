@@ -513,6 +513,44 @@ if expect_rc output_hard_link 0; then
 	fi
 fi
 
+# Another user's file in a sticky directory cannot be replaced by renaming (the kernel refuses
+# it at the end, after the command ran): it is written in place, as perf writes it.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+	mkdir "$TMP/sticky" && chmod 1777 "$TMP/sticky" && chmod 755 "$TMP"
+	: >"$TMP/sticky/out.txt" && chmod 666 "$TMP/sticky/out.txt"
+	run setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$PERFEV" stat -e task-clock -o "$TMP/sticky/out.txt" -- true
+	if ! expect_rc output_sticky_dir 0; then
+		:
+	elif ! grep -q 'task-clock' "$TMP/sticky/out.txt"; then
+		fail output_sticky_dir "no counts in the file: $(head -c 200 "$TMP/sticky/out.txt")"
+	elif [ "$(ls -A "$TMP/sticky")" != out.txt ]; then
+		fail output_sticky_dir "the directory holds: $(ls -A "$TMP/sticky" | tr '\n' ' ')"
+	else
+		pass output_sticky_dir
+	fi
+else
+	skip root output_sticky_dir "dropping to another user needs root and setpriv"
+fi
+
+# Names of descriptors are written as such, not refused as links: /dev/stdout, /dev/fd/N (a
+# shell's >(...)); one that is not open is said.
+"$PERFEV" stat -e task-clock -o /dev/stdout true >"$TMP/fd-out" 2>"$TMP/err"
+rc=$?
+"$PERFEV" stat -e task-clock -o /dev/fd/9 true 9>"$TMP/fd-9" 2>>"$TMP/err"
+rc9=$?
+"$PERFEV" stat -e task-clock -o /dev/fd/9 true 9>&- 2>"$TMP/err-closed"
+rc_closed=$?
+if [ "$rc" -ne 0 ] || [ "$rc9" -ne 0 ]; then
+	fail output_descriptor "exit status $rc and $rc9: $(head -c 300 "$TMP/err")"
+elif ! grep -q 'task-clock' "$TMP/fd-out" || ! grep -q 'task-clock' "$TMP/fd-9"; then
+	fail output_descriptor "no counts written to the descriptors"
+elif [ "$rc_closed" -ne 1 ] || ! grep -q "cannot write '/dev/fd/9': descriptor 9 is not open" "$TMP/err-closed"; then
+	fail output_descriptor "a closed descriptor: status $rc_closed, $(head -c 300 "$TMP/err-closed")"
+else
+	pass output_descriptor
+fi
+
 # Character devices are written as perf writes them; their errors name the device, not an event.
 run "$PERFEV" stat -o /dev/null true
 expect_rc output_dev_null 0 && pass output_dev_null

@@ -284,7 +284,8 @@ PERFEV_API int perfev_data_set_feature(struct perfev_data_writer *w, int feat, c
  * after it, as perf record writes it for "{a,b}" and "{a,b}:S", so that
  * perf report and perfev report show the members side by side.  Call it
  * after the attrs are added.  Errors: -EINVAL (a group of fewer than two
- * events, or past the attrs added), as perfev_data_set_feature().
+ * events, past the attrs added, or not after the group before it), as
+ * perfev_data_set_feature().
  */
 PERFEV_API int perfev_data_set_groups(struct perfev_data_writer *w,
 				      const struct perfev_data_group *groups, size_t n);

@@ -604,9 +604,13 @@ int perfev_data_set_groups(struct perfev_data_writer *w, const struct perfev_dat
 	for (i = 0; i < n; i++) {
 		const struct perfev_data_group *g = &groups[i];
 
-		/* As perf lists them: groups of two events or more, inside the attrs added. */
+		/*
+		 * As perf lists them: groups of two events or more, inside the attrs
+		 * added, in order and apart, as readers expect them.
+		 */
 		if (g->nr_members < 2 || g->leader >= w->nattrs ||
-		    g->nr_members > w->nattrs - g->leader)
+		    g->nr_members > w->nattrs - g->leader ||
+		    (i && g->leader < groups[i - 1].leader + groups[i - 1].nr_members))
 			return -EINVAL;
 	}
 	ret = bytes_u32(&b, (uint32_t)n);

@@ -657,6 +657,14 @@ static void groups_round_trip(bool pipe)
 	bad = (struct perfev_data_group){NULL, 1, 1};
 	CHECK_INT(perfev_data_set_groups(w, &bad, 1), -EINVAL);
 	CHECK_INT(perfev_data_set_groups(w, NULL, 1), -EINVAL);
+	/* Groups that overlap, or out of order. */
+	{
+		struct perfev_data_group overlap[2] = {{NULL, 0, 3}, {NULL, 2, 2}};
+		struct perfev_data_group backwards[2] = {{NULL, 2, 2}, {NULL, 0, 2}};
+
+		CHECK_INT(perfev_data_set_groups(w, overlap, 2), -EINVAL);
+		CHECK_INT(perfev_data_set_groups(w, backwards, 2), -EINVAL);
+	}
 	CHECK_INT(perfev_data_set_groups(NULL, g, 2), -EINVAL);
 	CHECK_INT(perfev_data_set_groups(w, g, 2), 0);
 	CHECK_INT(perfev_data_finish(w), 0);

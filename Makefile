@@ -36,13 +36,13 @@ CFLAGS   ?= -O2 -g
 BASE_CFLAGS := -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -Iinclude -MMD -MP $(CFLAGS)
 TEP_CFLAGS := $(shell pkg-config --cflags libtraceevent 2>/dev/null || echo -I/usr/include/traceevent)
 TEP_LIBS   := $(shell pkg-config --libs libtraceevent 2>/dev/null || echo -ltraceevent)
-LIB_CFLAGS := $(BASE_CFLAGS) $(TEP_CFLAGS) -fPIC -fvisibility=hidden
+LIB_CFLAGS := $(BASE_CFLAGS) -Isrc/lib $(TEP_CFLAGS) -fPIC -fvisibility=hidden
 # libiberty (static, PIC) demangles C++ and Rust names.
 LIB_LIBS   := $(TEP_LIBS) -ldw -lelf -liberty -lpthread
 SAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-LIB_SRCS   := $(wildcard src/lib/*.c)
-CLI_SRCS   := $(wildcard src/cli/*.c)
+LIB_SRCS   := $(wildcard src/lib/*/*.c)
+CLI_SRCS   := $(wildcard src/cli/*.c src/cli/*/*.c)
 UNIT_SRCS  := $(wildcard tests/unit/test-*.c)
 KERN_SRCS  := $(wildcard tests/kernel/test-*.c)
 EX_SRCS    := $(wildcard examples/*.c)
@@ -128,12 +128,12 @@ $(O)/src/cli/%.o: src/cli/%.c | $(DEPS_STAMP)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(BASE_CFLAGS) -fno-math-errno -Isrc/cli -I$(PROTO_GEN) -c $< -o $@
 
-$(O)/src/cli/profile-pprof.o: $(PROTO_GEN)/profile.pb-c.h
+$(O)/src/cli/output/profile-pprof.o: $(PROTO_GEN)/profile.pb-c.h
 
 # perfev report --html: the page's template (HTML, script) as C byte arrays, by od and sed.
-$(O)/src/cli/profile-html.o: $(PROTO_GEN)/report-html.html.inc $(PROTO_GEN)/report-html.js.inc
+$(O)/src/cli/output/profile-html.o: $(PROTO_GEN)/report-html.html.inc $(PROTO_GEN)/report-html.js.inc
 
-$(PROTO_GEN)/%.inc: src/cli/%
+$(PROTO_GEN)/%.inc: src/cli/output/%
 	@mkdir -p $(@D)
 	$(call msg,GEN,$@)
 	$(Q)od -An -v -tx1 $< | sed 's/[0-9a-f][0-9a-f]/0x&,/g' >$@
@@ -167,7 +167,7 @@ $(O)/examples/%: examples/%.c $(SHLIB)
 $(O)/bench/%: bench/%.c $(STLIB)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(BASE_CFLAGS) -o $@ $< $(STLIB) $(LIB_LIBS)
+	$(Q)$(CC) $(BASE_CFLAGS) -Isrc/lib -o $@ $< $(STLIB) $(LIB_LIBS)
 
 # bench/report.sh profiles it with frame-pointer call chains, whatever CFLAGS says.
 $(O)/bench/report-workload: private BASE_CFLAGS += -O2 -g -fno-omit-frame-pointer

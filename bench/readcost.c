@@ -34,7 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <perfev/perfev.h>
-#include "../src/lib/mmap-page.h"
+#include "count/mmap-page.h"
 
 #define BATCHES 31
 #define ITERS	1000

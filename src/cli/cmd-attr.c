@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
-#include "json.h"
+#include "output/json.h"
 #include "options.h"
 #include "perfev-cli.h"
 

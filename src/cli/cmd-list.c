@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "json.h"
+#include "output/json.h"
 #include "options.h"
 #include "perfev-cli.h"
 

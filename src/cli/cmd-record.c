@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "options.h"
-#include "output.h"
+#include "output/output.h"
 #include "record.h"
 #include "target.h"
 

@@ -22,7 +22,7 @@
 #include <perfev/perfev.h>
 #include <perfev/symbols.h>
 #include "options.h"
-#include "output.h"
+#include "output/output.h"
 #include "perfev-cli.h"
 #include "report.h"
 #include "script.h"

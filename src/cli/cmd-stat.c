@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "options.h"
-#include "output.h"
+#include "output/output.h"
 #include "perfev-cli.h"
 #include "stat.h"
 #include "target.h"

@@ -22,13 +22,15 @@ rebuilt() {
 
 # Editing any header rebuilds every source that includes it, the tests' included.
 ok=1
-for h in src/lib/*.h src/cli/*.h tests/unit/*.h tests/kernel/*.h include/perfev/*.h; do
+for h in src/lib/*/*.h src/cli/*.h src/cli/*/*.h tests/unit/*.h tests/kernel/*.h include/perfev/*.h; do
 	base=${h##*/}
 	case $h in
 	include/*) pattern="#include <perfev/$base>" ;;
+	src/lib/*) pattern="#include \"${h#src/lib/}\"" ;;
+	src/cli/*) pattern="#include \"${h#src/cli/}\"" ;;
 	*) pattern="#include \"$base\"" ;;
 	esac
-	users=$(grep -l -F "$pattern" src/lib/*.c src/cli/*.c examples/*.c bench/*.c tests/unit/*.c \
+	users=$(grep -l -F "$pattern" src/lib/*/*.c src/cli/*.c src/cli/*/*.c examples/*.c bench/*.c tests/unit/*.c \
 		tests/kernel/*.c 2>/dev/null)
 	[ -n "$users" ] || continue
 	if ! rebuilt "$h" >"$TMP/rebuilt"; then

@@ -8,7 +8,7 @@
 #include <perfev/perfev.h>
 #include "harness.h"
 
-/* Every errno src/lib/strerror.c names, with its text. */
+/* Every errno src/lib/common/strerror.c names, with its text. */
 static const struct {
 	int err;
 	const char *text;

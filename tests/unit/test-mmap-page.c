@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <perfev/perfev.h>
-#include "mmap-page.h"
+#include "count/mmap-page.h"
 #include "harness.h"
 
 /* ---- a fake CPU ---------------------------------------------------------------- */

@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <perfev/perfev.h>
-#include "internal.h"
-#include "parse.h"
+#include "common/internal.h"
+#include "event/parse.h"
 #include "harness.h"
 
 static unsigned int dist(const char *a, const char *b)
@@ -241,7 +241,7 @@ TEST(suggest_threshold)
 	size_t i;
 
 	/*
-	 * BUG: perfev__suggest_init() (src/lib/suggest.c) sets the limit to
+	 * BUG: perfev__suggest_init() (src/lib/event/suggest.c) sets the limit to
 	 * 1/2/3 and then increments it, so one more edit than intended is
 	 * accepted: the "" cases below fail until that is fixed.
 	 */

@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <perfev/symbols.h>
 #include "harness.h"
-#include "symtab.h"
+#include "symbols/symtab.h"
 
 static const char ksyms[] = "ffffffff81000000 T _stext\n"
 			    "ffffffff81000000 T _text\n"

@@ -8,7 +8,7 @@
 #include <perfev/perfev.h>
 #include "harness.h"
 #include "tracefs-fixture.h"
-#include "tp-format-internal.h"
+#include "event/tp-format-internal.h"
 
 /* The tracepoints put in the blobs, and in the order the blob holds them (sorted). */
 static const char *const tps[] = {"sched:sched_switch", "raw_syscalls:sys_enter",

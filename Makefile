@@ -126,7 +126,7 @@ $(O)/san/libperfev.a: $(SAN_OBJS)
 $(O)/src/cli/%.o: src/cli/%.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(BASE_CFLAGS) -fno-math-errno -Isrc/cli -I$(PROTO_GEN) -c $< -o $@
+	$(Q)$(CC) $(BASE_CFLAGS) -fno-math-errno -Isrc/cli -Isrc/lib -I$(PROTO_GEN) -c $< -o $@
 
 $(O)/src/cli/output/profile-pprof.o: $(PROTO_GEN)/profile.pb-c.h
 

@@ -58,6 +58,16 @@ else
 	fail header_layers "src/cli/perfev-cli.h rebuilds nothing: $(head -c 300 "$TMP/make.err")"
 fi
 
+# The tool reaches the library through its public headers; of the internal ones
+# only the shared containers (the hash map and the growable array).
+bad=$(grep -n '#include "\(common\|event\|count\|sample\|symbols\|profile\)/' src/cli/*.c src/cli/*/*.c \
+	src/cli/*.h src/cli/*/*.h 2>/dev/null | grep -v '"common/hashmap.h"\|"common/array.h"')
+if [ -z "$bad" ]; then
+	pass cli_includes
+else
+	fail cli_includes "the tool includes library internals: $(echo "$bad" | head -3 | tr '\n' ' ')"
+fi
+
 # Test-only tools are never installed by a build or the demo.
 build=$(sh scripts/deps.sh --list build 2>"$TMP/deps.err")
 tests=$(sh scripts/deps.sh --list test 2>>"$TMP/deps.err")

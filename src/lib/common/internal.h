@@ -12,6 +12,8 @@
 #include <string.h>
 #include <sys/types.h>
 #include <perfev/core.h>
+#include "common/array.h"
+#include "common/hashmap.h"
 
 #define PERFEV__ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -49,8 +51,6 @@ static inline bool perfev__out_ok(const void *out, size_t sz, size_t min)
 	return out && sz >= min;
 }
 
-/* util.c: growable arrays.  Ensures room for @need elements. */
-int perfev__grow(void *arrp, size_t *cap, size_t need, size_t elsize);
 
 /* Overflow-checked size arithmetic; returns false on overflow. */
 static inline bool perfev__mul_ok(size_t a, size_t b, size_t *out)

@@ -189,6 +189,9 @@ $(O)/tests/kernel/%: tests/kernel/%.c $(TEST_HARNESS) tests/harness.h $(STLIB)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(BASE_CFLAGS) $(TEP_CFLAGS) -Isrc/lib -Itests -o $@ $(TEST_HARNESS) $< $(STLIB) $(LIB_LIBS)
 
+# Its sampled functions must be walked with CFI alone, whatever CFLAGS says.
+$(O)/tests/kernel/test-unwind: private BASE_CFLAGS += -fomit-frame-pointer
+
 # Fuzz corpus replay: the harness with a main() that feeds it every seed file.
 $(O)/san/fuzz/replay-%: fuzz/fuzz-%.c fuzz/replay.c $(O)/san/libperfev.a
 	@mkdir -p $(@D)

@@ -189,6 +189,9 @@ $(O)/tests/kernel/%: tests/kernel/%.c $(TEST_HARNESS) tests/harness.h $(STLIB)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(BASE_CFLAGS) $(TEP_CFLAGS) -Isrc/lib -Itests -o $@ $(TEST_HARNESS) $< $(STLIB) $(LIB_LIBS)
 
+# Its sampled functions must be walked with CFI alone, whatever CFLAGS says.
+$(O)/tests/kernel/test-unwind: private BASE_CFLAGS += -fomit-frame-pointer
+
 # Fuzz corpus replay: the harness with a main() that feeds it every seed file.
 $(O)/san/fuzz/replay-%: fuzz/fuzz-%.c fuzz/replay.c $(O)/san/libperfev.a
 	@mkdir -p $(@D)
@@ -242,6 +245,8 @@ bench: all $(BENCH_BINS)
 	@PERFEV=$(PERFEV) SPAWN_TIME=$(O)/bench/spawn-time WORKLOAD=$(O)/examples/workload sh bench/record.sh
 	@PERFEV=$(PERFEV) SPAWN_TIME=$(O)/bench/spawn-time \
 		REPORT_WORKLOAD=$(O)/bench/report-workload sh bench/report.sh
+	@UNWIND=$(O)/bench/unwind SPAWN_TIME=$(O)/bench/spawn-time \
+		REPORT_WORKLOAD=$(O)/bench/report-workload sh bench/unwind.sh
 
 fuzz: $(FUZZ_BINS)
 	@for f in $(FUZZ_BINS); do \

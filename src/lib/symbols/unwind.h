@@ -13,6 +13,7 @@
 #ifndef PERFEV_UNWIND_H
 #define PERFEV_UNWIND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -52,12 +53,41 @@ enum perfev__unwind_stop {
 	PERFEV__UNWIND_NR_STOPS,
 };
 
+/*
+ * An unwinder keeps one libdwfl session per space (at most a few hundred:
+ * the least recently used goes first) and reads each file's program
+ * headers once.  Files are mapped privately while a session uses them,
+ * without a descriptor left open.  Not thread-safe: one per thread.
+ */
 struct perfev__unwinder;
 
 int perfev__unwinder_new(struct perfev__unwinder **out);
 void perfev__unwinder_free(struct perfev__unwinder *u);
-/* Forget the cached state of the space @key (its process exited or exec'd). */
+/*
+ * Forget the cached state of the space @key (its process exited or
+ * exec'd).  Must be called before the object @key points to is freed, so
+ * that another space at the same address is not taken for it.
+ */
 void perfev__unwinder_forget(struct perfev__unwinder *u, const void *key);
+
+/* What an unwinder has done so far, for tests and measurements. */
+struct perfev__unwind_stats {
+	uint64_t unwinds;	/* calls of perfev__unwind() that walked a stack */
+	uint64_t libdwfl_walks; /* of those, walked by libdwfl's dwfl_getthread_frames() */
+	uint64_t rules;		/* CFI rows read into the rule cache */
+	uint64_t reports;	/* module reports: a space's first unwind or a new generation */
+	uint64_t modules;	/* modules reported for the first time in their session */
+	uint64_t elf_maps;	/* ELF files mapped for a session (CFI read from them) */
+	uint64_t files;		/* distinct files whose headers were read */
+};
+
+void perfev__unwinder_stats(const struct perfev__unwinder *u, struct perfev__unwind_stats *out);
+/*
+ * Walk every sample with libdwfl (dwfl_getthread_frames()), not with the
+ * rules cached from its CFI rows: the reference the cached walk is tested
+ * against (same frames, same stop).
+ */
+void perfev__unwinder_set_libdwfl_only(struct perfev__unwinder *u, bool on);
 
 /*
  * Unwind thread @tid of @space from @regs over @stack (the bytes the kernel
@@ -66,7 +96,15 @@ void perfev__unwinder_forget(struct perfev__unwinder *u, const void *key);
  * the first is the sample's user pc, each caller's is its return address
  * minus one (the call instruction, as perf stores them), and sets *@n and
  * *@stop.  Returns 0 (even when the unwind stopped early: see *@stop), or
- * -ENOMEM, -EINVAL.  Never reads memory outside @stack and the mapped files.
+ * -ENOMEM, -EINVAL.  Never reads memory outside @stack and the mapped files
+ * (of those, only bytes of segments that are not writable).
+ *
+ * The frames found before a stop are kept: an unwind that stops SHORT
+ * still gives the innermost callers.  Where no CFI covers a pc, libdwfl
+ * follows the frame pointer (rbp) instead; a walk that finds nothing
+ * there stops for the reason of the frame without CFI (NO_CFI, or
+ * UNMAPPED for a pc in no map).  Only x86_64 samples of 64-bit processes
+ * are unwound (elsewhere: NO_REGS).
  */
 int perfev__unwind(struct perfev__unwinder *u, const struct perfev__unwind_space *space,
 		   uint32_t pid, uint32_t tid, const struct perfev__unwind_regs *regs,

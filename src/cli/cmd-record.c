@@ -1280,6 +1280,13 @@ int cmd_record(int argc, const char **argv)
 	add_tracing_data(&rc);
 	setup_signals(&rc, &orig);
 	rc.child = perfev_session_child(rc.s);
+	/*
+	 * Watched before anything is sampled: a wakeup the kernel sends before
+	 * the descriptors are in the poller can be missed, and a ring that
+	 * fills in the meantime (a few large samples, as with --call-graph
+	 * dwarf) would then never wake the reader again.
+	 */
+	watch(&rc);
 
 	t0 = now_s();
 	if (rc.ct.t.kind == PERFEV_TARGET_COMMAND) {
@@ -1302,7 +1309,6 @@ int cmd_record(int argc, const char **argv)
 	}
 	/* It may have ended before the signal was blocked. */
 	reap(&rc, WNOHANG);
-	watch(&rc);
 	if (!rc.child_done)
 		loop(&rc);
 

@@ -198,6 +198,17 @@ if expect_rc callgraph_fp 0 && [ -n "$have_perf" ]; then
 		fail callgraph_fp "sample_type has no CALLCHAIN"
 	fi
 fi
+# DWARF call chains: registers and a copy of the user stack in every sample, which perf
+# reads as its own (tests/cli/test-unwind.sh checks the chains it unwinds from them).
+rec callgraph_dwarf --call-graph dwarf,4000 -- $W
+if expect_rc callgraph_dwarf 0 && same_as_perf callgraph_dwarf comm,tid,time,period; then
+	perf evlist -v -i "$TMP/callgraph_dwarf.data" 2>/dev/null >"$TMP/evlist"
+	if grep -q 'REGS_USER|STACK_USER' "$TMP/evlist" && grep -q 'sample_stack_user: 4000' "$TMP/evlist"; then
+		pass callgraph_dwarf
+	else
+		fail callgraph_dwarf "not the attr of --call-graph dwarf,4000: $(head -c 400 "$TMP/evlist")"
+	fi
+fi
 
 # Sample contents: -T, --sample-cpu, -d, -c, --switch-events.
 rec contents -T --sample-cpu -d -c 100000 --switch-events -- $W
@@ -660,11 +671,21 @@ else
 		fi
 	fi
 fi
-"$PERFEV" record --call-graph dwarf -o "$TMP/x.data" -- true >"$TMP/out" 2>"$TMP/err"
-rc=$?
-if expect_rc call_graph_dwarf 1 && grep -q 'dwarf is not supported yet' "$TMP/err"; then
-	pass call_graph_dwarf
-fi
+# A stack dump size out of the kernel's range is a usage error that names the range.
+for size in 0 65529 x 1024,8 -8; do
+	name="call_graph_dwarf_size($size)"
+	rm -f "$TMP/x.data"
+	"$PERFEV" record --call-graph "dwarf,$size" -o "$TMP/x.data" -- true >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if ! expect_rc "$name" 2; then
+		:
+	elif grep -q "invalid stack dump size '$size' .*give 1 to 65528 bytes" "$TMP/err" &&
+		[ ! -e "$TMP/x.data" ]; then
+		pass "$name"
+	else
+		fail "$name" "$(head -c 300 "$TMP/err")"
+	fi
+done
 
 # An overwrite term unlike the recording's mode is refused, not ignored.
 for args in "-e cpu-clock/overwrite/" "--overwrite -e cpu-clock/no-overwrite/"; do

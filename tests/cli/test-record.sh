@@ -55,6 +55,8 @@ recording() {
 # ran PID TICKS: wait until PID has used TICKS more clock ticks of CPU time (30 s at most),
 # so a sampled process runs for as long as the test needs, whatever the load.
 ran() {
+	# No pid would read /proc//stat, the system's counters.
+	[ -n "$1" ] || return 1
 	start=$(awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null) || return 1
 	n=0
 	while [ $n -lt 300 ]; do
@@ -66,10 +68,14 @@ ran() {
 	return 1
 }
 
-# child_of PID: the first child process of PID.
+# child_of PID: the first child process of PID (a process that ends meanwhile is skipped).
 child_of() {
 	for st in /proc/[0-9]*/stat; do
-		awk -v p="$1" '$4 == p { print $1; exit 1 }' "$st" 2>/dev/null || return 0
+		c=$(awk -v p="$1" '$4 == p { print $1; exit }' "$st" 2>/dev/null)
+		if [ -n "$c" ]; then
+			echo "$c"
+			return 0
+		fi
 	done
 	return 1
 }

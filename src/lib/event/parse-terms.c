@@ -570,6 +570,16 @@ static void term_hint(const struct perfev_pmu *pmu, const struct term *t, char *
 	struct perfev__suggest sg;
 	size_t i, n;
 
+	/* perf's --call-graph dwarf,SIZE written as a term. */
+	for (i = 0; i < t->klen && t->key[i] >= '0' && t->key[i] <= '9'; i++)
+		;
+	if (i && i == t->klen && !t->val) {
+		snprintf(hint, len,
+			 "a stack copy's size is a term of its own: "
+			 "call-graph=dwarf,stack-size=%.*s",
+			 (int)t->klen, t->key);
+		return;
+	}
 	perfev__suggest_init(&sg, t->key, t->klen);
 	for (i = 0; i < PERFEV__ARRAY_SIZE(cterms); i++)
 		perfev__suggest_add(&sg, cterms[i].name);

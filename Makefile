@@ -46,7 +46,8 @@ CLI_SRCS   := $(wildcard src/cli/*.c src/cli/*/*.c)
 UNIT_SRCS  := $(wildcard tests/unit/test-*.c)
 KERN_SRCS  := $(wildcard tests/kernel/test-*.c)
 EX_SRCS    := $(wildcard examples/*.c)
-BENCH_SRCS := $(wildcard bench/*.c)
+# unwind-workload.c is built twice, with and without frame pointers (rules below).
+BENCH_SRCS := $(filter-out bench/unwind-workload.c,$(wildcard bench/*.c))
 FUZZ_SRCS  := $(wildcard fuzz/fuzz-*.c)
 HEADERS    := $(wildcard include/perfev/*.h)
 
@@ -62,6 +63,7 @@ SAN_UNIT_BINS := $(UNIT_SRCS:%.c=$(O)/san/%)
 KERN_BINS  := $(KERN_SRCS:%.c=$(O)/%)
 EX_BINS    := $(EX_SRCS:%.c=$(O)/%)
 BENCH_BINS := $(BENCH_SRCS:%.c=$(O)/%)
+UNWIND_BINS := $(O)/bench/unwind-workload-fp $(O)/bench/unwind-workload-nofp
 REPLAY_BINS := $(FUZZ_SRCS:fuzz/fuzz-%.c=$(O)/san/fuzz/replay-%)
 FUZZ_BINS  := $(FUZZ_SRCS:fuzz/%.c=$(O)/fuzz/%)
 
@@ -86,7 +88,7 @@ endif
 .PHONY: all check demo install uninstall clean fuzz fuzz-deps deps unit-san bench
 .DELETE_ON_ERROR:
 
-all: $(SHLIB) $(STLIB) $(PERFEV) $(EX_BINS) $(BENCH_BINS) $(O)/libperfev.pc
+all: $(SHLIB) $(STLIB) $(PERFEV) $(EX_BINS) $(BENCH_BINS) $(UNWIND_BINS) $(O)/libperfev.pc
 
 # Dependencies are checked once per build tree, and again if the list changes.
 $(DEPS_STAMP): scripts/deps.sh
@@ -171,6 +173,15 @@ $(O)/bench/%: bench/%.c $(STLIB)
 
 # bench/report.sh profiles it with frame-pointer call chains, whatever CFLAGS says.
 $(O)/bench/report-workload: private BASE_CFLAGS += -O2 -g -fno-omit-frame-pointer
+
+# tests/cli/test-unwind.sh unwinds it: with frame pointers, and without them (only the CFI
+# describes its frames), whatever CFLAGS says.
+$(O)/bench/unwind-workload-fp: private UNWIND_CFLAGS := -fno-omit-frame-pointer
+$(O)/bench/unwind-workload-nofp: private UNWIND_CFLAGS := -fomit-frame-pointer
+$(UNWIND_BINS): bench/unwind-workload.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(BASE_CFLAGS) -O2 -g $(UNWIND_CFLAGS) -o $@ $< -lm
 
 # The test's own source comes last: of several sources, gcc writes the .d file of the last.
 $(O)/tests/unit/%: tests/unit/%.c $(TEST_HARNESS) tests/harness.h $(STLIB)
@@ -286,5 +297,6 @@ clean:
 
 # The headers each object and test read, from -MMD; absent before the first build.
 DEP_FILES := $(LIB_OBJS:.o=.d) $(SAN_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(PROTO_OBJS:.o=.d) \
-	$(addsuffix .d,$(UNIT_BINS) $(SAN_UNIT_BINS) $(KERN_BINS) $(EX_BINS) $(BENCH_BINS) $(REPLAY_BINS))
+	$(addsuffix .d,$(UNIT_BINS) $(SAN_UNIT_BINS) $(KERN_BINS) $(EX_BINS) $(BENCH_BINS) $(UNWIND_BINS) \
+	$(REPLAY_BINS))
 -include $(wildcard $(DEP_FILES))

@@ -216,6 +216,40 @@ PERFEV_API int perfev_cache_event_get(size_t idx, char *buf, size_t len, uint64_
 /* "hardware", "software", "tracepoint", ... for a kind; NULL if unknown. */
 PERFEV_API const char *perfev_event_kind_name(enum perfev_event_kind kind);
 
+/* --- call chains ---------------------------------------------------------- */
+
+/* User stack bytes a DWARF call chain copies unless told (perf record's default). */
+#define PERFEV_STACK_USER_DEFAULT 8192U
+/* The most a sample copies: the kernel takes sample_stack_user below 65535, a multiple of 8. */
+#define PERFEV_STACK_USER_MAX 65528U
+
+/*
+ * Set @attr up to record call chains as perf record's --call-graph MODE
+ * does (the event's call-graph= and stack-size= terms do the same):
+ *
+ *   FP       PERF_SAMPLE_CALLCHAIN: the kernel follows the frame pointers.
+ *   DWARF    CALLCHAIN for the kernel's part only (exclude_callchain_user),
+ *            REGS_USER with this architecture's general registers
+ *            (sample_regs_user) and STACK_USER: @stack_size bytes of the
+ *            user stack (0: PERFEV_STACK_USER_DEFAULT), rounded up to a
+ *            multiple of 8, so that a reader unwinds the user part later
+ *            with the CFI of the mapped files.
+ *   LBR      CALLCHAIN with the branch stack's call stack (a PMU with
+ *            last branch records).
+ *   NONE     none of these, and sample_max_stack cleared.
+ *   DEFAULT  nothing changes.
+ *
+ * Before FP, DWARF or NONE, what an earlier FP or DWARF set is undone
+ * (the branch stack of an earlier LBR is left).  Pure: no system call.
+ *
+ * Errors: -EINVAL (@attr NULL, unknown @mode), -ERANGE (@stack_size above
+ * PERFEV_STACK_USER_MAX once rounded up), -EOPNOTSUPP (DWARF on an
+ * architecture whose registers the library does not know).  On error
+ * @attr is unchanged.
+ */
+PERFEV_API int perfev_attr_set_callgraph(struct perf_event_attr *attr, enum perfev_callgraph mode,
+					 uint32_t stack_size);
+
 #ifdef __cplusplus
 }
 #endif

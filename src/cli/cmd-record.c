@@ -34,12 +34,15 @@ static const char *const record_usage[] = {
 #define DEFAULT_FREQ 4000
 
 struct rec_opts {
-	struct opt_list events;
-	const char *pids, *tids, *cpu_list, *output, *freq, *call_graph, *mmap_pages;
+	struct opt_list events, call_graphs;
+	const char *pids, *tids, *cpu_list, *output, *freq, *mmap_pages;
 	bool all_cpus, no_inherit, callchain, timestamp, sample_cpu, data_addr, raw;
 	bool switch_events, overwrite, quiet;
 	bool phys_data;
 	int count;
+	/* -g and --call-graph: for the events without a call-graph= term */
+	enum perfev_callgraph cg_mode;
+	uint32_t cg_stack; /* dwarf: user stack bytes per sample, 0 the default */
 };
 
 /* A ring shared by every event of one CPU. */
@@ -287,16 +290,23 @@ static int configure(struct perf_event_attr *a, size_t ev, void *ctx)
 	if (nev > 1)
 		a->sample_type |= PERF_SAMPLE_IDENTIFIER;
 	/*
-	 * The string's call-graph= or max-stack= replaces -g for the event (the
-	 * parser set its bits); with dwarf perf also samples data addresses.
+	 * The string's call-graph= or max-stack= replaces -g and --call-graph
+	 * for the event (the parser set its bits); with dwarf perf also samples
+	 * data addresses.  Its stack-size= alone sizes the dump of --call-graph
+	 * dwarf.
 	 */
 	if (info.terms_set & (PERFEV_TERM_CALLGRAPH | PERFEV_TERM_MAX_STACK)) {
 		if (info.callgraph == PERFEV_CALLGRAPH_DWARF) {
 			a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
 			a->mmap_data |= ev == 0;
 		}
-	} else if (o->callchain) {
-		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	} else if (o->cg_mode != PERFEV_CALLGRAPH_DEFAULT) {
+		int err = perfev_attr_set_callgraph(
+		    a, o->cg_mode,
+		    info.terms_set & PERFEV_TERM_STACK_SIZE ? info.stack_size : o->cg_stack);
+
+		if (err)
+			return err;
 	}
 	if (o->sample_cpu || o->all_cpus || o->cpu_list || is_tracepoint(a) || o->raw)
 		a->sample_type |= PERF_SAMPLE_CPU;
@@ -1110,27 +1120,55 @@ static void parse_events(struct rec *rc, const struct rec_opts *o)
 	}
 }
 
+/*
+ * --call-graph fp, dwarf[,SIZE] or lbr.  SIZE: the user stack bytes each
+ * sample copies, decimal or 0x hex, rounded up to a multiple of 8 as perf
+ * does.  As in perf, dwarf also samples data addresses (-d), even where a
+ * later --call-graph changes the mode.
+ */
+static void parse_call_graph(struct rec_opts *o, const char *s, const struct option *opts)
+{
+	unsigned long long v;
+	const char *size;
+	char *end;
+
+	if (!strcmp(s, "fp")) {
+		o->cg_mode = PERFEV_CALLGRAPH_FP;
+		return;
+	}
+	if (!strcmp(s, "lbr"))
+		cli_die("--call-graph lbr needs a PMU with last branch records, which "
+			"perfev does not drive yet: use --call-graph fp or dwarf");
+	if (strncmp(s, "dwarf", 5) || (s[5] && s[5] != ','))
+		usage_error(record_usage, opts,
+			    "--call-graph expects fp, dwarf[,SIZE] or lbr, not '%s'", s);
+	o->cg_mode = PERFEV_CALLGRAPH_DWARF;
+	o->cg_stack = 0;
+	o->data_addr = true;
+	size = s[5] ? s + 6 : "";
+	if (!*size)
+		return;
+	errno = 0;
+	v = (*size >= '0' && *size <= '9') ? strtoull(size, &end, 0) : 0;
+	if (!v || *end || errno || v > PERFEV_STACK_USER_MAX)
+		usage_error(record_usage, opts,
+			    "invalid stack dump size '%s' in --call-graph %s: give 1 to %u bytes "
+			    "(default %u)",
+			    size, s, PERFEV_STACK_USER_MAX, PERFEV_STACK_USER_DEFAULT);
+	o->cg_stack = (uint32_t)((v + 7) & ~7ULL);
+}
+
 static void check_options(struct rec_opts *o, const struct option *opts)
 {
 	if (o->count < 0)
 		usage_error(record_usage, opts, "-c expects a positive period, not %d", o->count);
 	if (o->count && o->freq)
 		usage_error(record_usage, opts, "give -c (a period) or -F (a frequency), not both");
-	if (o->call_graph) {
-		if (!strcmp(o->call_graph, "fp"))
-			o->callchain = true;
-		else if (!strncmp(o->call_graph, "dwarf", 5))
-			cli_die(
-			    "--call-graph dwarf is not supported yet: use --call-graph fp (-g); "
-			    "programs built without frame pointers show short chains");
-		else if (!strcmp(o->call_graph, "lbr"))
-			cli_die("--call-graph lbr needs a PMU with last branch records, which "
-				"perfev does not drive yet: use --call-graph fp");
-		else
-			usage_error(record_usage, opts,
-				    "--call-graph expects fp, dwarf or lbr, not '%s'",
-				    o->call_graph);
-	}
+	if (o->callchain)
+		o->cg_mode = PERFEV_CALLGRAPH_FP;
+	/* The last --call-graph wins, whatever -g says. */
+	for (int i = 0; i < o->call_graphs.n; i++)
+		parse_call_graph(o, o->call_graphs.items[i], opts);
 }
 
 static void setup_signals(struct rec *rc, sigset_t *orig)
@@ -1210,7 +1248,8 @@ int cmd_record(int argc, const char **argv)
 	    OPT_STR('F', "freq", &o.freq, "HZ", "samples per second of each event ('max')"),
 	    OPT_NUM('c', "count", &o.count, "N", "one sample every N events"),
 	    OPT_FLAG('g', NULL, &o.callchain, "record call chains (frame pointers)"),
-	    OPT_STR(0, "call-graph", &o.call_graph, "fp", "how to record call chains"),
+	    OPT_MULTI(0, "call-graph", &o.call_graphs, "MODE",
+		      "record call chains: fp, or dwarf[,SIZE] (user stack copies)"),
 	    OPT_HEADING("target"),
 	    OPT_STR('p', "pid", &o.pids, "PID[,PID]", "sample existing process(es)"),
 	    OPT_STR('t', "tid", &o.tids, "TID[,TID]", "sample existing thread(s)"),
@@ -1280,6 +1319,13 @@ int cmd_record(int argc, const char **argv)
 	add_tracing_data(&rc);
 	setup_signals(&rc, &orig);
 	rc.child = perfev_session_child(rc.s);
+	/*
+	 * Watched before anything is sampled: a wakeup the kernel sends before
+	 * the descriptors are in the poller can be missed, and a ring that
+	 * fills in the meantime (a few large samples, as with --call-graph
+	 * dwarf) would then never wake the reader again.
+	 */
+	watch(&rc);
 
 	t0 = now_s();
 	if (rc.ct.t.kind == PERFEV_TARGET_COMMAND) {
@@ -1302,7 +1348,6 @@ int cmd_record(int argc, const char **argv)
 	}
 	/* It may have ended before the signal was blocked. */
 	reap(&rc, WNOHANG);
-	watch(&rc);
 	if (!rc.child_done)
 		loop(&rc);
 
@@ -1333,6 +1378,7 @@ int cmd_record(int argc, const char **argv)
 	cli_target_release(&rc.ct);
 	cli_env_release(&env);
 	opt_list_release(&o.events);
+	opt_list_release(&o.call_graphs);
 	free(orig_argv);
 	return status;
 }

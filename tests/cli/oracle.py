@@ -6,6 +6,9 @@ usage: oracle.py PERFEV ORACLE [--known FILE] [--no-tracepoints] [--label NAME]
        oracle.py --record PERFEV ORACLE [--elsewhere] [--label NAME]
        oracle.py report-cmp PERF_REPORT PERFEV_REPORT [--top N]
        oracle.py set-build-id IN OUT NAME HEX
+       oracle.py chains-cmp PERF_SCRIPT_OUT PERFEV_SCRIPT_OUT [--min PCT]
+       oracle.py chains-find SCRIPT_OUT SYM... [--min N] [--min-pct P]
+       oracle.py chains-dist SCRIPT_OUT_A SCRIPT_OUT_B [--max D]
 
 The first form compares perfev's parse of event strings with what perf
 printed for them.  ORACLE is the output of tests/data/perf-oracle/gen.sh:
@@ -48,6 +51,40 @@ non-zero with the first difference on standard error.
 set-build-id: copy perf.data file IN to OUT with the build id of NAME in
 its BUILD_ID section (file mode) replaced by HEX, as a recording made on
 another machine or kernel would have it.
+
+The chains-* commands read `perf script` text with the default fields: a
+sample's header line ("comm tid [cpu] time: period event:"), then its
+call chain, one "ADDR SYM+OFF (DSO)" line per frame, innermost first (or
+the one frame on the header line when the sample has no chain).  Each
+sample's user-space chain is its frames outside the kernel (DSO not
+[kernel.kallsyms], a kernel module or a kernel address), as symbols
+without their +0xOFF; [unknown] is a symbol like any other and inlined
+frames count (--no-inlined leaves them out).
+
+chains-cmp A B [--min PCT] [--show N] [--no-inlined]: two scripts of
+the same file (perf's and perfev's): pairs the samples in order (their
+tid and time must agree), prints "matched=N total=M pct=P" where matched
+samples have equal user-space chains, then the first N (3) that differ
+side by side.  Exits 0 when pct >= PCT (99), 1 otherwise, 2 when the
+samples themselves differ.
+
+chains-find SCRIPT SYM... [--min N] [--min-pct P]: samples whose
+user-space chain holds the symbols in that order, innermost first, each a
+regular expression matching a whole symbol, others allowed between them
+("cmp_keys 'msort.*' '.*qsort.*' main": a qsort callback unwound up to
+main).  Prints "found=N total=M pct=P"; exits 0 when N is at least the
+--min count (1) and P at least the --min-pct share (0).
+
+chains-dist A B [--max D] [--min-samples N]: two recordings of the same
+workload: for each innermost function, the shares of its samples per
+user-space chain (recursions folded to one frame), compared as
+distributions: how a sample in that function was unwound, whatever time
+the workload spent there in each run.  Prints "leaf_tvd=D" (total
+variation distances weighted by each function's share of the samples: 0
+the same chains, 1 nothing in common; a function only one side has
+counts in full) and the plain "tvd" over all chains, then the chains
+whose shares differ most; exits 0 when leaf_tvd <= D (0.1) and both have
+at least N (100) samples.
 """
 import json
 import os
@@ -390,7 +427,202 @@ def set_build_id(args):
     return 0
 
 
-COMMANDS = {"report-cmp": report_cmp, "set-build-id": set_build_id}
+# ---- perf script call chains -----------------------------------------------------
+
+SCRIPT_HEADER = re.compile(r"^(.*?)\s+(\d+)(?:/(\d+))?\s+(?:\[\d+\]\s+)?(\d+\.\d+):")
+SCRIPT_FRAME = re.compile(r"^\s*([0-9a-fA-F]+)\s+(.*)\s+\((.*)\)\s*$")
+# A single frame printed on the header line of a sample without a chain.
+HEADER_FRAME = re.compile(r":\s+([0-9a-fA-F]+)\s+(\S.*)\s+\(([^()]*)\)\s*$")
+KERNEL_START = 0xffff800000000000
+# Bracketed DSO names that are user space, not kernel modules.
+USER_PSEUDO = {"[unknown]", "[vdso]", "[vsyscall]", "[heap]", "[stack]", "[anon]", "[uprobes]",
+               "[jit]", "[vvar]"}
+
+
+def is_kernel_frame(addr, dso):
+    if dso.startswith("[kernel.") or re.search(r"\.ko(\.[a-z]+)?$", dso):
+        return True
+    if dso.startswith("[") and dso.endswith("]") and dso not in USER_PSEUDO and \
+            not dso.startswith("[anon"):
+        return True
+    try:
+        return int(addr, 16) >= KERNEL_START and dso == "[unknown]"
+    except ValueError:
+        return False
+
+
+def frame_symbol(sym):
+    """SYM+0xOFF -> SYM ([unknown] stays)."""
+    return re.sub(r"\+0x[0-9a-fA-F]+$", "", sym.strip())
+
+
+def script_samples(path, inlined=True):
+    """The samples of a `perf script` text: dicts with the header line, its
+    (tid, time) key, and the user-space symbols of the chain, innermost first."""
+    samples = []
+    with open(path, errors="replace") as f:
+        for raw in f:
+            line = raw.rstrip("\n")
+            if not line.strip():
+                continue
+            if line[0] not in " \t":
+                m = SCRIPT_HEADER.match(line)
+                key = (m.group(3) or m.group(2), m.group(4)) if m else (line.strip(),)
+                cur = {"header": line.strip(), "key": key, "user": [], "frames": 0}
+                samples.append(cur)
+                fm = HEADER_FRAME.search(line)
+                frames = [fm.groups()] if fm else []
+            elif samples:
+                fm = SCRIPT_FRAME.match(line)
+                frames = [fm.groups()] if fm else [("0", line.strip(), "[unknown]")]
+            else:
+                continue
+            for addr, sym, dso in frames:
+                cur["frames"] += 1
+                if dso == "inlined" and not inlined:
+                    continue
+                if not is_kernel_frame(addr, dso):
+                    cur["user"].append(frame_symbol(sym))
+    return samples
+
+
+def chain_args(args, opts):
+    """Split ARGS into positional arguments and the values of OPTS (name -> default)."""
+    pos, vals, i = [], dict(opts), 0
+    while i < len(args):
+        a = args[i]
+        if a in vals and isinstance(vals[a], bool):
+            vals[a] = True
+            i += 1
+        elif a in vals:
+            if i + 1 >= len(args):
+                sys.exit("%s needs a value" % a)
+            vals[a] = type(vals[a])(args[i + 1])
+            i += 2
+        else:
+            pos.append(a)
+            i += 1
+    return pos, vals
+
+
+def side_by_side(a, b, width=44):
+    out = []
+    for i in range(max(len(a), len(b))):
+        x = a[i] if i < len(a) else ""
+        y = b[i] if i < len(b) else ""
+        mark = " " if x == y else "|"
+        out.append("    %-*s %s %s" % (width, x[:width], mark, y))
+    return out
+
+
+def chains_cmp(args):
+    pos, o = chain_args(args, {"--min": 99.0, "--show": 3, "--no-inlined": False})
+    if len(pos) != 2:
+        sys.exit("usage: oracle.py chains-cmp PERF_SCRIPT_OUT PERFEV_SCRIPT_OUT [--min PCT]")
+    a = script_samples(pos[0], not o["--no-inlined"])
+    b = script_samples(pos[1], not o["--no-inlined"])
+    if len(a) != len(b):
+        print("samples differ: %d in %s, %d in %s" % (len(a), pos[0], len(b), pos[1]))
+        return 2
+    matched, depth_a, depth_b, shown = 0, 0, 0, []
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x["key"] != y["key"]:
+            print("sample %d: headers differ:\n  %s\n  %s" % (i + 1, x["header"], y["header"]))
+            return 2
+        depth_a += len(x["user"])
+        depth_b += len(y["user"])
+        if x["user"] == y["user"]:
+            matched += 1
+            continue
+        if len(shown) < o["--show"]:
+            shown.append("sample %d differs (%s):" % (i + 1, x["header"]))
+            shown.append("    %-44s   %s" % (os.path.basename(pos[0]), os.path.basename(pos[1])))
+            shown.extend(side_by_side(x["user"] or ["(no user frames)"],
+                                      y["user"] or ["(no user frames)"]))
+    total = len(a)
+    pct = 100.0 * matched / total if total else 0.0
+    print("matched=%d total=%d pct=%.2f" % (matched, total, pct))
+    if total:
+        print("user frames per sample: %.2f, %.2f" % (depth_a / total, depth_b / total))
+    print("\n".join(shown))
+    return 0 if total and pct >= o["--min"] else 1
+
+
+def chain_holds(chain, pats):
+    k = 0
+    for sym in chain:
+        if k < len(pats) and pats[k].fullmatch(sym):
+            k += 1
+    return k == len(pats)
+
+
+def chains_find(args):
+    pos, o = chain_args(args, {"--min": 1, "--min-pct": 0.0, "--no-inlined": False})
+    if len(pos) < 2:
+        sys.exit("usage: oracle.py chains-find PERF_SCRIPT_OUT SYM... [--min N] [--min-pct P]")
+    samples = script_samples(pos[0], not o["--no-inlined"])
+    pats = [re.compile(p) for p in pos[1:]]
+    found = [s for s in samples if chain_holds(s["user"], pats)]
+    pct = 100.0 * len(found) / len(samples) if samples else 0.0
+    print("found=%d total=%d pct=%.2f" % (len(found), len(samples), pct))
+    if found:
+        print("  e.g. %s" % " <- ".join(found[0]["user"]))
+    return 0 if len(found) >= o["--min"] and pct >= o["--min-pct"] else 1
+
+
+def folded(chain):
+    """A chain with each run of one symbol (a recursion) folded to one frame."""
+    out = []
+    for sym in chain:
+        if not out or out[-1] != sym:
+            out.append(sym)
+    return tuple(out)
+
+
+def chains_dist(args):
+    pos, o = chain_args(args, {"--max": 0.1, "--min-samples": 100, "--show": 5,
+                               "--no-inlined": False})
+    if len(pos) != 2:
+        sys.exit("usage: oracle.py chains-dist SCRIPT_A SCRIPT_B [--max D]")
+    dists = []
+    for path in pos:
+        samples = script_samples(path, not o["--no-inlined"])
+        counts = {}
+        for s in samples:
+            c = folded(s["user"])
+            counts[c] = counts.get(c, 0) + 1
+        dists.append((len(samples), counts))
+    (na, a), (nb, b) = dists
+
+    def share(counts, n, keep=lambda c: True):
+        return {c: k / n for c, k in counts.items() if keep(c)} if n else {}
+
+    def tvd(x, y):
+        return sum(abs(x.get(k, 0) - y.get(k, 0)) for k in set(x) | set(y)) / 2
+    sa, sb = share(a, na), share(b, nb)
+    # Per leaf (innermost frame): how its samples were unwound, whatever its share.
+    leaves = {c[0] if c else "" for c in set(a) | set(b)}
+    leaf_tvd = 0.0
+    for leaf in leaves:
+        def keep(c):
+            return (c[0] if c else "") == leaf
+        la, lb = sum(v for c, v in a.items() if keep(c)), sum(v for c, v in b.items() if keep(c))
+        w = ((la / na if na else 0) + (lb / nb if nb else 0)) / 2
+        leaf_tvd += w * (tvd(share(a, la, keep), share(b, lb, keep)) if la and lb else 1)
+    print("leaf_tvd=%.3f tvd=%.3f samples a=%d b=%d chains a=%d b=%d" %
+          (leaf_tvd, tvd(sa, sb), na, nb, len(a), len(b)))
+    for k in sorted(set(sa) | set(sb), key=lambda k: -abs(sa.get(k, 0) - sb.get(k, 0)))[
+            :o["--show"]]:
+        print("  %5.1f%% %5.1f%%  %s" % (100 * sa.get(k, 0), 100 * sb.get(k, 0),
+                                        " <- ".join(k) or "(no user frames)"))
+    if min(na, nb) < o["--min-samples"]:
+        print("too few samples: %d, %d (at least %d)" % (na, nb, o["--min-samples"]))
+        return 1
+    return 0 if leaf_tvd <= o["--max"] else 1
+
+
+COMMANDS = {"report-cmp": report_cmp, "set-build-id": set_build_id, "chains-cmp": chains_cmp,
+            "chains-find": chains_find, "chains-dist": chains_dist}
 
 
 def main():

@@ -55,6 +55,8 @@ recording() {
 # ran PID TICKS: wait until PID has used TICKS more clock ticks of CPU time (30 s at most),
 # so a sampled process runs for as long as the test needs, whatever the load.
 ran() {
+	# No pid would read /proc//stat, the system's counters.
+	[ -n "$1" ] || return 1
 	start=$(awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null) || return 1
 	n=0
 	while [ $n -lt 300 ]; do
@@ -66,10 +68,14 @@ ran() {
 	return 1
 }
 
-# child_of PID: the first child process of PID.
+# child_of PID: the first child process of PID (a process that ends meanwhile is skipped).
 child_of() {
 	for st in /proc/[0-9]*/stat; do
-		awk -v p="$1" '$4 == p { print $1; exit 1 }' "$st" 2>/dev/null || return 0
+		c=$(awk -v p="$1" '$4 == p { print $1; exit }' "$st" 2>/dev/null)
+		if [ -n "$c" ]; then
+			echo "$c"
+			return 0
+		fi
 	done
 	return 1
 }
@@ -196,6 +202,17 @@ if expect_rc callgraph_fp 0 && [ -n "$have_perf" ]; then
 		pass callgraph_fp
 	else
 		fail callgraph_fp "sample_type has no CALLCHAIN"
+	fi
+fi
+# DWARF call chains: registers and a copy of the user stack in every sample, which perf
+# reads as its own (tests/cli/test-unwind.sh checks the chains it unwinds from them).
+rec callgraph_dwarf --call-graph dwarf,4000 -- $W
+if expect_rc callgraph_dwarf 0 && same_as_perf callgraph_dwarf comm,tid,time,period; then
+	perf evlist -v -i "$TMP/callgraph_dwarf.data" 2>/dev/null >"$TMP/evlist"
+	if grep -q 'REGS_USER|STACK_USER' "$TMP/evlist" && grep -q 'sample_stack_user: 4000' "$TMP/evlist"; then
+		pass callgraph_dwarf
+	else
+		fail callgraph_dwarf "not the attr of --call-graph dwarf,4000: $(head -c 400 "$TMP/evlist")"
 	fi
 fi
 
@@ -660,11 +677,21 @@ else
 		fi
 	fi
 fi
-"$PERFEV" record --call-graph dwarf -o "$TMP/x.data" -- true >"$TMP/out" 2>"$TMP/err"
-rc=$?
-if expect_rc call_graph_dwarf 1 && grep -q 'dwarf is not supported yet' "$TMP/err"; then
-	pass call_graph_dwarf
-fi
+# A stack dump size out of the kernel's range is a usage error that names the range.
+for size in 0 65529 x 1024,8 -8; do
+	name="call_graph_dwarf_size($size)"
+	rm -f "$TMP/x.data"
+	"$PERFEV" record --call-graph "dwarf,$size" -o "$TMP/x.data" -- true >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if ! expect_rc "$name" 2; then
+		:
+	elif grep -q "invalid stack dump size '$size' .*give 1 to 65528 bytes" "$TMP/err" &&
+		[ ! -e "$TMP/x.data" ]; then
+		pass "$name"
+	else
+		fail "$name" "$(head -c 300 "$TMP/err")"
+	fi
+done
 
 # An overwrite term unlike the recording's mode is refused, not ignored.
 for args in "-e cpu-clock/overwrite/" "--overwrite -e cpu-clock/no-overwrite/"; do

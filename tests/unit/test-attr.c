@@ -865,3 +865,74 @@ TEST(branch_type_round_trip)
 	CHECK_CONTAINS(buf, "USER|KERNEL|HV|ANY|ANY_CALL|ANY_RETURN|IND_CALL");
 	CHECK_CONTAINS(buf, "PRIV_SAVE|COUNTERS");
 }
+
+/* perfev_attr_set_callgraph: what perf record --call-graph sets, sizes as perf rounds them. */
+TEST(set_callgraph)
+{
+	const uint64_t dwarf_bits =
+	    PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	struct perf_event_attr a;
+	static const struct {
+		uint32_t in, out;
+	} sizes[] = {{0, 8192},	   {1, 8},	   {8, 8},	  {1001, 1008},
+		     {4096, 4096}, {65521, 65528}, {65528, 65528}};
+	size_t i;
+
+	memset(&a, 0, sizeof(a));
+	a.sample_type = PERF_SAMPLE_IP;
+	CHECK(perfev_attr_set_callgraph(&a, PERFEV_CALLGRAPH_FP, 0) == 0);
+	EXPECT(a.sample_type == (PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN),
+	       "a.sample_type == (PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN)");
+	EXPECT(!a.exclude_callchain_user && !a.sample_regs_user && !a.sample_stack_user,
+	       "!a.exclude_callchain_user && !a.sample_regs_user && !a.sample_stack_user");
+
+	CHECK(perfev_attr_set_callgraph(&a, PERFEV_CALLGRAPH_DWARF, 0) == 0);
+	EXPECT(a.sample_type == (PERF_SAMPLE_IP | dwarf_bits), "sample_type %#llx",
+	       (unsigned long long)a.sample_type);
+	EXPECT(a.exclude_callchain_user == 1, "a.exclude_callchain_user == 1");
+#if defined(__x86_64__)
+	/* perf's PERF_REGS_MASK: every general register but DS, ES, FS and GS. */
+	EXPECT(a.sample_regs_user == 0xff0fff, "regs %#llx",
+	       (unsigned long long)a.sample_regs_user);
+#endif
+	EXPECT(a.sample_stack_user == 8192, "a.sample_stack_user == 8192");
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		EXPECT(perfev_attr_set_callgraph(&a, PERFEV_CALLGRAPH_DWARF, sizes[i].in) == 0,
+		       "perfev_attr_set_callgraph(&a, PERFEV_CALLGRAPH_DWARF, sizes[i].in) == 0");
+		EXPECT(a.sample_stack_user == sizes[i].out, "stack size %u: %u, expected %u",
+		       sizes[i].in, a.sample_stack_user, sizes[i].out);
+	}
+	/* Past the most the kernel copies: refused, the attr left as it was. */
+	EXPECT(perfev_attr_set_callgraph(&a, PERFEV_CALLGRAPH_DWARF, 65529) == -ERANGE,
+	       "perfev_attr_set_callgraph(&a, PERFEV_CALLGRAPH_DWARF, 65529) == -ERANGE");
+	EXPECT(perfev_attr_set_callgraph(&a, PERFEV_CALLGRAPH_DWARF, 65536) == -ERANGE,
+	       "perfev_attr_set_callgraph(&a, PERFEV_CALLGRAPH_DWARF, 65536) == -ERANGE");
+	EXPECT(perfev_attr_set_callgraph(&a, PERFEV_CALLGRAPH_DWARF, UINT32_MAX) == -ERANGE,
+	       "perfev_attr_set_callgraph(&a, PERFEV_CALLGRAPH_DWARF, UINT32_MAX) == -ERANGE");
+	EXPECT(a.sample_stack_user == 65528, "a.sample_stack_user == 65528");
+
+	/* fp after dwarf: the kernel walks the user stack again. */
+	a.sample_max_stack = 10;
+	CHECK(perfev_attr_set_callgraph(&a, PERFEV_CALLGRAPH_FP, 0) == 0);
+	EXPECT(a.sample_type == (PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN),
+	       "a.sample_type == (PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN)");
+	EXPECT(!a.exclude_callchain_user && !a.sample_regs_user && !a.sample_stack_user,
+	       "!a.exclude_callchain_user && !a.sample_regs_user && !a.sample_stack_user");
+	EXPECT(a.sample_max_stack == 10, "a.sample_max_stack == 10");
+
+	CHECK(perfev_attr_set_callgraph(&a, PERFEV_CALLGRAPH_DWARF, 1024) == 0);
+	CHECK(perfev_attr_set_callgraph(&a, PERFEV_CALLGRAPH_NONE, 0) == 0);
+	EXPECT(a.sample_type == PERF_SAMPLE_IP, "a.sample_type == PERF_SAMPLE_IP");
+	EXPECT(!a.exclude_callchain_user && !a.sample_regs_user && !a.sample_stack_user &&
+		   !a.sample_max_stack,
+	       "!a.exclude_callchain_user && !a.sample_regs_user && !a.sample_stack_user && "
+	       "!a.sample_max_stack");
+
+	CHECK(perfev_attr_set_callgraph(&a, PERFEV_CALLGRAPH_DEFAULT, 0) == 0);
+	EXPECT(a.sample_type == PERF_SAMPLE_IP, "a.sample_type == PERF_SAMPLE_IP");
+	EXPECT(perfev_attr_set_callgraph(&a, (enum perfev_callgraph)99, 0) == -EINVAL,
+	       "perfev_attr_set_callgraph(&a, (enum perfev_callgraph)99, 0) == -EINVAL");
+	EXPECT(perfev_attr_set_callgraph(NULL, PERFEV_CALLGRAPH_FP, 0) == -EINVAL,
+	       "perfev_attr_set_callgraph(NULL, PERFEV_CALLGRAPH_FP, 0) == -EINVAL");
+}

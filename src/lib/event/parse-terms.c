@@ -239,30 +239,50 @@ static int term_number(struct parser *p, const struct term *t, uint64_t *v)
 	return 0;
 }
 
-/* Default user registers sampled for DWARF unwinding: all general ones. */
+/*
+ * The user registers sampled for DWARF unwinding: all general ones, as
+ * perf's PERF_REGS_MASK (x86_64 leaves out DS, ES, FS and GS, which a
+ * 64-bit kernel refuses).
+ */
 #if defined(__x86_64__)
 #define DWARF_REGS_MASK 0xff0fffULL
+#elif defined(__i386__)
+#define DWARF_REGS_MASK 0xffffULL
 #elif defined(__aarch64__)
 #define DWARF_REGS_MASK ((1ULL << 33) - 1)
-#elif defined(__i386__)
-#define DWARF_REGS_MASK 0xff0fffULL
 #else
 #define DWARF_REGS_MASK 0ULL
 #endif
-#define DEFAULT_DWARF_STACK 8192
+
+int perfev__callgraph_stack_size(uint64_t size, uint32_t *out)
+{
+	if (!size) {
+		*out = PERFEV_STACK_USER_DEFAULT;
+		return 0;
+	}
+	/* Rounded up as perf does: the kernel copies whole words. */
+	if (size > PERFEV_STACK_USER_MAX)
+		return -ERANGE;
+	*out = (uint32_t)((size + 7) & ~7ULL);
+	return 0;
+}
 
 void perfev__apply_callgraph(struct perf_event_attr *a, enum perfev_callgraph mode,
 			     uint32_t stack_size)
 {
-	switch (mode) {
-	case PERFEV_CALLGRAPH_DEFAULT:
-		break;
-	case PERFEV_CALLGRAPH_NONE:
+	if (mode == PERFEV_CALLGRAPH_DEFAULT)
+		return;
+	if (mode != PERFEV_CALLGRAPH_LBR) {
 		a->sample_type &= ~(uint64_t)(PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
 					      PERF_SAMPLE_STACK_USER);
 		a->exclude_callchain_user = 0;
 		a->sample_regs_user = 0;
 		a->sample_stack_user = 0;
+	}
+	switch (mode) {
+	case PERFEV_CALLGRAPH_DEFAULT:
+		break;
+	case PERFEV_CALLGRAPH_NONE:
 		a->sample_max_stack = 0;
 		break;
 	case PERFEV_CALLGRAPH_FP:
@@ -274,7 +294,7 @@ void perfev__apply_callgraph(struct perf_event_attr *a, enum perfev_callgraph mo
 		    PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 		a->exclude_callchain_user = 1;
 		a->sample_regs_user = DWARF_REGS_MASK;
-		a->sample_stack_user = stack_size ? stack_size : DEFAULT_DWARF_STACK;
+		a->sample_stack_user = stack_size ? stack_size : PERFEV_STACK_USER_DEFAULT;
 		break;
 	case PERFEV_CALLGRAPH_LBR:
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_BRANCH_STACK;
@@ -283,6 +303,34 @@ void perfev__apply_callgraph(struct perf_event_attr *a, enum perfev_callgraph mo
 					PERF_SAMPLE_BRANCH_HW_INDEX;
 		break;
 	}
+}
+
+int perfev_attr_set_callgraph(struct perf_event_attr *attr, enum perfev_callgraph mode,
+			      uint32_t stack_size)
+{
+	uint32_t size = 0;
+	int err;
+
+	if (!attr)
+		return -EINVAL;
+	switch (mode) {
+	case PERFEV_CALLGRAPH_DWARF:
+		if (!DWARF_REGS_MASK)
+			return -EOPNOTSUPP;
+		err = perfev__callgraph_stack_size(stack_size, &size);
+		if (err)
+			return err;
+		break;
+	case PERFEV_CALLGRAPH_DEFAULT:
+	case PERFEV_CALLGRAPH_NONE:
+	case PERFEV_CALLGRAPH_FP:
+	case PERFEV_CALLGRAPH_LBR:
+		break;
+	default:
+		return -EINVAL;
+	}
+	perfev__apply_callgraph(attr, mode, size);
+	return 0;
 }
 
 /* Apply config term @idx; @raw, when set, is the config of a raw term ("r1a"). */
@@ -402,17 +450,22 @@ static int apply_cterm(struct parser *p, struct perfev__event *ev, const struct 
 		perfev__apply_callgraph(a, ev->callgraph, ev->stack_size);
 		break;
 	}
-	case CT_STACK_SIZE:
-		if (v > UINT16_MAX - 7 || (v & 7))
+	case CT_STACK_SIZE: {
+		uint32_t size;
+
+		/* Rounded up to a multiple of 8 as perf does; 0 is the default size. */
+		if (perfev__callgraph_stack_size(v, &size))
 			return perfev__parse_fail(p, -ERANGE, t->off, t->span,
-						  "the kernel takes a multiple of 8 below 65536",
-						  "invalid stack-size %llu", (unsigned long long)v);
-		ev->stack_size = (uint32_t)v;
+						  "the kernel copies at most 65528 bytes of stack",
+						  "stack-size %llu is too large",
+						  (unsigned long long)v);
+		ev->stack_size = v ? size : 0;
 		ev->terms_set |= PERFEV_TERM_STACK_SIZE;
 		/* The size of the user stack dump: nothing without call-graph=dwarf, as in perf. */
 		if (ev->callgraph == PERFEV_CALLGRAPH_DWARF)
-			a->sample_stack_user = (uint32_t)v;
+			a->sample_stack_user = size;
 		break;
+	}
 	case CT_MAX_STACK:
 		if (v > UINT16_MAX)
 			return perfev__parse_fail(p, -ERANGE, t->off, t->span, NULL,
@@ -517,6 +570,16 @@ static void term_hint(const struct perfev_pmu *pmu, const struct term *t, char *
 	struct perfev__suggest sg;
 	size_t i, n;
 
+	/* perf's --call-graph dwarf,SIZE written as a term. */
+	for (i = 0; i < t->klen && t->key[i] >= '0' && t->key[i] <= '9'; i++)
+		;
+	if (i && i == t->klen && !t->val) {
+		snprintf(hint, len,
+			 "a stack copy's size is a term of its own: "
+			 "call-graph=dwarf,stack-size=%.*s",
+			 (int)t->klen, t->key);
+		return;
+	}
 	perfev__suggest_init(&sg, t->key, t->klen);
 	for (i = 0; i < PERFEV__ARRAY_SIZE(cterms); i++)
 		perfev__suggest_add(&sg, cterms[i].name);

@@ -74,9 +74,14 @@ int perfev__cache_result(const char *s, size_t len);
 bool perfev__cache_op_valid(unsigned int cache, unsigned int op);
 const char *perfev__cache_name(unsigned int cache);
 
-/* callchain.c-like helper in parse.c: apply a call-graph mode to an attr. */
+/*
+ * parse-terms.c: apply a call-graph mode to an attr (perfev_attr_set_callgraph()
+ * without its checks); @stack_size 0 is the default.
+ */
 void perfev__apply_callgraph(struct perf_event_attr *attr, enum perfev_callgraph mode,
 			     uint32_t stack_size);
+/* A stack-size as the kernel takes it: 0 the default, rounded up to 8; -ERANGE above the most. */
+int perfev__callgraph_stack_size(uint64_t size, uint32_t *out);
 
 /* suggest.c: best matches for @word among the known names. */
 struct perfev__suggest {

@@ -19,6 +19,8 @@
 # with no ATTR line when perf refused the command line, and a line
 # "CRASH <message>" instead when perf died of a signal three times in a
 # row (perf 6.1 sometimes aborts after the run, in util/build-id.c).
+# Status 129 is not a signal (SIGHUP) but perf's exit status for a usage
+# error (usage_with_options()), a refusal like any other.
 # perf's own dummy tracking events ("dummy:u", "dummy:HG") are left out.
 
 set -u
@@ -43,13 +45,13 @@ while IFS= read -r line || [ -n "$line" ]; do
         timeout 20 perf record -q -B --no-bpf-event -o "$tmp/perf.data" "${args[@]}" -- true \
             >/dev/null 2>"$tmp/err"
         rc=$?
-        [ "$rc" -gt 128 ] && [ "$rc" -lt 160 ] || break
+        [ "$rc" -gt 129 ] && [ "$rc" -lt 160 ] || break
     done
     if [ "$rc" -eq 0 ]; then
         perf report --header-only -i "$tmp/perf.data" 2>/dev/null |
             sed -n 's/^# event : /ATTR /p' | sed 's/, id = { [^}]* }//' |
             grep -v '^ATTR name = dummy:'
-    elif [ "$rc" -gt 128 ] && [ "$rc" -lt 160 ]; then
+    elif [ "$rc" -gt 129 ] && [ "$rc" -lt 160 ]; then
         echo "CRASH perf died with status $rc: $(head -c 200 "$tmp/err" | tr '\n' ' ')"
     else
         echo "gen-record.sh: perf record $line: $(head -c 200 "$tmp/err")" >&2

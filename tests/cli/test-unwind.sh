@@ -1,0 +1,194 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# DWARF call chains: perfev record --call-graph dwarf files perf unwinds as its own, and the
+# chains perfev script unwinds against perf script's, for programs with and without frame pointers.
+. tests/cli/lib.sh
+# The chains below are lists of regular expressions, never file names.
+set -f
+
+B=${PERFEV_BUILD:-build}
+ORACLE=tests/cli/oracle.py
+# CPU milliseconds per run: about 2000 samples at 4000 Hz.
+MS=500
+
+have_perf61
+
+if ! "$PERFEV" record -q -o "$TMP/probe.data" -- true >"$TMP/probe.out" 2>&1; then
+	case "$(cat "$TMP/probe.out")" in
+	*"not permitted"*|*"not supported"*|*"Permission denied"*)
+		skip sampling unwind "cannot sample here: $(head -c 200 "$TMP/probe.out")"
+		finish
+		;;
+	esac
+fi
+
+# oracle NAME ARGS...: python3 oracle.py ARGS; PASS with its first line, or FAIL with its output.
+oracle() {
+	name=$1
+	shift
+	if python3 "$ORACLE" "$@" >"$TMP/oracle.out" 2>&1; then
+		pass "$name: $(head -n 1 "$TMP/oracle.out")"
+	else
+		fail "$name" "$(head -c 2500 "$TMP/oracle.out")"
+	fi
+}
+
+# header_field FILE NAME: the value of attr field NAME in the file's first '# event :' line.
+header_field() {
+	"$PERFEV" script --header-only -i "$1" 2>/dev/null | grep -m 1 '^# event :' |
+		tr ',' '\n' | sed -n "s/^ *$2 = //p"
+}
+
+# The chains each kind of sample must have, innermost first (regular expressions).
+CHAIN_CALLS="chain_leaf chain5 chain4 chain3 chain2 chain1 run_chain one_round main"
+CHAIN_QSORT="cmp_keys msort.* .*qsort.* run_sort one_round main"
+CHAIN_RECURSE="recurse recurse recurse recurse recurse recurse recurse recurse recurse recurse
+	recurse recurse recurse recurse recurse recurse recurse recurse recurse recurse recurse
+	run_recurse one_round main"
+CHAIN_LIBM=".*(sin|exp|log1p).* math_loop run_libs one_round main"
+
+for kind in fp nofp; do
+	W=$B/bench/unwind-workload-$kind
+	if [ ! -x "$W" ]; then
+		fail "workload_$kind" "$W is not built (make)"
+		continue
+	fi
+
+	# ---- perfev's recording ----------------------------------------------------
+	f=$TMP/perfev-$kind.data
+	"$PERFEV" record -F 4000 -e cpu-clock --call-graph dwarf -o "$f" -- "$W" $MS \
+		>"$TMP/rec.out" 2>"$TMP/rec.err"
+	rc=$?
+	if ! expect_rc "record_dwarf_$kind" 0; then
+		continue
+	fi
+	st=$(header_field "$f" sample_type)
+	regs=$(header_field "$f" sample_regs_user)
+	stack=$(header_field "$f" sample_stack_user)
+	excl=$(header_field "$f" exclude_callchain_user)
+	case "$st" in
+	*REGS_USER*STACK_USER*) ok=1 ;;
+	*) ok= ;;
+	esac
+	if [ "$(uname -m)" = x86_64 ] && [ "$regs" != 0xff0fff ]; then
+		ok=
+	fi
+	n=$(sed -n 's/.*perfev record: \([0-9]*\) samples written.*/\1/p' "$TMP/rec.err")
+	lost=$(sed -n 's/.*; \([0-9]*\) lost,.*/\1/p' "$TMP/rec.err")
+	size=$(wc -c <"$f")
+	if [ -z "$ok" ] || [ "$stack" != 8192 ] || [ "$excl" != 1 ] || [ -z "$n" ] || [ "$n" -eq 0 ]; then
+		fail "record_dwarf_$kind" "sample_type '$st', regs '$regs', stack '$stack', exclude_callchain_user '$excl', samples '$n': $(head -c 300 "$TMP/rec.err")"
+	else
+		pass "record_dwarf_$kind: $n samples, $lost lost, $size bytes ($((size / n)) per sample)"
+	fi
+
+	if [ -z "$have_perf" ]; then
+		skip perf "perf_unwinds_perfev_file_$kind" "$why_no_perf"
+		skip perf "perfev_script_unwinds_perfev_file_$kind" "$why_no_perf: nothing to compare with"
+		continue
+	fi
+
+	# ---- perf unwinds perfev's file: every kind of chain, through libc and libm ----
+	perf script -i "$f" >"$TMP/perf-on-perfev-$kind.txt" 2>"$TMP/perf.err"
+	s=$TMP/perf-on-perfev-$kind.txt
+	# shellcheck disable=SC2086
+	oracle "perf_unwinds_perfev_file_$kind(calls)" chains-find "$s" $CHAIN_CALLS --min 10
+	# shellcheck disable=SC2086
+	oracle "perf_unwinds_perfev_file_$kind(qsort)" chains-find "$s" $CHAIN_QSORT --min 10
+	# shellcheck disable=SC2086
+	oracle "perf_unwinds_perfev_file_$kind(recursion)" chains-find "$s" $CHAIN_RECURSE --min 10
+	# shellcheck disable=SC2086
+	oracle "perf_unwinds_perfev_file_$kind(libm)" chains-find "$s" $CHAIN_LIBM --min 10
+	# Nearly every sample's chain reaches main (not those of the dynamic linker and exit).
+	oracle "perf_unwinds_perfev_file_$kind(main)" chains-find "$s" main --min-pct 90
+
+	# perf report too: main's callees (its children) are nearly all the samples.
+	perf report -i "$f" --stdio --children -g none --sort sym >"$TMP/report.txt" 2>/dev/null
+	main_pct=$(awk '$NF == "main" && $(NF - 1) == "[.]" { sub("%", "", $1); print int($1); exit }' \
+		"$TMP/report.txt")
+	if [ -n "$main_pct" ] && [ "$main_pct" -ge 90 ]; then
+		pass "perf_report_unwinds_perfev_file_$kind: main and its callees ${main_pct}%"
+	else
+		fail "perf_report_unwinds_perfev_file_$kind" "main and its callees '${main_pct}'%: $(head -c 600 "$TMP/report.txt")"
+	fi
+
+	# ---- perf's recording of the same workload ----------------------------------
+	pf=$TMP/perf-$kind.data
+	if ! perf record -q -F 4000 -e cpu-clock --call-graph dwarf -o "$pf" -- "$W" $MS \
+		>/dev/null 2>"$TMP/perf-rec.err"; then
+		fail "perf_record_dwarf_$kind" "$(head -c 300 "$TMP/perf-rec.err")"
+		continue
+	fi
+	perf script -i "$pf" >"$TMP/perf-on-perf-$kind.txt" 2>"$TMP/perf.err"
+	# perf's unwinding of both files: the same chains in about the same shares.
+	oracle "same_chains_as_perf_recording_$kind" chains-dist "$TMP/perf-on-perf-$kind.txt" "$s" \
+		--max 0.1
+
+	# The comparison itself: perf against perf agrees, a copy with chains cut short does not.
+	if [ "$kind" = nofp ]; then
+		perf script -i "$pf" >"$TMP/perf-again.txt" 2>/dev/null
+		oracle chains_cmp_perf_vs_perf chains-cmp "$TMP/perf-on-perf-$kind.txt" \
+			"$TMP/perf-again.txt" --min 100
+		# Every 20th sample keeps only its two innermost frames.
+		awk '/^[^ \t]/ { n++; k = 0 } /^[ \t]/ { k++; if (n % 20 == 0 && k > 2) next } { print }' \
+			"$TMP/perf-again.txt" >"$TMP/perf-cut.txt"
+		python3 "$ORACLE" chains-cmp "$TMP/perf-on-perf-$kind.txt" "$TMP/perf-cut.txt" \
+			--min 99 >"$TMP/cut.out" 2>&1
+		rc=$?
+		if [ "$rc" -eq 1 ] && grep -q '^matched=[0-9]* total=[0-9]* pct=9[0-8]\.' "$TMP/cut.out"; then
+			pass "chains_cmp_sees_cut_chains: $(head -n 1 "$TMP/cut.out")"
+		else
+			fail chains_cmp_sees_cut_chains "exit status $rc: $(head -c 300 "$TMP/cut.out")"
+		fi
+	fi
+
+	# ---- perfev script's chains against perf script's, on both files ------------
+	for who in perfev perf; do
+		file=$TMP/$who-$kind.data
+		"$PERFEV" script -i "$file" >"$TMP/perfev-on-$who-$kind.txt" 2>"$TMP/perfev.err"
+		oracle "perfev_script_unwinds_${who}_file_$kind" chains-cmp \
+			"$TMP/perf-on-$who-$kind.txt" "$TMP/perfev-on-$who-$kind.txt" --min 99
+	done
+done
+
+# ---- targets and outputs ----------------------------------------------------------
+W=$B/bench/unwind-workload-nofp
+if [ -z "$have_perf" ]; then
+	skip perf dwarf_pipe "$why_no_perf"
+	skip perf dwarf_all_cpus "$why_no_perf"
+	skip perf dwarf_pid "$why_no_perf"
+	finish
+fi
+# shellcheck disable=SC2086
+set -- $CHAIN_QSORT
+
+# A pipe (-o -): perf reads the stream from its standard input.
+"$PERFEV" record -q -F 4000 -e cpu-clock --call-graph dwarf -o - -- "$W" 300 >"$TMP/pipe.data" \
+	2>"$TMP/pipe.err"
+rc=$?
+if expect_rc dwarf_pipe 0; then
+	perf script -i - <"$TMP/pipe.data" >"$TMP/pipe.txt" 2>/dev/null
+	oracle dwarf_pipe chains-find "$TMP/pipe.txt" "$@" --min 10
+fi
+
+# System-wide (-a): the command's samples among everything else.
+"$PERFEV" record -q -F 4000 -e cpu-clock --call-graph dwarf -a -o "$TMP/all.data" -- "$W" 300 \
+	>/dev/null 2>"$TMP/all.err"
+rc=$?
+if expect_rc dwarf_all_cpus 0; then
+	perf script -i "$TMP/all.data" >"$TMP/all.txt" 2>/dev/null
+	oracle dwarf_all_cpus chains-find "$TMP/all.txt" "$@" --min 10
+fi
+
+# A running process (-p): its maps come from /proc, synthesized before its samples.
+"$W" 4000 >/dev/null &
+wpid=$!
+"$PERFEV" record -q -F 4000 -e cpu-clock --call-graph dwarf -p "$wpid" -o "$TMP/pid.data" \
+	-- sleep 0.5 >/dev/null 2>"$TMP/pid.err"
+rc=$?
+kill "$wpid" 2>/dev/null
+wait "$wpid" 2>/dev/null
+if expect_rc dwarf_pid 0; then
+	perf script -i "$TMP/pid.data" >"$TMP/pid.txt" 2>/dev/null
+	oracle dwarf_pid chains-find "$TMP/pid.txt" "$@" --min 10
+fi
+finish

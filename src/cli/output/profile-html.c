@@ -213,21 +213,6 @@ static void page_release(struct page *pg)
 	free(pg->map);
 }
 
-/* @s as a JSON string that is also inert inside the page's <script> element. */
-static void put_str(FILE *f, const char *s)
-{
-	json_write_string(f, s, strlen(s), true);
-}
-
-static void put_kstr(FILE *f, const char *key, const char *s, bool comma)
-{
-	fprintf(f, "%s\"%s\":", comma ? "," : "", key);
-	if (s)
-		put_str(f, s);
-	else
-		fputs("null", f);
-}
-
 static bool wanted(const struct profile *p, size_t ev, const struct profile_stack *s)
 {
 	return ev >= p->nevents || s->ev == ev;
@@ -239,7 +224,7 @@ static int write_data(const struct profile *p, size_t ev, FILE *f)
 	struct page pg = {0};
 	uint32_t *comm = NULL, fi;
 	size_t i, k, first = 0, nev;
-	bool comma;
+	struct json j;
 	int err = -ENOMEM;
 
 	pg.map = malloc((p->nframes ? p->nframes : 1) * sizeof(*pg.map));
@@ -261,55 +246,75 @@ static int write_data(const struct profile *p, size_t ev, FILE *f)
 			goto out;
 	}
 
-	fputs("{\"version\":1,\"meta\":{", f);
-	put_kstr(f, "input", m->input, false);
-	put_kstr(f, "hostname", m->hostname, true);
-	put_kstr(f, "os_release", m->os_release, true);
-	put_kstr(f, "arch", m->arch, true);
-	put_kstr(f, "cpu", m->cpu_desc, true);
-	put_kstr(f, "perf_version", m->perf_version, true);
-	put_kstr(f, "cmdline", m->cmdline, true);
-	fprintf(f, ",\"nr_cpus\":%" PRIu32 ",\"lost\":%" PRIu64, m->nr_cpus, m->lost);
+	/* Compact, its strings inert inside the page's <script> element. */
+	json_init_flags(&j, f, JSON_COMPACT | JSON_SCRIPT_SAFE);
+	json_obj_begin(&j);
+	json_ku64(&j, "version", 1);
+	json_key(&j, "meta");
+	json_obj_begin(&j);
+	json_kstr(&j, "input", m->input);
+	json_kstr(&j, "hostname", m->hostname);
+	json_kstr(&j, "os_release", m->os_release);
+	json_kstr(&j, "arch", m->arch);
+	json_kstr(&j, "cpu", m->cpu_desc);
+	json_kstr(&j, "perf_version", m->perf_version);
+	json_kstr(&j, "cmdline", m->cmdline);
+	json_ku64(&j, "nr_cpus", m->nr_cpus);
+	json_ku64(&j, "lost", m->lost);
 	if (m->time_first && m->time_last >= m->time_first)
-		fprintf(f, ",\"duration_ns\":%" PRIu64, m->time_last - m->time_first);
-	fputs("},\"events\":[", f);
+		json_ku64(&j, "duration_ns", m->time_last - m->time_first);
+	json_obj_end(&j);
+	json_key(&j, "events");
+	json_arr_begin(&j);
 	nev = p->nevents;
 	if (ev < p->nevents) {
 		first = ev;
 		nev = ev + 1;
 	}
 	for (i = first; i < nev; i++) {
-		fprintf(f, "%s{", i > first ? "," : "");
-		put_kstr(f, "name", p->events[i].name, false);
-		fprintf(f, ",\"samples\":%" PRIu64 ",\"period\":%" PRIu64 "}", p->events[i].samples,
-			p->events[i].period);
+		json_obj_begin(&j);
+		json_kstr(&j, "name", p->events[i].name);
+		json_ku64(&j, "samples", p->events[i].samples);
+		json_ku64(&j, "period", p->events[i].period);
+		json_obj_end(&j);
 	}
-	fputs("],\n\"strings\":[", f);
-	for (i = 0; i < pg.nstrs; i++) {
-		if (i)
-			fputc(',', f);
-		put_str(f, pg.strs[i]);
+	json_arr_end(&j);
+	json_break(&j);
+	json_key(&j, "strings");
+	json_arr_begin(&j);
+	for (i = 0; i < pg.nstrs; i++)
+		json_str(&j, pg.strs[i]);
+	json_arr_end(&j);
+	json_break(&j);
+	json_key(&j, "frames");
+	json_arr_begin(&j);
+	for (i = 0; i < pg.nframes; i++) {
+		json_u64(&j, pg.frames[i].name);
+		json_u64(&j, pg.frames[i].dso);
+		json_u64(&j, pg.frames[i].kind);
 	}
-	fputs("],\n\"frames\":[", f);
-	for (i = 0; i < pg.nframes; i++)
-		fprintf(f, "%s%" PRIu32 ",%" PRIu32 ",%" PRIu32, i ? "," : "", pg.frames[i].name,
-			pg.frames[i].dso, pg.frames[i].kind);
-	fputs("],\n\"stacks\":[", f);
-	comma = false;
+	json_arr_end(&j);
+	json_break(&j);
+	json_key(&j, "stacks");
+	json_arr_begin(&j);
 	for (i = 0; i < p->nstacks; i++) {
 		const struct profile_stack *s = &p->stacks[i];
 
 		if (!wanted(p, ev, s))
 			continue;
-		fprintf(f, "%s\n[%zu,%" PRIu32 ",%" PRIu64 ",%" PRIu64, comma ? "," : "",
-			ev < p->nevents ? 0 : (size_t)s->ev, comm[i], s->samples, s->period);
+		json_break(&j);
+		json_arr_begin(&j);
+		json_u64(&j, ev < p->nevents ? 0 : s->ev);
+		json_u64(&j, comm[i]);
+		json_u64(&j, s->samples);
+		json_u64(&j, s->period);
 		/* The profile lists the leaf first; the page wants the root first. */
 		for (k = s->nframes; k-- > 0;)
-			fprintf(f, ",%" PRIu32, pg.map[s->frames[k]]);
-		fputc(']', f);
-		comma = true;
+			json_u64(&j, pg.map[s->frames[k]]);
+		json_arr_end(&j);
 	}
-	fputs("]}", f);
+	json_arr_end(&j);
+	json_obj_end(&j);
 	err = 0;
 out:
 	free(comm);

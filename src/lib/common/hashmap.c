@@ -200,17 +200,6 @@ bool perfev__hashmap_delete(struct perfev__hashmap *m, uint64_t key, uint64_t *o
 	return true;
 }
 
-/* splitmix64's finalizer: every input bit reaches every output bit. */
-uint64_t perfev__hash_u64(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	x ^= x >> 31;
-	return x;
-}
-
 /* FNV-1a, finished by the integer mix so the low bits spread. */
 uint64_t perfev__hash_bytes(const void *p, size_t len)
 {

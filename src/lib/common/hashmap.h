@@ -83,8 +83,27 @@ bool perfev__hashmap_delete(struct perfev__hashmap *m, uint64_t key, uint64_t *o
 	for ((e) = (m)->v; (m)->v && (e) < (m)->v + (m)->cap; (e)++)                       \
 		if ((e)->hash)
 
-/* Hashes for the usual keys. */
-uint64_t perfev__hash_u64(uint64_t x);
+/* Hashes for the usual keys; perfev__hash_u64() is splitmix64's finalizer. */
+static inline uint64_t perfev__hash_u64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x;
+}
+
+/*
+ * A key of several fields: fold each into @h (0 to start), then finish
+ * with perfev__hash_u64().
+ */
+static inline uint64_t perfev__hash_combine(uint64_t h, uint64_t v)
+{
+	h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
+	return h ^ h >> 32;
+}
+
 uint64_t perfev__hash_bytes(const void *p, size_t len);
 uint64_t perfev__hash_str(const char *s);
 

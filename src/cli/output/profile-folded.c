@@ -63,8 +63,10 @@ static bool is_time_event(const char *name)
 int profile_write_speedscope(const struct profile *p, size_t ev, FILE *f)
 {
 	/* speedscope frames: the profile's frames, then one per command (the stacks' roots). */
-	const char **comms = NULL;
-	size_t ncomms = 0, i, e;
+	struct perfev__hashmap comms = {0}; /* a stack's comm -> its frame, past the profile's */
+	struct perfev__hashmap_entry *ce;
+	size_t i, e;
+	uint64_t c;
 	struct json w;
 
 	json_init_flags(&w, f, JSON_LINES);
@@ -92,16 +94,14 @@ int profile_write_speedscope(const struct profile *p, size_t ev, FILE *f)
 		json_obj_end(&w);
 	}
 	for (i = 0; i < p->nstacks; i++) {
-		size_t k;
+		bool added;
 
-		for (k = 0; k < ncomms && comms[k] != p->stacks[i].comm; k++)
-			;
-		if (k < ncomms)
-			continue;
-		comms = realloc(comms, (ncomms + 1) * sizeof(*comms));
-		if (!comms)
+		ce = perfev__hashmap_upsert(&comms, perfev__ptr_key(p->stacks[i].comm), &added);
+		if (!ce)
 			cli_die("out of memory");
-		comms[ncomms++] = p->stacks[i].comm;
+		if (!added)
+			continue;
+		ce->value = p->nframes + perfev__hashmap_size(&comms) - 1;
 		json_obj_begin(&w);
 		json_kstr(&w, "name", p->stacks[i].comm ? p->stacks[i].comm : "[unknown]");
 		json_obj_end(&w);
@@ -129,15 +129,13 @@ int profile_write_speedscope(const struct profile *p, size_t ev, FILE *f)
 		json_arr_begin(&w);
 		for (i = 0; i < p->nstacks; i++) {
 			const struct profile_stack *s = &p->stacks[i];
-			size_t c;
 			uint32_t k;
 
 			if (s->ev != e)
 				continue;
-			for (c = 0; c < ncomms && comms[c] != s->comm; c++)
-				;
+			perfev__hashmap_find(&comms, perfev__ptr_key(s->comm), &c);
 			json_arr_begin(&w);
-			json_u64(&w, p->nframes + c);
+			json_u64(&w, c);
 			for (k = s->nframes; k-- > 0;)
 				json_u64(&w, s->frames[k]);
 			json_arr_end(&w);
@@ -153,6 +151,6 @@ int profile_write_speedscope(const struct profile *p, size_t ev, FILE *f)
 	}
 	json_arr_end(&w);
 	json_obj_end(&w);
-	free(comms);
+	perfev__hashmap_release(&comms);
 	return fflush(f) || ferror(f) ? -EIO : 0;
 }

@@ -200,16 +200,21 @@ bool perfev__hashmap_delete(struct perfev__hashmap *m, uint64_t key, uint64_t *o
 	return true;
 }
 
-/* FNV-1a, finished by the integer mix so the low bits spread. */
+/* Eight bytes at a time through the fold, the length first, then the finalizer. */
 uint64_t perfev__hash_bytes(const void *p, size_t len)
 {
 	const unsigned char *b = p;
-	uint64_t h = 0xcbf29ce484222325ULL;
-	size_t i;
+	uint64_t h = perfev__hash_combine(0, len), w;
 
-	for (i = 0; i < len; i++) {
-		h ^= b[i];
-		h *= 0x100000001b3ULL;
+	for (; len >= 8; b += 8, len -= 8) {
+		memcpy(&w, b, 8);
+		h = perfev__hash_combine(h, w);
+	}
+	if (len) {
+		/* The last bytes, little-endian, without a call to memcpy(). */
+		for (w = 0; len--;)
+			w = w << 8 | b[len];
+		h = perfev__hash_combine(h, w);
 	}
 	return perfev__hash_u64(h);
 }

@@ -79,6 +79,9 @@ struct srcline_cache {
 	/* Every address's answer, one after another. */
 	PERFEV__ARRAY(struct perfev_srcline) ents;
 	struct perfev__arena mem; /* the mod_cache, cu_index and joined_name */
+	/* The module of the last lookup: lookups come in runs of one module. */
+	Dwfl_Module *last_mod;
+	struct mod_cache *last_mc;
 };
 
 static uint64_t name_hash(uint64_t key, void *ctx)
@@ -536,9 +539,12 @@ int perfev_symbolize_lines(struct perfev_symbolizer *s, const char *path, uint64
 	if (!*cp && !(*cp = cache_new()))
 		return -ENOMEM;
 	c = *cp;
-	mc = find_or_new(c, &c->mods, perfev__ptr_key(mod), sizeof(*mc));
+	mc = mod == c->last_mod ? c->last_mc
+				: find_or_new(c, &c->mods, perfev__ptr_key(mod), sizeof(*mc));
 	if (!mc)
 		return -ENOMEM;
+	c->last_mod = mod;
+	c->last_mc = mc;
 	e = perfev__hashmap_upsert(&mc->addrs, vaddr, &added);
 	if (!e)
 		return -ENOMEM;

@@ -375,20 +375,21 @@ static void add_stack(struct report *r, const struct profile_stack *s, struct to
  */
 static void prepare_frames(struct report *r)
 {
-	const char **seen = NULL;
-	size_t i, k, n = 0;
+	struct perfev__hashmap seen = {0}; /* an object's interned name -> its rank */
+	struct perfev__hashmap_entry *e;
+	size_t i;
+	bool added;
 
 	r->dso_ord = calloc(r->prof.nframes ? r->prof.nframes : 1, sizeof(*r->dso_ord));
-	seen = calloc(r->prof.nframes + 2, sizeof(*seen));
-	if (!r->dso_ord || !seen)
-		cli_die("out of memory");
-	/* Nothing mapped ranks below everything (perf compares its objects' addresses). */
-	seen[n++] = profile_intern(&r->prof, "[unknown]");
-	seen[n++] = profile_intern(&r->prof, "[kernel.kallsyms]");
 	r->labels = calloc(r->prof.nframes ? r->prof.nframes : 1, sizeof(*r->labels));
 	r->short_dso = calloc(r->prof.nframes ? r->prof.nframes : 1, sizeof(*r->short_dso));
 	r->srclines = calloc(r->prof.nframes ? r->prof.nframes : 1, sizeof(*r->srclines));
-	if (!r->labels || !r->short_dso || !r->srclines)
+	if (!r->dso_ord || !r->labels || !r->short_dso || !r->srclines)
+		cli_die("out of memory");
+	/* Nothing mapped ranks below everything (perf compares its objects' addresses). */
+	if (perfev__hashmap_add(&seen, perfev__ptr_key(profile_intern(&r->prof, "[unknown]")), 0) ||
+	    perfev__hashmap_add(&seen,
+				perfev__ptr_key(profile_intern(&r->prof, "[kernel.kallsyms]")), 1))
 		cli_die("out of memory");
 	for (i = 0; i < r->prof.nframes; i++) {
 		const char *d = r->prof.frames[i].dso;
@@ -397,13 +398,14 @@ static void prepare_frames(struct report *r)
 		r->labels[i] = profile_intern(
 		    &r->prof, report_frame_label(&r->prof.frames[i], buf, sizeof(buf)));
 		r->short_dso[i] = profile_intern(&r->prof, profile_short_dso(d));
-		for (k = 0; k < n && seen[k] != d; k++)
-			;
-		if (k == n)
-			seen[n++] = d;
-		r->dso_ord[i] = (uint32_t)k;
+		e = perfev__hashmap_upsert(&seen, perfev__ptr_key(d), &added);
+		if (!e)
+			cli_die("out of memory");
+		if (added)
+			e->value = perfev__hashmap_size(&seen) - 1;
+		r->dso_ord[i] = (uint32_t)e->value;
 	}
-	free(seen);
+	perfev__hashmap_release(&seen);
 }
 
 void report_hist_build(struct report *r)

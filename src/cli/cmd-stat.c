@@ -110,17 +110,19 @@ struct run_ctx {
 
 static void ensure_run(struct stat_data *d)
 {
-	size_t cells = d->nev * d->nunits;
+	size_t cells = d->nev * d->nunits, cap = d->cap_runs;
+	size_t vcap = cap * cells, ucap = cap, scap = cap;
 
 	if (d->nruns < d->cap_runs)
 		return;
-	d->cap_runs = d->cap_runs ? d->cap_runs * 2 : 4;
-	d->v = realloc(d->v, d->cap_runs * cells * sizeof(*d->v));
-	d->elapsed_ns = realloc(d->elapsed_ns, d->cap_runs * sizeof(double));
-	d->user_ns = realloc(d->user_ns, d->cap_runs * sizeof(double));
-	d->sys_ns = realloc(d->sys_ns, d->cap_runs * sizeof(double));
-	if (!d->v || !d->elapsed_ns || !d->user_ns || !d->sys_ns)
+	/* elapsed_ns sets the capacity in runs; the other per-run arrays follow it. */
+	cli_grow(&d->elapsed_ns, &cap, d->nruns + 1, sizeof(*d->elapsed_ns));
+	if (cells && cap > SIZE_MAX / cells)
 		cli_die("out of memory");
+	cli_grow(&d->v, &vcap, cap * cells, sizeof(*d->v));
+	cli_grow(&d->user_ns, &ucap, cap, sizeof(*d->user_ns));
+	cli_grow(&d->sys_ns, &scap, cap, sizeof(*d->sys_ns));
+	d->cap_runs = cap;
 }
 
 /* Describe events and units once, from the first session. */

@@ -76,15 +76,11 @@ static int store(const struct option *o, const char *arg, const char *const *usa
 	case OPT_LIST: {
 		struct opt_list *l = o->value;
 
-		if (l->n == l->cap) {
-			int cap = l->cap ? l->cap * 2 : 4;
-			const char **n = realloc(l->items, (size_t)cap * sizeof(*n));
+		/* Fewer than argc items: the counts stay ints. */
+		size_t cap = (size_t)l->cap;
 
-			if (!n)
-				cli_die("out of memory");
-			l->items = n;
-			l->cap = cap;
-		}
+		cli_grow(&l->items, &cap, (size_t)l->n + 1, sizeof(*l->items));
+		l->cap = (int)cap;
 		l->items[l->n++] = arg;
 		return 0;
 	}

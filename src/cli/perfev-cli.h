@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <perfev/perfev.h>
+#include "common/array.h"
 
 #define PERFEV_CLI_VERSION "0.1.0"
 
@@ -16,6 +17,17 @@ extern const char *cli_prog;
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* cli_error() then exit(1). */
 void cli_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/*
+ * The tool's one way out of memory: perfev__grow() (room for @need
+ * elements of @elsize bytes in *@arrp), "out of memory" and exit 1 when
+ * it fails.
+ */
+static inline void cli_grow(void *arrp, size_t *cap, size_t need, size_t elsize)
+{
+	if (need > *cap && perfev__grow(arrp, cap, need, elsize))
+		cli_die("out of memory");
+}
 
 /*
  * Flush stdout and turn a write error into exit status 1 with a message

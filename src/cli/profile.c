@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The profile's tables: interned strings, frames and stacks, each found
- * again through an open-addressing index of 32-bit positions.
+ * again through the hash map.  A frame or stack is looked up by putting
+ * it past the end of its array and asking the map for that index: the
+ * map hashes and compares it like the ones already there.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -10,32 +12,6 @@
 #include "perfev-cli.h"
 #include "profile.h"
 
-#define NONE UINT32_MAX
-
-uint64_t profile_fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *c = p;
-
-	while (n--)
-		h = (h ^ *c++) * 1099511628211ULL;
-	return h;
-}
-
-static void *grow_array(void *v, size_t *cap, size_t need, size_t size)
-{
-	size_t n = *cap ? *cap : 64;
-
-	if (need <= *cap)
-		return v;
-	while (n < need)
-		n *= 2;
-	v = realloc(v, n * size);
-	if (!v)
-		cli_die("out of memory");
-	*cap = n;
-	return v;
-}
-
 void profile_init(struct profile *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -43,155 +19,112 @@ void profile_init(struct profile *p)
 
 void profile_release(struct profile *p)
 {
-	size_t i;
-
-	for (i = 0; i < p->nstacks; i++)
-		free(p->stacks[i].frames);
 	free(p->stacks);
 	free(p->frames);
 	free(p->events);
-	free(p->frame_idx);
-	free(p->stack_idx);
-	for (i = 0; i < p->cap_strs; i++)
-		free(p->strs[i]);
-	free(p->strs);
+	perfev__hashmap_release(&p->frame_idx);
+	perfev__hashmap_release(&p->stack_idx);
+	perfev__intern_release(&p->strs);
+	perfev__arena_release(&p->mem);
 	memset(p, 0, sizeof(*p));
 }
 
 const char *profile_intern(struct profile *p, const char *s)
 {
-	size_t j;
-
 	if (!s)
 		return NULL;
-	if ((p->nstrs + 1) * 2 > p->cap_strs) {
-		char **old = p->strs;
-		size_t oldcap = p->cap_strs, i;
-
-		p->cap_strs = oldcap ? oldcap * 2 : 256;
-		p->strs = calloc(p->cap_strs, sizeof(*p->strs));
-		if (!p->strs)
-			cli_die("out of memory");
-		for (i = 0; i < oldcap; i++) {
-			if (!old[i])
-				continue;
-			j = (size_t)profile_fnv(PROFILE_FNV0, old[i], strlen(old[i])) &
-			    (p->cap_strs - 1);
-			while (p->strs[j])
-				j = (j + 1) & (p->cap_strs - 1);
-			p->strs[j] = old[i];
-		}
-		free(old);
-	}
-	j = (size_t)profile_fnv(PROFILE_FNV0, s, strlen(s)) & (p->cap_strs - 1);
-	while (p->strs[j] && strcmp(p->strs[j], s))
-		j = (j + 1) & (p->cap_strs - 1);
-	if (!p->strs[j]) {
-		p->strs[j] = strdup(s);
-		if (!p->strs[j])
-			cli_die("out of memory");
-		p->nstrs++;
-	}
-	return p->strs[j];
+	s = perfev__intern_str(&p->strs, s);
+	if (!s)
+		cli_die("out of memory");
+	return s;
 }
 
 /* Interned strings compare by pointer, so a frame hashes by its pointers. */
-static uint64_t frame_hash(const struct profile_frame *f)
+static uint64_t frame_hash(uint64_t key, void *ctx)
 {
-	uint64_t h = PROFILE_FNV0;
+	const struct profile_frame *f = &((const struct profile *)ctx)->frames[key];
+	uint64_t h = 0;
 
-	h = profile_fnv(h, &f->sym, sizeof(f->sym));
-	h = profile_fnv(h, &f->dso, sizeof(f->dso));
-	h = profile_fnv(h, &f->addr, sizeof(f->addr));
-	h = profile_fnv(h, &f->offset, sizeof(f->offset));
-	h = profile_fnv(h, &f->ip, sizeof(f->ip));
-	h = profile_fnv(h, &f->file, sizeof(f->file));
-	h = profile_fnv(h, &f->line, sizeof(f->line));
-	h = profile_fnv(h, &f->inlined, sizeof(f->inlined));
-	return profile_fnv(h, &f->level, sizeof(f->level));
+	h = perfev__hash_combine(h, (uintptr_t)f->sym);
+	h = perfev__hash_combine(h, (uintptr_t)f->dso);
+	h = perfev__hash_combine(h, f->addr);
+	h = perfev__hash_combine(h, f->offset);
+	h = perfev__hash_combine(h, f->ip);
+	h = perfev__hash_combine(h, (uintptr_t)f->file);
+	h = perfev__hash_combine(h, (uint64_t)f->line << 16 | (uint64_t)f->inlined << 8 |
+					(unsigned char)f->level);
+	return perfev__hash_u64(h);
 }
 
-static bool frame_eq(const struct profile_frame *a, const struct profile_frame *b)
+static bool frame_equal(uint64_t x, uint64_t y, void *ctx)
 {
+	const struct profile *p = ctx;
+	const struct profile_frame *a = &p->frames[x], *b = &p->frames[y];
+
 	return a->sym == b->sym && a->dso == b->dso && a->addr == b->addr &&
 	       a->offset == b->offset && a->ip == b->ip && a->file == b->file &&
 	       a->line == b->line && a->inlined == b->inlined && a->level == b->level;
 }
 
-static uint64_t stack_hash(uint32_t ev, const char *comm, uint32_t pid, uint32_t tid, int32_t cpu,
-			   const uint32_t *frames, uint32_t n)
+static uint64_t stack_hash(uint64_t key, void *ctx)
 {
-	uint64_t h = PROFILE_FNV0;
+	const struct profile_stack *s = &((const struct profile *)ctx)->stacks[key];
+	uint64_t h = 0;
+	uint32_t i;
 
-	h = profile_fnv(h, &ev, sizeof(ev));
-	h = profile_fnv(h, &cpu, sizeof(cpu));
-	h = profile_fnv(h, &comm, sizeof(comm));
-	h = profile_fnv(h, &pid, sizeof(pid));
-	h = profile_fnv(h, &tid, sizeof(tid));
-	return profile_fnv(h, frames, n * sizeof(*frames));
+	h = perfev__hash_combine(h, (uint64_t)s->ev << 32 | (uint32_t)s->cpu);
+	h = perfev__hash_combine(h, (uintptr_t)s->comm);
+	h = perfev__hash_combine(h, (uint64_t)s->pid << 32 | s->tid);
+	for (i = 0; i + 1 < s->nframes; i += 2)
+		h = perfev__hash_combine(h, (uint64_t)s->frames[i] << 32 | s->frames[i + 1]);
+	if (i < s->nframes)
+		h = perfev__hash_combine(h, s->frames[i]);
+	return perfev__hash_u64(h ^ s->nframes);
 }
 
-/* Rebuild index @idx (capacity *@cap, doubled) over @n elements hashed by @hash_of. */
-static void reindex(uint32_t **idx, size_t *cap, size_t n, const struct profile *p,
-		    uint64_t (*hash_of)(const struct profile *, uint32_t))
+static bool stack_equal(uint64_t x, uint64_t y, void *ctx)
 {
-	size_t i;
+	const struct profile *p = ctx;
+	const struct profile_stack *a = &p->stacks[x], *b = &p->stacks[y];
 
-	free(*idx);
-	*cap = *cap ? *cap * 2 : 1024;
-	*idx = malloc(*cap * sizeof(**idx));
-	if (!*idx)
-		cli_die("out of memory");
-	memset(*idx, 0xff, *cap * sizeof(**idx));
-	for (i = 0; i < n; i++) {
-		size_t j = (size_t)hash_of(p, (uint32_t)i) & (*cap - 1);
-
-		while ((*idx)[j] != NONE)
-			j = (j + 1) & (*cap - 1);
-		(*idx)[j] = (uint32_t)i;
-	}
-}
-
-static uint64_t frame_hash_at(const struct profile *p, uint32_t i)
-{
-	return frame_hash(&p->frames[i]);
-}
-
-static uint64_t stack_hash_at(const struct profile *p, uint32_t i)
-{
-	const struct profile_stack *s = &p->stacks[i];
-
-	return stack_hash(s->ev, s->comm, s->pid, s->tid, s->cpu, s->frames, s->nframes);
+	return a->ev == b->ev && a->comm == b->comm && a->pid == b->pid && a->tid == b->tid &&
+	       a->cpu == b->cpu && a->nframes == b->nframes &&
+	       !memcmp(a->frames, b->frames, a->nframes * sizeof(*a->frames));
 }
 
 uint32_t profile_frame_add(struct profile *p, const struct profile_frame *f)
 {
-	struct profile_frame k = *f;
-	size_t j;
+	struct perfev__hashmap_entry *e;
+	struct profile_frame *k;
+	bool added;
 
-	k.sym = profile_intern(p, f->sym);
-	k.dso = profile_intern(p, f->dso ? f->dso : "[unknown]");
-	k.file = profile_intern(p, f->file);
-	if ((p->nframes + 1) * 2 > p->cap_frame_idx)
-		reindex(&p->frame_idx, &p->cap_frame_idx, p->nframes, p, frame_hash_at);
-	j = (size_t)frame_hash(&k) & (p->cap_frame_idx - 1);
-	while (p->frame_idx[j] != NONE) {
-		if (frame_eq(&p->frames[p->frame_idx[j]], &k))
-			return p->frame_idx[j];
-		j = (j + 1) & (p->cap_frame_idx - 1);
-	}
-	p->frames = grow_array(p->frames, &p->cap_frames, p->nframes + 1, sizeof(*p->frames));
-	p->frames[p->nframes] = k;
-	p->frame_idx[j] = (uint32_t)p->nframes;
+	cli_grow(&p->frames, &p->cap_frames, p->nframes + 1, sizeof(*p->frames));
+	k = &p->frames[p->nframes];
+	*k = *f;
+	k->sym = profile_intern(p, f->sym);
+	k->dso = profile_intern(p, f->dso ? f->dso : "[unknown]");
+	k->file = profile_intern(p, f->file);
+	/* Set at each call: the profile may have been moved since the last. */
+	p->frame_idx.hash = frame_hash;
+	p->frame_idx.equal = frame_equal;
+	p->frame_idx.ctx = p;
+	e = perfev__hashmap_upsert(&p->frame_idx, p->nframes, &added);
+	if (!e)
+		cli_die("out of memory");
+	if (!added)
+		return (uint32_t)e->key;
 	return (uint32_t)p->nframes++;
 }
 
 uint32_t profile_event_add(struct profile *p, const char *name)
 {
+	struct profile_event *e;
+
 	name = profile_intern(p, name);
-	p->events = grow_array(p->events, &p->cap_events, p->nevents + 1, sizeof(*p->events));
-	memset(&p->events[p->nevents], 0, sizeof(*p->events));
-	p->events[p->nevents].name = name;
+	cli_grow(&p->events, &p->cap_events, p->nevents + 1, sizeof(*p->events));
+	e = &p->events[p->nevents];
+	memset(e, 0, sizeof(*e));
+	e->name = name;
 	return (uint32_t)p->nevents++;
 }
 
@@ -205,25 +138,12 @@ void profile_add_on_cpu(struct profile *p, uint32_t ev, const char *comm, uint32
 			uint32_t tid, int32_t cpu, const uint32_t *frames, uint32_t n,
 			uint64_t period)
 {
+	struct perfev__hashmap_entry *e;
 	struct profile_stack *s;
-	size_t j;
+	bool added;
 
 	comm = profile_intern(p, comm);
-	if ((p->nstacks + 1) * 2 > p->cap_stack_idx)
-		reindex(&p->stack_idx, &p->cap_stack_idx, p->nstacks, p, stack_hash_at);
-	j = (size_t)stack_hash(ev, comm, pid, tid, cpu, frames, n) & (p->cap_stack_idx - 1);
-	while (p->stack_idx[j] != NONE) {
-		s = &p->stacks[p->stack_idx[j]];
-		if (s->ev == ev && s->comm == comm && s->pid == pid && s->tid == tid &&
-		    s->cpu == cpu && s->nframes == n &&
-		    !memcmp(s->frames, frames, n * sizeof(*frames))) {
-			s->period += period;
-			s->samples++;
-			return;
-		}
-		j = (j + 1) & (p->cap_stack_idx - 1);
-	}
-	p->stacks = grow_array(p->stacks, &p->cap_stacks, p->nstacks + 1, sizeof(*p->stacks));
+	cli_grow(&p->stacks, &p->cap_stacks, p->nstacks + 1, sizeof(*p->stacks));
 	s = &p->stacks[p->nstacks];
 	memset(s, 0, sizeof(*s));
 	s->ev = ev;
@@ -232,14 +152,27 @@ void profile_add_on_cpu(struct profile *p, uint32_t ev, const char *comm, uint32
 	s->tid = tid;
 	s->cpu = cpu;
 	s->nframes = n;
-	s->frames = malloc((n ? n : 1) * sizeof(*frames));
+	s->frames = (uint32_t *)frames; /* the caller's, until it is added */
+	p->stack_idx.hash = stack_hash;
+	p->stack_idx.equal = stack_equal;
+	p->stack_idx.ctx = p;
+	e = perfev__hashmap_upsert(&p->stack_idx, p->nstacks, &added);
+	if (!e)
+		cli_die("out of memory");
+	if (!added) {
+		s = &p->stacks[e->key];
+		s->period += period;
+		s->samples++;
+		return;
+	}
+	s->frames = perfev__arena_alloc(&p->mem, (n ? n : 1) * sizeof(*frames), sizeof(*frames));
 	if (!s->frames)
 		cli_die("out of memory");
 	if (n)
 		memcpy(s->frames, frames, n * sizeof(*frames));
 	s->period = period;
 	s->samples = 1;
-	p->stack_idx[j] = (uint32_t)p->nstacks++;
+	p->nstacks++;
 }
 
 const char *profile_frame_name(const struct profile_frame *f)

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "common/hashmap.h"
 
 /* One frame of a stack: a function, or an address nothing resolved. */
 struct profile_frame {
@@ -67,11 +68,11 @@ struct profile {
 	size_t nevents;
 	struct profile_meta meta;
 
-	/* private: hash indexes and interned strings */
-	uint32_t *frame_idx, *stack_idx;
-	size_t cap_frames, cap_frame_idx, cap_stacks, cap_stack_idx, cap_events;
-	char **strs;
-	size_t nstrs, cap_strs;
+	/* private: the interned strings; frames and stacks by index, hashed by what they hold */
+	struct perfev__intern strs;
+	struct perfev__hashmap frame_idx, stack_idx;
+	struct perfev__arena mem; /* the stacks' frame lists */
+	size_t cap_frames, cap_stacks, cap_events;
 };
 
 void profile_init(struct profile *p);
@@ -100,10 +101,6 @@ void profile_add_on_cpu(struct profile *p, uint32_t ev, const char *comm, uint32
 
 /* The name a frame is shown by in the exports: its symbol, else "[unknown]". */
 const char *profile_frame_name(const struct profile_frame *f);
-
-/* FNV-1a of @n bytes of @p, continuing @h (PROFILE_FNV0 to start): the profile's hash. */
-#define PROFILE_FNV0 1469598103934665603ULL
-uint64_t profile_fnv(uint64_t h, const void *p, size_t n);
 
 /* The short name of a dso as perf shows it: the file's base name; "[...]" names as they are. */
 const char *profile_short_dso(const char *dso);

@@ -34,32 +34,24 @@ bool build_ids_supported(void)
 	return true;
 }
 
+/* The file's id length, id and name, one key: a file noted twice is kept once. */
 static int add(struct build_ids *b, const char *filename, const uint8_t *id, size_t size)
 {
-	struct build_id_entry *e;
-	size_t i;
+	size_t name = strlen(filename), i;
+	unsigned char stack[512], *key = name + 1 + size <= sizeof(stack) ? stack : NULL;
+	int ret;
 
-	for (i = 0; i < b->n; i++)
-		if (b->v[i].size == size && !memcmp(b->v[i].id, id, size) &&
-		    !strcmp(b->v[i].filename, filename))
-			return 0;
-	if (b->n == b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 32;
-
-		e = realloc(b->v, cap * sizeof(*e));
-		if (!e)
-			return -ENOMEM;
-		b->v = e;
-		b->cap = cap;
-	}
-	e = &b->v[b->n];
-	e->filename = strdup(filename);
-	if (!e->filename)
+	if (size > 20)
+		return -EINVAL;
+	if (!key && !(key = malloc(name + 1 + size)))
 		return -ENOMEM;
-	memcpy(e->id, id, size);
-	e->size = (uint8_t)size;
-	b->n++;
-	return 0;
+	key[0] = (unsigned char)size;
+	memcpy(key + 1, id, size);
+	memcpy(key + 1 + size, filename, name);
+	ret = perfev__intern_bytes(&b->files, key, 1 + size + name, &i);
+	if (key != stack)
+		free(key);
+	return ret < 0 ? ret : 0;
 }
 
 void build_ids_note(struct build_ids *b, const struct perfev_sample_layout *layout,
@@ -85,15 +77,21 @@ static size_t kernel_build_id(uint8_t id[20])
 	return n > 0 ? (size_t)n : 0;
 }
 
+/* The bytes of the BUILD_ID section. */
+struct bytes {
+	unsigned char *v;
+	size_t n, cap;
+};
+
 /*
  * perf's build-id record: header (misc: cpumode and "size is set"), a
  * pid (-1: the host), 20 id bytes, their count, 3 bytes of padding, and
  * the file name with its NUL padded to 64 bytes.
  */
-static int append(unsigned char **buf, size_t *len, const struct build_id_entry *e,
+static int append(struct bytes *b, const uint8_t *id, size_t id_size, const char *filename,
 		  uint16_t cpumode)
 {
-	size_t name = strlen(e->filename) + 1, padded = (name + 63) & ~(size_t)63;
+	size_t name = strlen(filename) + 1, padded = (name + 63) & ~(size_t)63;
 	size_t size = 8 + 4 + 24 + padded;
 	struct perf_event_header h = {.type = PERFEV_RECORD_HEADER_BUILD_ID,
 				      .misc = (uint16_t)(cpumode | (1U << 15)),
@@ -103,44 +101,40 @@ static int append(unsigned char **buf, size_t *len, const struct build_id_entry 
 
 	if (size > UINT16_MAX)
 		return 0; /* no record holds it: leave it out */
-	p = realloc(*buf, *len + size);
-	if (!p)
+	if (perfev__grow(&b->v, &b->cap, b->n + size, 1))
 		return -ENOMEM;
-	*buf = p;
-	p += *len;
+	p = b->v + b->n;
 	memset(p, 0, size);
 	memcpy(p, &h, sizeof(h));
 	memcpy(p + 8, &pid, 4);
-	memcpy(p + 12, e->id, e->size);
-	p[32] = e->size;
-	memcpy(p + 36, e->filename, name);
-	*len += size;
+	memcpy(p + 12, id, id_size);
+	p[32] = (uint8_t)id_size;
+	memcpy(p + 36, filename, name);
+	b->n += size;
 	return 0;
 }
 
 int build_ids_write(struct build_ids *b, struct perfev_data_writer *w, bool kernel)
 {
-	struct build_id_entry k = {.filename = (char *)"[kernel.kallsyms]"};
-	unsigned char *buf = NULL;
-	size_t len = 0, i;
+	struct bytes buf = {0};
+	uint8_t kid[20];
+	size_t ksize, i;
 	int ret = 0;
 
-	if (kernel && (k.size = (uint8_t)kernel_build_id(k.id)))
-		ret = append(&buf, &len, &k, PERF_RECORD_MISC_KERNEL);
-	for (i = 0; i < b->n && !ret; i++)
-		ret = append(&buf, &len, &b->v[i], PERF_RECORD_MISC_USER);
-	if (!ret && len)
-		ret = perfev_data_set_feature(w, PERFEV_FEAT_BUILD_ID, buf, len);
-	free(buf);
+	if (kernel && (ksize = kernel_build_id(kid)))
+		ret = append(&buf, kid, ksize, "[kernel.kallsyms]", PERF_RECORD_MISC_KERNEL);
+	for (i = 0; i < perfev__intern_count(&b->files) && !ret; i++) {
+		const unsigned char *k = (const unsigned char *)perfev__intern_at(&b->files, i);
+
+		ret = append(&buf, k + 1, k[0], (const char *)k + 1 + k[0], PERF_RECORD_MISC_USER);
+	}
+	if (!ret && buf.n)
+		ret = perfev_data_set_feature(w, PERFEV_FEAT_BUILD_ID, buf.v, buf.n);
+	free(buf.v);
 	return ret;
 }
 
 void build_ids_release(struct build_ids *b)
 {
-	size_t i;
-
-	for (i = 0; i < b->n; i++)
-		free(b->v[i].filename);
-	free(b->v);
-	memset(b, 0, sizeof(*b));
+	perfev__intern_release(&b->files);
 }

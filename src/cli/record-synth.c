@@ -158,13 +158,8 @@ static pid_t *list_pids(const char *path, size_t *n)
 
 		if (!isdigit((unsigned char)de->d_name[0]) || *end || x <= 0)
 			continue;
-		if (*n == cap) {
-			pid_t *nv = realloc(v, (cap = cap ? cap * 2 : 64) * sizeof(*v));
-
-			if (!nv)
-				break;
-			v = nv;
-		}
+		if (perfev__grow(&v, &cap, *n + 1, sizeof(*v)))
+			break;
 		v[(*n)++] = (pid_t)x;
 	}
 	closedir(d);

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "common/hashmap.h"
 #include "perfev-cli.h"
 
 /* Where synthesized records go: the recording's first event layout and its writer. */
@@ -47,12 +48,8 @@ void synth_kernel(struct synth_ctx *sc);
  * tracking event asks (attr.build_id, Linux 5.12).
  */
 struct build_ids {
-	struct build_id_entry {
-		char *filename;
-		uint8_t id[20];
-		uint8_t size;
-	} * v;
-	size_t n, cap;
+	/* Per file, in the order seen: its id's length (a byte), the id, the file's name. */
+	struct perfev__intern files;
 };
 
 /* Whether this kernel accepts attr.build_id (one probe of a dummy event). */

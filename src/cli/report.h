@@ -17,15 +17,6 @@ enum sort_key { SK_COMM, SK_PID, SK_DSO, SK_SYM, SK_SRCLINE, SK_CPU, SK_MAX };
 /* -g: how call graphs are printed. */
 enum graph_mode { GM_NONE, GM_GRAPH, GM_FRACTAL, GM_FLAT, GM_FOLDED };
 
-/* Graph nodes and their child arrays, freed all at once. */
-struct arena {
-	char *cur;
-	size_t left;
-	void **blocks;
-	size_t nblocks;
-};
-void arena_release(struct arena *a);
-
 /* A node of a line's call graph: a function, with what went through it. */
 struct gnode {
 	const char *name; /* interned in the profile */
@@ -62,7 +53,6 @@ struct hent {
 		const char *sym_path; /* a symbol is its object's and its start's */
 		uint64_t addr, sym_start;
 	} key;
-	uint64_t hash;
 	/* Per event of the line: itself, or each member of its group, the leader first. */
 	struct hsum {
 		uint64_t self, children, samples;
@@ -111,20 +101,14 @@ struct report {
 	bool group_view;
 
 	struct profile prof;
-	struct arena graph_mem; /* the lines' call graphs */
-	/* tid -> the thread's last command (perf's column width), open addressing */
-	struct tcomm {
-		uint32_t tid;
-		const char *comm;
-	} * tcomms;
-	size_t ntcomms, cap_tcomms;
-	uint32_t *dso_ord;	/* per frame: its object's rank, the kernel first */
-	const char **labels;	/* per frame: its name in call graphs, interned */
-	const char **short_dso; /* per frame: its object's short name, interned */
-	const char **srclines;	/* per frame: its source line as perf shows it, made when asked */
-	/* The lines, open addressing by key. */
-	struct hent **tab;
-	size_t n, cap;
+	struct perfev__arena graph_mem; /* the lines' call graphs: nodes and child arrays */
+	struct perfev__hashmap tcomms;	/* tid -> the thread's last command (perf's column width) */
+	uint32_t *dso_ord;		/* per frame: its object's rank, the kernel first */
+	const char **labels;		/* per frame: its name in call graphs, interned */
+	const char **short_dso;		/* per frame: its object's short name, interned */
+	const char **srclines; /* per frame: its source line as perf shows it, made when asked */
+	struct perfev__hashmap
+	    ents; /* the lines: struct hkey * -> the struct hent it is the key of */
 };
 
 /* report-hist.c */
@@ -148,7 +132,7 @@ struct gstep {
 	uint64_t addr;
 };
 /* Add the path @steps[0..n-1] (outermost first) with @period to the graph @root. */
-void graph_add(struct arena *a, struct gnode *root, const struct gstep *steps, size_t n,
+void graph_add(struct perfev__arena *a, struct gnode *root, const struct gstep *steps, size_t n,
 	       uint64_t period);
 /* @v as a percentage of @base (0 when @base is). */
 double report_pct(uint64_t v, uint64_t base);

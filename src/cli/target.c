@@ -25,12 +25,7 @@ static pid_t *parse_pid_list(const char *s, size_t *n, const char *const *usage,
 
 		if (opt_parse_unsigned(p, 0x3fffffff, &x, &end) || !x || (*end && *end != ','))
 			usage_error(usage, opts, "invalid %s list '%s'", what, s);
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 8;
-			v = realloc(v, cap * sizeof(*v));
-			if (!v)
-				cli_die("out of memory");
-		}
+		cli_grow(&v, &cap, *n + 1, sizeof(*v));
 		v[(*n)++] = (pid_t)x;
 		p = *end ? end + 1 : end;
 	}
@@ -60,12 +55,7 @@ static pid_t *threads_of(const pid_t *pids, size_t npids, size_t *n)
 
 			if (t <= 0)
 				continue;
-			if (*n == cap) {
-				cap = cap ? cap * 2 : 16;
-				v = realloc(v, cap * sizeof(*v));
-				if (!v)
-					cli_die("out of memory");
-			}
+			cli_grow(&v, &cap, *n + 1, sizeof(*v));
 			v[(*n)++] = (pid_t)t;
 		}
 		closedir(dir);

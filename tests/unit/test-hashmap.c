@@ -132,3 +132,99 @@ TEST(array_push)
 	CHECK(a.v == NULL && a.n == 0);
 }
 
+
+TEST(array_append)
+{
+	PERFEV__ARRAY(unsigned char) b = {0};
+	size_t i;
+	bool ok = true;
+
+	for (i = 0; i < 300; i++)
+		if (perfev__array_append(&b, "abc", 3))
+			ok = false;
+	CHECK(ok);
+	CHECK_U64(b.n, 900);
+	CHECK(!memcmp(b.v + 897, "abc", 3));
+	CHECK_INT(perfev__array_append(&b, NULL, 0), 0);
+	CHECK_U64(b.n, 900);
+	/* A count that cannot be added leaves the array as it was. */
+	CHECK_INT(perfev__array_append(&b, "x", SIZE_MAX), -ENOMEM);
+	CHECK_U64(b.n, 900);
+	perfev__array_release(&b);
+}
+
+TEST(arena_pieces_stay_put)
+{
+	struct perfev__arena a = {0};
+	unsigned char *p[2000];
+	size_t i, k;
+	bool ok = true;
+
+	for (i = 0; i < 2000; i++) {
+		size_t size = i % 97 == 0 ? 70000 : i % 13 + 1, align = (size_t)1 << (i % 5);
+
+		p[i] = perfev__arena_alloc(&a, size, align);
+		if (!p[i] || (uintptr_t)p[i] % align) {
+			ok = false;
+			break;
+		}
+		/* Zeroed, then marked: a piece handed out twice shows. */
+		for (k = 0; k < size; k++)
+			if (p[i][k])
+				ok = false;
+		memset(p[i], (int)(i & 0xff) | 1, size);
+	}
+	CHECK(ok);
+	for (i = 0; ok && i < 2000; i++)
+		if (p[i][0] != ((i & 0xff) | 1))
+			ok = false;
+	CHECK(ok);
+	perfev__arena_release(&a);
+	CHECK(a.blocks.n == 0 && a.left == 0);
+}
+
+TEST(intern_strings_and_bytes)
+{
+	struct perfev__intern t, moved;
+	char buf[32];
+	const char *a, *b;
+	size_t i, idx = 99;
+	bool ok = true;
+
+	perfev__intern_init(&t);
+	a = perfev__intern_str(&t, "main");
+	snprintf(buf, sizeof(buf), "ma%s", "in");
+	b = perfev__intern_str(&t, buf);
+	/* Equal strings are one pointer, and a copy of neither argument. */
+	CHECK(a == b);
+	CHECK(a != buf);
+	CHECK_STR(a, "main");
+	CHECK_U64(perfev__intern_count(&t), 1);
+	/* Indexes in the order first seen, stable as the table grows. */
+	for (i = 0; i < 5000; i++) {
+		snprintf(buf, sizeof(buf), "fn%zu", i);
+		if (perfev__intern_bytes(&t, buf, strlen(buf), &idx) != 1 || idx != i + 1)
+			ok = false;
+	}
+	CHECK(ok);
+	CHECK(perfev__intern_str(&t, "main") == a);
+	CHECK_INT(perfev__intern_bytes(&t, "fn1234", 6, &idx), 0);
+	CHECK_U64(idx, 1235);
+	CHECK_STR(perfev__intern_at(&t, 1235), "fn1234");
+	/* A prefix is another key; bytes with NULs in them are keys too. */
+	CHECK_INT(perfev__intern_bytes(&t, "fn12", 4, &idx), 0);
+	CHECK_INT(perfev__intern_bytes(&t, "fn1", 2, &idx), 1);
+	CHECK_INT(perfev__intern_bytes(&t, "a\0b", 3, &idx), 1);
+	CHECK_INT(perfev__intern_bytes(&t, "a\0c", 3, &i), 1);
+	CHECK(i != idx);
+	CHECK_INT(perfev__intern_bytes(&t, "", 0, &idx), 1);
+	CHECK_STR(perfev__intern_at(&t, idx), "");
+	/* A moved interner goes on working. */
+	memcpy(&moved, &t, sizeof(t));
+	memset(&t, 0, sizeof(t));
+	CHECK(perfev__intern_str(&moved, "main") == a);
+	CHECK_INT(perfev__intern_bytes(&moved, "fn4999", 6, &idx), 0);
+	CHECK_U64(idx, 5000);
+	perfev__intern_release(&moved);
+	CHECK_U64(perfev__intern_count(&moved), 0);
+}

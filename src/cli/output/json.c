@@ -1,23 +1,35 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* Streaming JSON output with two-space indentation. */
+/* Streaming JSON output: indented by two spaces, or compact with one document per line. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "output/json.h"
 
+void json_init_flags(struct json *j, FILE *f, unsigned int flags)
+{
+	memset(j, 0, sizeof(*j));
+	j->f = f;
+	j->flags = flags;
+	j->first[0] = true;
+}
+
 void json_init(struct json *j, FILE *f)
 {
-	j->f = f;
-	j->depth = 0;
-	j->first[0] = true;
-	j->after_key = false;
+	json_init_flags(j, f, 0);
+}
+
+static bool compact(const struct json *j)
+{
+	return j->flags & JSON_COMPACT;
 }
 
 static void indent(struct json *j)
 {
 	int i;
 
+	if (compact(j))
+		return;
 	fputc('\n', j->f);
 	for (i = 0; i < j->depth; i++)
 		fputs("  ", j->f);
@@ -35,7 +47,16 @@ static void pre(struct json *j)
 			fputc(',', j->f);
 		indent(j);
 	}
+	if (j->line_break) {
+		fputc('\n', j->f);
+		j->line_break = false;
+	}
 	j->first[j->depth] = false;
+}
+
+void json_break(struct json *j)
+{
+	j->line_break = true;
 }
 
 static void open_(struct json *j, char c)
@@ -56,6 +77,11 @@ static void close_(struct json *j, char c)
 	if (!empty)
 		indent(j);
 	fputc(c, j->f);
+	/* In JSON Lines, a finished top-level value ends its line. */
+	if ((j->flags & JSON_LINES) == JSON_LINES && !j->depth) {
+		fputc('\n', j->f);
+		j->first[0] = true;
+	}
 }
 
 void json_obj_begin(struct json *j)
@@ -108,15 +134,29 @@ static size_t utf8_len(const unsigned char *p, size_t n)
 	return len;
 }
 
+/* Bytes written as they are: printable ASCII but the quote, the backslash and, for scripts, <>&. */
+static bool plain(unsigned char c, bool script_safe)
+{
+	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\' &&
+	       !(script_safe && (c == '<' || c == '>' || c == '&'));
+}
+
 void json_write_string(FILE *f, const char *str, size_t n, bool script_safe)
 {
 	const unsigned char *s = (const unsigned char *)str;
-	size_t i = 0, len;
+	size_t i = 0, run, len;
 
 	fputc('"', f);
 	while (i < n) {
 		unsigned char c = s[i];
 
+		for (run = i; run < n && plain(s[run], script_safe); run++)
+			;
+		if (run > i) {
+			fwrite(s + i, 1, run - i, f);
+			i = run;
+			continue;
+		}
 		if (c == '"' || c == '\\') {
 			fputc('\\', f);
 			fputc(c, f);
@@ -124,10 +164,10 @@ void json_write_string(FILE *f, const char *str, size_t n, bool script_safe)
 			fputs("\\n", f);
 		} else if (c == '\t') {
 			fputs("\\t", f);
-		} else if (c < 0x20 || c == 0x7f ||
-			   (script_safe && (c == '<' || c == '>' || c == '&'))) {
+		} else if (c < 0x80) {
+			/* The other controls, DEL, and <>& for scripts. */
 			fprintf(f, "\\u%04x", c);
-		} else if (c >= 0x80) {
+		} else {
 			len = utf8_len(s + i, n - i);
 			if (!len) {
 				/* Paths and comms are bytes; JSON text must be UTF-8. */
@@ -143,24 +183,22 @@ void json_write_string(FILE *f, const char *str, size_t n, bool script_safe)
 				fwrite(s + i, 1, len, f);
 			i += len;
 			continue;
-		} else {
-			fputc(c, f);
 		}
 		i++;
 	}
 	fputc('"', f);
 }
 
-static void put_string(FILE *f, const char *s, size_t n)
+static void put_string(struct json *j, const char *s, size_t n)
 {
-	json_write_string(f, s, n, false);
+	json_write_string(j->f, s, n, j->flags & JSON_SCRIPT_SAFE);
 }
 
 void json_key(struct json *j, const char *key)
 {
 	pre(j);
-	put_string(j->f, key, strlen(key));
-	fputs(": ", j->f);
+	put_string(j, key, strlen(key));
+	fputs(compact(j) ? ":" : ": ", j->f);
 	j->after_key = true;
 }
 
@@ -176,7 +214,28 @@ void json_str(struct json *j, const char *s)
 void json_strn(struct json *j, const char *s, size_t n)
 {
 	pre(j);
-	put_string(j->f, s, n);
+	put_string(j, s, n);
+}
+
+void json_hex(struct json *j, const void *p, size_t n)
+{
+	static const char digits[] = "0123456789abcdef";
+	const unsigned char *b = p;
+	char buf[256];
+	size_t i, k = 0;
+
+	pre(j);
+	fputc('"', j->f);
+	for (i = 0; i < n; i++) {
+		if (k == sizeof(buf)) {
+			fwrite(buf, 1, k, j->f);
+			k = 0;
+		}
+		buf[k++] = digits[b[i] >> 4];
+		buf[k++] = digits[b[i] & 15];
+	}
+	fwrite(buf, 1, k, j->f);
+	fputc('"', j->f);
 }
 
 void json_u64(struct json *j, uint64_t v)
@@ -222,7 +281,8 @@ void json_null(struct json *j)
 
 void json_end(struct json *j)
 {
-	fputc('\n', j->f);
+	if (!compact(j))
+		fputc('\n', j->f);
 }
 
 void json_kstr(struct json *j, const char *key, const char *s)

@@ -18,7 +18,7 @@
 #include <string.h>
 #include "perfev-cli.h"
 #include "profile.h"
-#include "script.h"
+#include "output/json.h"
 
 /* With several events and none chosen, the collapsed stacks are those of the first. */
 static size_t folded_event(const struct profile *p, size_t ev)
@@ -63,53 +63,53 @@ static bool is_time_event(const char *name)
 int profile_write_speedscope(const struct profile *p, size_t ev, FILE *f)
 {
 	/* speedscope frames: the profile's frames, then one per command (the stacks' roots). */
-	const char **comms = NULL;
-	size_t ncomms = 0, i, e;
-	struct jw w;
+	struct perfev__hashmap comms = {0}; /* a stack's comm -> its frame, past the profile's */
+	struct perfev__hashmap_entry *ce;
+	size_t i, e;
+	uint64_t c;
+	struct json w;
 
-	jw_init(&w, f);
-	jw_obj_begin(&w);
-	jw_kstr(&w, "$schema", "https://www.speedscope.app/file-format-schema.json");
-	jw_kstr(&w, "exporter", "perfev " PERFEV_CLI_VERSION);
-	jw_kstr(&w, "name", p->meta.input ? p->meta.input : "perfev");
-	jw_ki64(&w, "activeProfileIndex", 0);
-	jw_key(&w, "shared");
-	jw_obj_begin(&w);
-	jw_key(&w, "frames");
-	jw_arr_begin(&w);
+	json_init_flags(&w, f, JSON_LINES);
+	json_obj_begin(&w);
+	json_kstr(&w, "$schema", "https://www.speedscope.app/file-format-schema.json");
+	json_kstr(&w, "exporter", "perfev " PERFEV_CLI_VERSION);
+	json_kstr(&w, "name", p->meta.input ? p->meta.input : "perfev");
+	json_ki64(&w, "activeProfileIndex", 0);
+	json_key(&w, "shared");
+	json_obj_begin(&w);
+	json_key(&w, "frames");
+	json_arr_begin(&w);
 	for (i = 0; i < p->nframes; i++) {
 		const struct profile_frame *fr = &p->frames[i];
 
-		jw_obj_begin(&w);
-		jw_kstr(&w, "name", profile_frame_name(fr));
+		json_obj_begin(&w);
+		json_kstr(&w, "name", profile_frame_name(fr));
 		if (fr->file) {
-			jw_kstr(&w, "file", fr->file);
+			json_kstr(&w, "file", fr->file);
 			if (fr->line)
-				jw_ku64(&w, "line", fr->line);
+				json_ku64(&w, "line", fr->line);
 		} else {
-			jw_kstr(&w, "file", fr->dso);
+			json_kstr(&w, "file", fr->dso);
 		}
-		jw_obj_end(&w);
+		json_obj_end(&w);
 	}
 	for (i = 0; i < p->nstacks; i++) {
-		size_t k;
+		bool added;
 
-		for (k = 0; k < ncomms && comms[k] != p->stacks[i].comm; k++)
-			;
-		if (k < ncomms)
-			continue;
-		comms = realloc(comms, (ncomms + 1) * sizeof(*comms));
-		if (!comms)
+		ce = perfev__hashmap_upsert(&comms, perfev__ptr_key(p->stacks[i].comm), &added);
+		if (!ce)
 			cli_die("out of memory");
-		comms[ncomms++] = p->stacks[i].comm;
-		jw_obj_begin(&w);
-		jw_kstr(&w, "name", p->stacks[i].comm ? p->stacks[i].comm : "[unknown]");
-		jw_obj_end(&w);
+		if (!added)
+			continue;
+		ce->value = p->nframes + perfev__hashmap_size(&comms) - 1;
+		json_obj_begin(&w);
+		json_kstr(&w, "name", p->stacks[i].comm ? p->stacks[i].comm : "[unknown]");
+		json_obj_end(&w);
 	}
-	jw_arr_end(&w);
-	jw_obj_end(&w);
-	jw_key(&w, "profiles");
-	jw_arr_begin(&w);
+	json_arr_end(&w);
+	json_obj_end(&w);
+	json_key(&w, "profiles");
+	json_arr_begin(&w);
 	for (e = 0; e < p->nevents; e++) {
 		const char *name = p->events[e].name;
 		uint64_t total = 0;
@@ -119,41 +119,38 @@ int profile_write_speedscope(const struct profile *p, size_t ev, FILE *f)
 		for (i = 0; i < p->nstacks; i++)
 			if (p->stacks[i].ev == e)
 				total += p->stacks[i].period;
-		jw_obj_begin(&w);
-		jw_kstr(&w, "type", "sampled");
-		jw_kstr(&w, "name", name);
-		jw_kstr(&w, "unit", is_time_event(name) ? "nanoseconds" : "none");
-		jw_ku64(&w, "startValue", 0);
-		jw_ku64(&w, "endValue", total);
-		jw_key(&w, "samples");
-		jw_arr_begin(&w);
+		json_obj_begin(&w);
+		json_kstr(&w, "type", "sampled");
+		json_kstr(&w, "name", name);
+		json_kstr(&w, "unit", is_time_event(name) ? "nanoseconds" : "none");
+		json_ku64(&w, "startValue", 0);
+		json_ku64(&w, "endValue", total);
+		json_key(&w, "samples");
+		json_arr_begin(&w);
 		for (i = 0; i < p->nstacks; i++) {
 			const struct profile_stack *s = &p->stacks[i];
-			size_t c;
 			uint32_t k;
 
 			if (s->ev != e)
 				continue;
-			for (c = 0; c < ncomms && comms[c] != s->comm; c++)
-				;
-			jw_arr_begin(&w);
-			jw_u64(&w, p->nframes + c);
+			perfev__hashmap_find(&comms, perfev__ptr_key(s->comm), &c);
+			json_arr_begin(&w);
+			json_u64(&w, c);
 			for (k = s->nframes; k-- > 0;)
-				jw_u64(&w, s->frames[k]);
-			jw_arr_end(&w);
+				json_u64(&w, s->frames[k]);
+			json_arr_end(&w);
 		}
-		jw_arr_end(&w);
-		jw_key(&w, "weights");
-		jw_arr_begin(&w);
+		json_arr_end(&w);
+		json_key(&w, "weights");
+		json_arr_begin(&w);
 		for (i = 0; i < p->nstacks; i++)
 			if (p->stacks[i].ev == e)
-				jw_u64(&w, p->stacks[i].period);
-		jw_arr_end(&w);
-		jw_obj_end(&w);
+				json_u64(&w, p->stacks[i].period);
+		json_arr_end(&w);
+		json_obj_end(&w);
 	}
-	jw_arr_end(&w);
-	jw_obj_end(&w);
-	fputc('\n', f);
-	free(comms);
+	json_arr_end(&w);
+	json_obj_end(&w);
+	perfev__hashmap_release(&comms);
 	return fflush(f) || ferror(f) ? -EIO : 0;
 }

@@ -36,132 +36,29 @@ struct page_frame {
 };
 
 struct page {
-	char **strs; /* owned copies, in index order */
-	size_t nstrs, cap_strs;
-	uint32_t *str_idx; /* open addressing over strs */
-	size_t cap_str_idx;
-
-	struct page_frame *frames;
-	size_t nframes, cap_frames;
-	uint32_t *frame_idx;
-	size_t cap_frame_idx;
-
-	uint32_t *map; /* profile frame -> page frame, NONE until used */
+	struct perfev__intern strs;   /* the strings, in index order */
+	struct perfev__intern frames; /* the struct page_frames, as bytes, in index order */
+	uint32_t *map;		      /* profile frame -> page frame, NONE until used */
 };
 
-static uint64_t str_hash(const char *s)
+/* The index of @len bytes at @key in @t, added when new. */
+static int page_index(struct perfev__intern *t, const void *key, size_t len, uint32_t *out)
 {
-	return profile_fnv(PROFILE_FNV0, s, strlen(s));
-}
+	size_t i;
+	int err = perfev__intern_bytes(t, key, len, &i);
 
-static uint64_t frame_hash(const struct page_frame *f)
-{
-	return profile_fnv(PROFILE_FNV0, f, sizeof(*f));
-}
-
-/* A table of @cap (a power of two) empty slots. */
-static int index_new(uint32_t **idx, size_t cap)
-{
-	uint32_t *v = malloc(cap * sizeof(*v));
-
-	if (!v)
-		return -ENOMEM;
-	memset(v, 0xff, cap * sizeof(*v));
-	free(*idx);
-	*idx = v;
-	return 0;
-}
-
-static int grow(void **v, size_t *cap, size_t need, size_t size)
-{
-	size_t n = *cap ? *cap : 256;
-	void *nv;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	nv = realloc(*v, n * size);
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	*cap = n;
+	if (err < 0)
+		return err;
+	if (i >= NONE)
+		return -E2BIG;
+	*out = (uint32_t)i;
 	return 0;
 }
 
 /* The index of string @s in the page's table, added when new. */
 static int page_str(struct page *pg, const char *s, uint32_t *out)
 {
-	size_t j, i;
-	int err;
-
-	if ((pg->nstrs + 1) * 2 > pg->cap_str_idx) {
-		size_t cap = pg->cap_str_idx ? pg->cap_str_idx * 2 : 1024;
-
-		err = index_new(&pg->str_idx, cap);
-		if (err)
-			return err;
-		pg->cap_str_idx = cap;
-		for (i = 0; i < pg->nstrs; i++) {
-			j = (size_t)str_hash(pg->strs[i]) & (cap - 1);
-			while (pg->str_idx[j] != NONE)
-				j = (j + 1) & (cap - 1);
-			pg->str_idx[j] = (uint32_t)i;
-		}
-	}
-	j = (size_t)str_hash(s) & (pg->cap_str_idx - 1);
-	while (pg->str_idx[j] != NONE) {
-		if (!strcmp(pg->strs[pg->str_idx[j]], s)) {
-			*out = pg->str_idx[j];
-			return 0;
-		}
-		j = (j + 1) & (pg->cap_str_idx - 1);
-	}
-	err = grow((void **)&pg->strs, &pg->cap_strs, pg->nstrs + 1, sizeof(*pg->strs));
-	if (err)
-		return err;
-	pg->strs[pg->nstrs] = strdup(s);
-	if (!pg->strs[pg->nstrs])
-		return -ENOMEM;
-	pg->str_idx[j] = (uint32_t)pg->nstrs;
-	*out = (uint32_t)pg->nstrs++;
-	return 0;
-}
-
-static int page_frame_of(struct page *pg, const struct page_frame *f, uint32_t *out)
-{
-	size_t j, i;
-	int err;
-
-	if ((pg->nframes + 1) * 2 > pg->cap_frame_idx) {
-		size_t cap = pg->cap_frame_idx ? pg->cap_frame_idx * 2 : 1024;
-
-		err = index_new(&pg->frame_idx, cap);
-		if (err)
-			return err;
-		pg->cap_frame_idx = cap;
-		for (i = 0; i < pg->nframes; i++) {
-			j = (size_t)frame_hash(&pg->frames[i]) & (cap - 1);
-			while (pg->frame_idx[j] != NONE)
-				j = (j + 1) & (cap - 1);
-			pg->frame_idx[j] = (uint32_t)i;
-		}
-	}
-	j = (size_t)frame_hash(f) & (pg->cap_frame_idx - 1);
-	while (pg->frame_idx[j] != NONE) {
-		if (!memcmp(&pg->frames[pg->frame_idx[j]], f, sizeof(*f))) {
-			*out = pg->frame_idx[j];
-			return 0;
-		}
-		j = (j + 1) & (pg->cap_frame_idx - 1);
-	}
-	err = grow((void **)&pg->frames, &pg->cap_frames, pg->nframes + 1, sizeof(*pg->frames));
-	if (err)
-		return err;
-	pg->frames[pg->nframes] = *f;
-	pg->frame_idx[j] = (uint32_t)pg->nframes;
-	*out = (uint32_t)pg->nframes++;
-	return 0;
+	return page_index(&pg->strs, s, strlen(s), out);
 }
 
 static uint32_t kind_of(const struct profile_frame *f)
@@ -195,37 +92,16 @@ static int page_frame(struct page *pg, const struct profile *p, uint32_t i, uint
 	if (err)
 		return err;
 	pf.kind = kind_of(f);
-	err = page_frame_of(pg, &pf, &pg->map[i]);
+	err = page_index(&pg->frames, &pf, sizeof(pf), &pg->map[i]);
 	*out = pg->map[i];
 	return err;
 }
 
 static void page_release(struct page *pg)
 {
-	size_t i;
-
-	for (i = 0; i < pg->nstrs; i++)
-		free(pg->strs[i]);
-	free(pg->strs);
-	free(pg->str_idx);
-	free(pg->frames);
-	free(pg->frame_idx);
+	perfev__intern_release(&pg->strs);
+	perfev__intern_release(&pg->frames);
 	free(pg->map);
-}
-
-/* @s as a JSON string that is also inert inside the page's <script> element. */
-static void put_str(FILE *f, const char *s)
-{
-	json_write_string(f, s, strlen(s), true);
-}
-
-static void put_kstr(FILE *f, const char *key, const char *s, bool comma)
-{
-	fprintf(f, "%s\"%s\":", comma ? "," : "", key);
-	if (s)
-		put_str(f, s);
-	else
-		fputs("null", f);
 }
 
 static bool wanted(const struct profile *p, size_t ev, const struct profile_stack *s)
@@ -239,7 +115,7 @@ static int write_data(const struct profile *p, size_t ev, FILE *f)
 	struct page pg = {0};
 	uint32_t *comm = NULL, fi;
 	size_t i, k, first = 0, nev;
-	bool comma;
+	struct json j;
 	int err = -ENOMEM;
 
 	pg.map = malloc((p->nframes ? p->nframes : 1) * sizeof(*pg.map));
@@ -261,55 +137,78 @@ static int write_data(const struct profile *p, size_t ev, FILE *f)
 			goto out;
 	}
 
-	fputs("{\"version\":1,\"meta\":{", f);
-	put_kstr(f, "input", m->input, false);
-	put_kstr(f, "hostname", m->hostname, true);
-	put_kstr(f, "os_release", m->os_release, true);
-	put_kstr(f, "arch", m->arch, true);
-	put_kstr(f, "cpu", m->cpu_desc, true);
-	put_kstr(f, "perf_version", m->perf_version, true);
-	put_kstr(f, "cmdline", m->cmdline, true);
-	fprintf(f, ",\"nr_cpus\":%" PRIu32 ",\"lost\":%" PRIu64, m->nr_cpus, m->lost);
+	/* Compact, its strings inert inside the page's <script> element. */
+	json_init_flags(&j, f, JSON_COMPACT | JSON_SCRIPT_SAFE);
+	json_obj_begin(&j);
+	json_ku64(&j, "version", 1);
+	json_key(&j, "meta");
+	json_obj_begin(&j);
+	json_kstr(&j, "input", m->input);
+	json_kstr(&j, "hostname", m->hostname);
+	json_kstr(&j, "os_release", m->os_release);
+	json_kstr(&j, "arch", m->arch);
+	json_kstr(&j, "cpu", m->cpu_desc);
+	json_kstr(&j, "perf_version", m->perf_version);
+	json_kstr(&j, "cmdline", m->cmdline);
+	json_ku64(&j, "nr_cpus", m->nr_cpus);
+	json_ku64(&j, "lost", m->lost);
 	if (m->time_first && m->time_last >= m->time_first)
-		fprintf(f, ",\"duration_ns\":%" PRIu64, m->time_last - m->time_first);
-	fputs("},\"events\":[", f);
+		json_ku64(&j, "duration_ns", m->time_last - m->time_first);
+	json_obj_end(&j);
+	json_key(&j, "events");
+	json_arr_begin(&j);
 	nev = p->nevents;
 	if (ev < p->nevents) {
 		first = ev;
 		nev = ev + 1;
 	}
 	for (i = first; i < nev; i++) {
-		fprintf(f, "%s{", i > first ? "," : "");
-		put_kstr(f, "name", p->events[i].name, false);
-		fprintf(f, ",\"samples\":%" PRIu64 ",\"period\":%" PRIu64 "}", p->events[i].samples,
-			p->events[i].period);
+		json_obj_begin(&j);
+		json_kstr(&j, "name", p->events[i].name);
+		json_ku64(&j, "samples", p->events[i].samples);
+		json_ku64(&j, "period", p->events[i].period);
+		json_obj_end(&j);
 	}
-	fputs("],\n\"strings\":[", f);
-	for (i = 0; i < pg.nstrs; i++) {
-		if (i)
-			fputc(',', f);
-		put_str(f, pg.strs[i]);
+	json_arr_end(&j);
+	json_break(&j);
+	json_key(&j, "strings");
+	json_arr_begin(&j);
+	for (i = 0; i < perfev__intern_count(&pg.strs); i++)
+		json_str(&j, perfev__intern_at(&pg.strs, i));
+	json_arr_end(&j);
+	json_break(&j);
+	json_key(&j, "frames");
+	json_arr_begin(&j);
+	for (i = 0; i < perfev__intern_count(&pg.frames); i++) {
+		struct page_frame pf;
+
+		memcpy(&pf, perfev__intern_at(&pg.frames, i), sizeof(pf));
+		json_u64(&j, pf.name);
+		json_u64(&j, pf.dso);
+		json_u64(&j, pf.kind);
 	}
-	fputs("],\n\"frames\":[", f);
-	for (i = 0; i < pg.nframes; i++)
-		fprintf(f, "%s%" PRIu32 ",%" PRIu32 ",%" PRIu32, i ? "," : "", pg.frames[i].name,
-			pg.frames[i].dso, pg.frames[i].kind);
-	fputs("],\n\"stacks\":[", f);
-	comma = false;
+	json_arr_end(&j);
+	json_break(&j);
+	json_key(&j, "stacks");
+	json_arr_begin(&j);
 	for (i = 0; i < p->nstacks; i++) {
 		const struct profile_stack *s = &p->stacks[i];
 
 		if (!wanted(p, ev, s))
 			continue;
-		fprintf(f, "%s\n[%zu,%" PRIu32 ",%" PRIu64 ",%" PRIu64, comma ? "," : "",
-			ev < p->nevents ? 0 : (size_t)s->ev, comm[i], s->samples, s->period);
+		json_break(&j);
+		json_arr_begin(&j);
+		json_u64(&j, ev < p->nevents ? 0 : s->ev);
+		json_u64(&j, comm[i]);
+		json_u64(&j, s->samples);
+		json_u64(&j, s->period);
 		/* The profile lists the leaf first; the page wants the root first. */
 		for (k = s->nframes; k-- > 0;)
-			fprintf(f, ",%" PRIu32, pg.map[s->frames[k]]);
-		fputc(']', f);
-		comma = true;
+			json_u64(&j, pg.map[s->frames[k]]);
+		json_arr_end(&j);
 	}
-	fputs("]}", f);
+	json_arr_end(&j);
+	json_obj_end(&j);
 	err = 0;
 out:
 	free(comm);

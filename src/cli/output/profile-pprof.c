@@ -49,147 +49,42 @@ typedef Perftools__Profiles__Location pb_location;
 typedef Perftools__Profiles__Line pb_line;
 typedef Perftools__Profiles__Function pb_function;
 
-/* Grow the array *@arr of @size-byte items to hold @need, doubling. */
-static int grow(void *arr, size_t *cap, size_t need, size_t size)
-{
-	size_t ncap = *cap ? *cap : 16;
-	void *n;
-
-	if (need <= *cap)
-		return 0;
-	while (ncap < need) {
-		if (ncap > SIZE_MAX / 2)
-			return -ENOMEM;
-		ncap *= 2;
-	}
-	if (ncap > SIZE_MAX / size)
-		return -ENOMEM;
-	n = realloc(*(void **)arr, ncap * size);
-	if (!n)
-		return -ENOMEM;
-	*(void **)arr = n;
-	*cap = ncap;
-	return 0;
-}
-
-static uint64_t hash_bytes(const void *data, size_t len)
-{
-	const unsigned char *b = data;
-	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ b[i]) * 0x100000001b3ULL;
-	return h;
-}
-
 /*
- * A map from keys (a byte string, or a sequence of uint32) to their
- * index in the order first seen; open addressing over slots holding
- * index + 1, 0 for empty.
+ * The index of the key @key (@len bytes: a string, or a run of integers)
+ * in @t, in the order first seen; *@added when new.
  */
-struct keymap {
-	/* the keys, concatenated: key i is keys[off[i]..off[i + 1]) */
-	unsigned char *keys;
-	size_t len, cap_keys;
-	size_t *off;
-	size_t n, cap_off;
-	uint32_t *slots;
-	size_t nslots;
-};
-
-static const unsigned char *keymap_key(const struct keymap *m, size_t i, size_t *len)
+static int key_index(struct perfev__intern *t, const void *key, size_t len, bool *added)
 {
-	*len = m->off[i + 1] - m->off[i];
-	return m->keys + m->off[i];
-}
+	size_t i;
+	int ret = perfev__intern_bytes(t, key, len, &i);
 
-static int keymap_rehash(struct keymap *m)
-{
-	size_t nslots = m->nslots ? m->nslots * 2 : 256;
-	uint32_t *slots = calloc(nslots, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < m->n; i++) {
-		size_t len;
-		const unsigned char *k = keymap_key(m, i, &len);
-		size_t s = hash_bytes(k, len) & (nslots - 1);
-
-		while (slots[s])
-			s = (s + 1) & (nslots - 1);
-		slots[s] = (uint32_t)(i + 1);
-	}
-	free(m->slots);
-	m->slots = slots;
-	m->nslots = nslots;
-	return 0;
-}
-
-/* The index of key @key (@len bytes), added when new (*@added set). */
-static int keymap_get(struct keymap *m, const void *key, size_t len, bool *added)
-{
-	size_t s;
-	int err;
-
-	*added = false;
-	if (m->n >= INT32_MAX)
+	if (ret < 0)
+		return ret;
+	if (i >= INT32_MAX)
 		return -E2BIG;
-	if ((m->n + 1) * 2 > m->nslots) {
-		err = keymap_rehash(m);
-		if (err)
-			return err;
-	}
-	s = hash_bytes(key, len) & (m->nslots - 1);
-	while (m->slots[s]) {
-		size_t i = m->slots[s] - 1, klen;
-		const unsigned char *k = keymap_key(m, i, &klen);
-
-		if (klen == len && !memcmp(k, key, len))
-			return (int)i;
-		s = (s + 1) & (m->nslots - 1);
-	}
-	if (len > SIZE_MAX - m->len || grow(&m->keys, &m->cap_keys, m->len + len, 1) ||
-	    grow(&m->off, &m->cap_off, m->n + 2, sizeof(*m->off)))
-		return -ENOMEM;
-	if (!m->n)
-		m->off[0] = 0;
-	if (len)
-		memcpy(m->keys + m->len, key, len);
-	m->len += len;
-	m->off[++m->n] = m->len;
-	m->slots[s] = (uint32_t)m->n;
-	*added = true;
-	return (int)(m->n - 1);
-}
-
-static void keymap_release(struct keymap *m)
-{
-	free(m->keys);
-	free(m->off);
-	free(m->slots);
+	*added = ret;
+	return (int)i;
 }
 
 struct pprof {
 	const struct profile *p;
 
-	struct keymap strmap; /* string -> string_table index */
-	char **strs;	      /* the string table, each owned */
-	size_t nstrs, cap_strs;
+	struct perfev__intern strs; /* the string table */
 
 	/* per profile frame: its function id and mapping id, 0 until a sample uses it */
 	uint64_t *frame_func, *frame_map;
 
-	struct keymap funcmap; /* (name, system_name, file) string indexes -> function */
+	struct perfev__intern funcmap; /* (name, system_name, file) string indexes -> function */
 	pb_function *funcs;
 	size_t cap_funcs;
 
-	struct keymap mapmap; /* dso string index -> mapping */
+	struct perfev__intern mapmap; /* dso string index -> mapping */
 	pb_mapping *maps;
 	size_t cap_maps;
 	bool *map_seen; /* an address was seen in the mapping (its range is set) */
 	size_t cap_map_seen;
 
-	struct keymap locmap; /* run of frame indexes -> location */
+	struct perfev__intern locmap; /* run of frame indexes -> location */
 	pb_location *locs;
 	size_t cap_locs;
 	size_t *loc_line; /* the first of a location's lines in lines[] */
@@ -212,24 +107,11 @@ struct pprof {
 /* The string-table index of @s ("" for NULL). */
 static int64_t str_index(struct pprof *x, const char *s)
 {
-	size_t len;
 	bool added;
-	int i;
 
 	if (!s)
 		s = "";
-	len = strlen(s);
-	i = keymap_get(&x->strmap, s, len, &added);
-	if (i < 0 || !added)
-		return i;
-	/* On failure the map is ahead of the table: the caller gives up anyway. */
-	if (grow(&x->strs, &x->cap_strs, x->strmap.n, sizeof(*x->strs)))
-		return -ENOMEM;
-	x->strs[i] = strdup(s);
-	if (!x->strs[i])
-		return -ENOMEM;
-	x->nstrs = (size_t)i + 1;
-	return i;
+	return key_index(&x->strs, s, strlen(s), &added);
 }
 
 static int64_t str_indexf(struct pprof *x, const char *fmt, ...)
@@ -264,10 +146,11 @@ static int64_t function_id(struct pprof *x, const struct profile_frame *f)
 	key[2] = str_index(x, f->file);
 	if (key[0] < 0 || key[1] < 0 || key[2] < 0)
 		return -ENOMEM;
-	i = keymap_get(&x->funcmap, key, sizeof(key), &added);
+	i = key_index(&x->funcmap, key, sizeof(key), &added);
 	if (i < 0 || !added)
 		return i < 0 ? i : i + 1;
-	if (grow(&x->funcs, &x->cap_funcs, x->funcmap.n, sizeof(*x->funcs)))
+	/* On failure the map is ahead of the array: the caller gives up anyway. */
+	if (perfev__grow(&x->funcs, &x->cap_funcs, (size_t)i + 1, sizeof(*x->funcs)))
 		return -ENOMEM;
 	perftools__profiles__function__init(&x->funcs[i]);
 	x->funcs[i].id = (uint64_t)i + 1;
@@ -286,11 +169,11 @@ static int64_t mapping_id(struct pprof *x, const struct profile_frame *f)
 
 	if (name < 0)
 		return name;
-	i = keymap_get(&x->mapmap, &name, sizeof(name), &added);
+	i = key_index(&x->mapmap, &name, sizeof(name), &added);
 	if (i < 0 || !added)
 		return i < 0 ? i : i + 1;
-	if (grow(&x->maps, &x->cap_maps, x->mapmap.n, sizeof(*x->maps)) ||
-	    grow(&x->map_seen, &x->cap_map_seen, x->mapmap.n, sizeof(*x->map_seen)))
+	if (perfev__grow(&x->maps, &x->cap_maps, (size_t)i + 1, sizeof(*x->maps)) ||
+	    perfev__grow(&x->map_seen, &x->cap_map_seen, (size_t)i + 1, sizeof(*x->map_seen)))
 		return -ENOMEM;
 	perftools__profiles__mapping__init(&x->maps[i]);
 	x->maps[i].id = (uint64_t)i + 1;
@@ -347,7 +230,7 @@ static int64_t location_id(struct pprof *x, const uint32_t *run, size_t n)
 	bool added;
 	int i;
 
-	i = keymap_get(&x->locmap, run, n * sizeof(*run), &added);
+	i = key_index(&x->locmap, run, n * sizeof(*run), &added);
 	if (i < 0 || !added)
 		return i < 0 ? i : i + 1;
 	for (size_t k = 0; k < n; k++) {
@@ -356,9 +239,9 @@ static int64_t location_id(struct pprof *x, const uint32_t *run, size_t n)
 		if (err)
 			return err;
 	}
-	if (grow(&x->locs, &x->cap_locs, x->locmap.n, sizeof(*x->locs)) ||
-	    grow(&x->loc_line, &x->cap_loc_line, x->locmap.n, sizeof(*x->loc_line)) ||
-	    grow(&x->lines, &x->cap_lines, x->nlines + n, sizeof(*x->lines)))
+	if (perfev__grow(&x->locs, &x->cap_locs, (size_t)i + 1, sizeof(*x->locs)) ||
+	    perfev__grow(&x->loc_line, &x->cap_loc_line, (size_t)i + 1, sizeof(*x->loc_line)) ||
+	    perfev__grow(&x->lines, &x->cap_lines, x->nlines + n, sizeof(*x->lines)))
 		return -ENOMEM;
 	l = &x->locs[i];
 	perftools__profiles__location__init(l);
@@ -615,13 +498,10 @@ static int write_gzip(const pb_profile *msg, FILE *f)
 
 static void pprof_release(struct pprof *x)
 {
-	for (size_t i = 0; i < x->nstrs; i++)
-		free(x->strs[i]);
-	free(x->strs);
-	keymap_release(&x->strmap);
-	keymap_release(&x->funcmap);
-	keymap_release(&x->mapmap);
-	keymap_release(&x->locmap);
+	perfev__intern_release(&x->strs);
+	perfev__intern_release(&x->funcmap);
+	perfev__intern_release(&x->mapmap);
+	perfev__intern_release(&x->locmap);
 	free(x->frame_func);
 	free(x->frame_map);
 	free(x->funcs);
@@ -653,32 +533,36 @@ static int pack(struct pprof *x, FILE *f)
 {
 	const struct profile *p = x->p;
 	pb_profile msg = PERFTOOLS__PROFILES__PROFILE__INIT;
+	size_t nlocs = perfev__intern_count(&x->locmap), nstrs = perfev__intern_count(&x->strs);
 	pb_line **lines = NULL;
 	pb_location **locs = NULL;
 	pb_label **labels = NULL;
+	char **strs;
 	int err = -ENOMEM;
 
 	msg.n_sample_type = x->ntypes;
 	msg.n_sample = x->nsamples;
-	msg.n_mapping = x->mapmap.n;
-	msg.n_location = x->locmap.n;
-	msg.n_function = x->funcmap.n;
-	msg.n_string_table = x->nstrs;
-	msg.string_table = x->strs;
+	msg.n_mapping = perfev__intern_count(&x->mapmap);
+	msg.n_location = nlocs;
+	msg.n_function = perfev__intern_count(&x->funcmap);
+	msg.n_string_table = nstrs;
+	msg.string_table = strs = calloc(nstrs + 1, sizeof(*strs));
+	for (size_t i = 0; strs && i < nstrs; i++)
+		strs[i] = (char *)perfev__intern_at(&x->strs, i);
 	msg.n_comment = x->ncomments;
 	msg.comment = x->comments;
 	msg.sample_type = (pb_value_type **)pointers(x->types, x->ntypes, sizeof(*x->types));
 	msg.sample = (pb_sample **)pointers(x->samples, x->nsamples, sizeof(*x->samples));
-	msg.mapping = (pb_mapping **)pointers(x->maps, x->mapmap.n, sizeof(*x->maps));
-	msg.function = (pb_function **)pointers(x->funcs, x->funcmap.n, sizeof(*x->funcs));
-	locs = (pb_location **)pointers(x->locs, x->locmap.n, sizeof(*x->locs));
+	msg.mapping = (pb_mapping **)pointers(x->maps, msg.n_mapping, sizeof(*x->maps));
+	msg.function = (pb_function **)pointers(x->funcs, msg.n_function, sizeof(*x->funcs));
+	locs = (pb_location **)pointers(x->locs, nlocs, sizeof(*x->locs));
 	lines = (pb_line **)pointers(x->lines, x->nlines, sizeof(*x->lines));
 	labels = (pb_label **)pointers(x->labels, 3 * x->nsamples, sizeof(*x->labels));
-	if (!msg.sample_type || !msg.sample || !msg.mapping || !msg.function || !locs || !lines ||
-	    !labels)
+	if (!strs || !msg.sample_type || !msg.sample || !msg.mapping || !msg.function || !locs ||
+	    !lines || !labels)
 		goto out;
 	msg.location = locs;
-	for (size_t i = 0; i < x->locmap.n; i++)
+	for (size_t i = 0; i < nlocs; i++)
 		x->locs[i].line = &lines[x->loc_line[i]];
 	for (size_t i = 0; i < x->nsamples; i++) {
 		x->samples[i].n_label = 3;
@@ -691,6 +575,7 @@ static int pack(struct pprof *x, FILE *f)
 		msg.default_sample_type = x->types[1].type;
 	err = write_gzip(&msg, f);
 out:
+	free(strs);
 	free(msg.sample_type);
 	free(msg.sample);
 	free(msg.mapping);

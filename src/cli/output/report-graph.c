@@ -24,39 +24,13 @@
 #include "perfev-cli.h"
 #include "report.h"
 
-/* @size bytes from @a's current block, a new block when it is full. */
-static void *arena_alloc(struct arena *a, size_t size)
+static void *arena_alloc(struct perfev__arena *a, size_t size)
 {
-	void *p;
+	void *p = perfev__arena_alloc(a, size, 16);
 
-	size = (size + 15) & ~(size_t)15;
-	if (size > a->left) {
-		size_t bs = size > (1 << 20) ? size : (1 << 20);
-		void **v = realloc(a->blocks, (a->nblocks + 1) * sizeof(*v));
-
-		if (!v)
-			cli_die("out of memory");
-		a->blocks = v;
-		a->cur = calloc(1, bs);
-		if (!a->cur)
-			cli_die("out of memory");
-		a->blocks[a->nblocks++] = a->cur;
-		a->left = bs;
-	}
-	p = a->cur;
-	a->cur += size;
-	a->left -= size;
+	if (!p)
+		cli_die("out of memory");
 	return p;
-}
-
-void arena_release(struct arena *a)
-{
-	size_t i;
-
-	for (i = 0; i < a->nblocks; i++)
-		free(a->blocks[i]);
-	free(a->blocks);
-	memset(a, 0, sizeof(*a));
 }
 
 /* As perf, a function is its object and address (functions may share a name). */
@@ -65,7 +39,7 @@ static bool same(const struct gnode *n, const struct gstep *st)
 	return n->name == st->name && n->addr == st->addr && n->dso_ord == st->dso_ord;
 }
 
-void graph_add(struct arena *a, struct gnode *root, const struct gstep *steps, size_t n,
+void graph_add(struct perfev__arena *a, struct gnode *root, const struct gstep *steps, size_t n,
 	       uint64_t period)
 {
 	struct gnode *at = root;
@@ -270,12 +244,7 @@ static void collect_paths(const struct gprint *g, const struct gnode *n, const c
 					       : k		      ? ";%s"
 								      : "%s",
 					       path[k]);
-		if (out->n == out->cap) {
-			out->cap = out->cap ? out->cap * 2 : 16;
-			out->v = realloc(out->v, out->cap * sizeof(*out->v));
-			if (!out->v)
-				cli_die("out of memory");
-		}
+		cli_grow(&out->v, &out->cap, out->n + 1, sizeof(*out->v));
 		out->v[out->n].text = t;
 		out->v[out->n].period = n->period;
 		out->v[out->n++].self = n->self;

@@ -72,28 +72,24 @@ static uint32_t members(const struct report *r, uint32_t ev)
 	return r->group_view && r->groups ? r->groups[ev].n : 1;
 }
 
-static uint64_t mix(uint64_t h, uint64_t v)
+static uint64_t hkey_hash(uint64_t key, void *ctx)
 {
-	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-	return h * 0xff51afd7ed558ccdULL;
+	const struct hkey *k = perfev__key_ptr(key);
+	uint64_t h = perfev__hash_combine((uint64_t)k->ev << 32 | k->tid, (uint32_t)k->cpu);
+
+	h = perfev__hash_combine(h, (uintptr_t)k->comm);
+	h = perfev__hash_combine(h, (uintptr_t)k->dso);
+	h = perfev__hash_combine(h, (uintptr_t)k->sym);
+	h = perfev__hash_combine(h, (uintptr_t)k->srcline);
+	h = perfev__hash_combine(h, (uintptr_t)k->sym_path);
+	h = perfev__hash_combine(h, k->sym_start);
+	return perfev__hash_u64(perfev__hash_combine(h, k->addr));
 }
 
-static uint64_t hkey_hash(const struct hkey *k)
+static bool hkey_equal(uint64_t x, uint64_t y, void *ctx)
 {
-	uint64_t h = mix(k->ev, k->tid);
+	const struct hkey *a = perfev__key_ptr(x), *b = perfev__key_ptr(y);
 
-	h = mix(h, (uint32_t)k->cpu);
-	h = mix(h, (uintptr_t)k->comm);
-	h = mix(h, (uintptr_t)k->dso);
-	h = mix(h, (uintptr_t)k->sym);
-	h = mix(h, (uintptr_t)k->srcline);
-	h = mix(h, (uintptr_t)k->sym_path);
-	h = mix(h, k->sym_start);
-	return mix(h, k->addr);
-}
-
-static bool hkey_eq(const struct hkey *a, const struct hkey *b)
-{
 	return a->ev == b->ev && a->tid == b->tid && a->cpu == b->cpu && a->comm == b->comm &&
 	       a->dso == b->dso && a->sym == b->sym && a->srcline == b->srcline &&
 	       a->sym_path == b->sym_path && a->sym_start == b->sym_start && a->addr == b->addr;
@@ -106,10 +102,11 @@ static bool hkey_eq(const struct hkey *a, const struct hkey *b)
  */
 static struct hent *entry(struct report *r, const struct hent *e)
 {
+	struct perfev__hashmap_entry *slot;
 	struct hkey k = {0};
 	struct hent *h;
-	uint64_t hv;
-	size_t j;
+	size_t n;
+	bool added;
 
 	k.ev = e->ev;
 	/* A thread is one line, whatever it was called: perf shows its last command. */
@@ -123,44 +120,25 @@ static struct hent *entry(struct report *r, const struct hent *e)
 	k.addr = r->want[SK_SYM] && !e->sym ? e->addr : 0;
 	k.srcline = r->want[SK_SRCLINE] ? e->srcline : NULL;
 	k.cpu = r->want[SK_CPU] ? e->cpu : 0;
-	hv = hkey_hash(&k);
-	if ((r->n + 1) * 2 > r->cap) {
-		struct hent **old = r->tab;
-		size_t oldcap = r->cap, i;
-
-		r->cap = oldcap ? oldcap * 2 : 1024;
-		r->tab = calloc(r->cap, sizeof(*r->tab));
-		if (!r->tab)
-			cli_die("out of memory");
-		for (i = 0; i < oldcap; i++) {
-			if (!old[i])
-				continue;
-			j = (size_t)old[i]->hash & (r->cap - 1);
-			while (r->tab[j])
-				j = (j + 1) & (r->cap - 1);
-			r->tab[j] = old[i];
-		}
-		free(old);
-	}
-	j = (size_t)hv & (r->cap - 1);
-	while (r->tab[j] && (r->tab[j]->hash != hv || !hkey_eq(&r->tab[j]->key, &k)))
-		j = (j + 1) & (r->cap - 1);
-	h = r->tab[j];
-	if (!h) {
-		size_t n = members(r, e->ev);
-
-		h = malloc(sizeof(*h) + n * sizeof(h->sum[0]));
-		if (!h)
-			cli_die("out of memory");
-		*h = *e;
-		h->key = k;
-		h->hash = hv;
-		memset(h->sum, 0, n * sizeof(h->sum[0]));
-		h->seq = (uint32_t)r->n;
-		memset(&h->graph, 0, sizeof(h->graph));
-		r->tab[j] = h;
-		r->n++;
-	}
+	r->ents.hash = hkey_hash;
+	r->ents.equal = hkey_equal;
+	slot = perfev__hashmap_upsert(&r->ents, perfev__ptr_key(&k), &added);
+	if (!slot)
+		cli_die("out of memory");
+	if (!added)
+		return perfev__key_ptr(slot->value);
+	n = members(r, e->ev);
+	h = malloc(sizeof(*h) + n * sizeof(h->sum[0]));
+	if (!h)
+		cli_die("out of memory");
+	*h = *e;
+	h->key = k;
+	memset(h->sum, 0, n * sizeof(h->sum[0]));
+	h->seq = (uint32_t)(perfev__hashmap_size(&r->ents) - 1);
+	memset(&h->graph, 0, sizeof(h->graph));
+	/* The key becomes the line's own copy of it. */
+	slot->key = perfev__ptr_key(&h->key);
+	slot->value = perfev__ptr_key(h);
 	return h;
 }
 
@@ -262,12 +240,7 @@ struct path {
 
 static void path_push(struct path *p, const char *name, uint32_t dso_ord, uint64_t addr)
 {
-	if (p->n == p->cap) {
-		p->cap = p->cap ? p->cap * 2 : 64;
-		p->v = realloc(p->v, p->cap * sizeof(*p->v));
-		if (!p->v)
-			cli_die("out of memory");
-	}
+	cli_grow(&p->v, &p->cap, p->n + 1, sizeof(*p->v));
 	p->v[p->n].name = name;
 	p->v[p->n].dso_ord = dso_ord;
 	p->v[p->n++].addr = addr;
@@ -310,7 +283,7 @@ struct touch {
 	struct real {
 		uint32_t i, first;
 	} * real;
-	size_t capreal;
+	size_t cap_real;
 };
 
 /*
@@ -332,12 +305,7 @@ static void touch(struct report *r, const struct profile_stack *s, uint32_t i, u
 		;
 	if (k < t->nseen)
 		return; /* recursion: once per stack */
-	if (t->nseen == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 64;
-		t->seen = realloc(t->seen, t->cap * sizeof(*t->seen));
-		if (!t->seen)
-			cli_die("out of memory");
-	}
+	cli_grow(&t->seen, &t->cap, t->nseen + 1, sizeof(*t->seen));
 	t->seen[t->nseen++] = h;
 	sum = &h->sum[member(r, s->ev)];
 	if (self) {
@@ -371,12 +339,7 @@ static void add_stack(struct report *r, const struct profile_stack *s, struct to
 	uint32_t i, first = 0, n = 0, leaf;
 
 	/* The functions of the stack (not inlined), each with its innermost inlined frame. */
-	if (t->capreal < s->nframes) {
-		t->capreal = s->nframes;
-		t->real = realloc(t->real, t->capreal * sizeof(*t->real));
-		if (!t->real)
-			cli_die("out of memory");
-	}
+	cli_grow(&t->real, &t->cap_real, s->nframes, sizeof(*t->real));
 	for (i = 0; i < s->nframes; i++) {
 		if (r->prof.frames[s->frames[i]].inlined)
 			continue;
@@ -412,20 +375,21 @@ static void add_stack(struct report *r, const struct profile_stack *s, struct to
  */
 static void prepare_frames(struct report *r)
 {
-	const char **seen = NULL;
-	size_t i, k, n = 0;
+	struct perfev__hashmap seen = {0}; /* an object's interned name -> its rank */
+	struct perfev__hashmap_entry *e;
+	size_t i;
+	bool added;
 
 	r->dso_ord = calloc(r->prof.nframes ? r->prof.nframes : 1, sizeof(*r->dso_ord));
-	seen = calloc(r->prof.nframes + 2, sizeof(*seen));
-	if (!r->dso_ord || !seen)
-		cli_die("out of memory");
-	/* Nothing mapped ranks below everything (perf compares its objects' addresses). */
-	seen[n++] = profile_intern(&r->prof, "[unknown]");
-	seen[n++] = profile_intern(&r->prof, "[kernel.kallsyms]");
 	r->labels = calloc(r->prof.nframes ? r->prof.nframes : 1, sizeof(*r->labels));
 	r->short_dso = calloc(r->prof.nframes ? r->prof.nframes : 1, sizeof(*r->short_dso));
 	r->srclines = calloc(r->prof.nframes ? r->prof.nframes : 1, sizeof(*r->srclines));
-	if (!r->labels || !r->short_dso || !r->srclines)
+	if (!r->dso_ord || !r->labels || !r->short_dso || !r->srclines)
+		cli_die("out of memory");
+	/* Nothing mapped ranks below everything (perf compares its objects' addresses). */
+	if (perfev__hashmap_add(&seen, perfev__ptr_key(profile_intern(&r->prof, "[unknown]")), 0) ||
+	    perfev__hashmap_add(&seen,
+				perfev__ptr_key(profile_intern(&r->prof, "[kernel.kallsyms]")), 1))
 		cli_die("out of memory");
 	for (i = 0; i < r->prof.nframes; i++) {
 		const char *d = r->prof.frames[i].dso;
@@ -434,13 +398,14 @@ static void prepare_frames(struct report *r)
 		r->labels[i] = profile_intern(
 		    &r->prof, report_frame_label(&r->prof.frames[i], buf, sizeof(buf)));
 		r->short_dso[i] = profile_intern(&r->prof, profile_short_dso(d));
-		for (k = 0; k < n && seen[k] != d; k++)
-			;
-		if (k == n)
-			seen[n++] = d;
-		r->dso_ord[i] = (uint32_t)k;
+		e = perfev__hashmap_upsert(&seen, perfev__ptr_key(d), &added);
+		if (!e)
+			cli_die("out of memory");
+		if (added)
+			e->value = perfev__hashmap_size(&seen) - 1;
+		r->dso_ord[i] = (uint32_t)e->value;
 	}
-	free(seen);
+	perfev__hashmap_release(&seen);
 }
 
 void report_hist_build(struct report *r)
@@ -458,18 +423,13 @@ void report_hist_build(struct report *r)
 
 void report_hist_release(struct report *r)
 {
-	arena_release(&r->graph_mem);
-	size_t i;
+	struct perfev__hashmap_entry *e;
 
-	for (i = 0; i < r->cap; i++) {
-		if (r->tab[i]) {
-			free(r->tab[i]);
-		}
-	}
-	free(r->tab);
-	free(r->tcomms);
-	r->tcomms = NULL;
-	r->ntcomms = r->cap_tcomms = 0;
+	perfev__arena_release(&r->graph_mem);
+	perfev__hashmap_for_each(&r->ents, e)
+		free(perfev__key_ptr(e->value));
+	perfev__hashmap_release(&r->ents);
+	perfev__hashmap_release(&r->tcomms);
 	free(r->dso_ord);
 	r->dso_ord = NULL;
 	free(r->labels);
@@ -478,52 +438,20 @@ void report_hist_release(struct report *r)
 	r->short_dso = NULL;
 	free(r->srclines);
 	r->srclines = NULL;
-	r->tab = NULL;
-	r->n = r->cap = 0;
 }
 
 void report_note_comm(struct report *r, uint32_t tid, const char *comm)
 {
-	size_t j;
-
-	if ((r->ntcomms + 1) * 2 > r->cap_tcomms) {
-		struct tcomm *old = r->tcomms;
-		size_t oldcap = r->cap_tcomms, i;
-
-		r->cap_tcomms = oldcap ? oldcap * 2 : 256;
-		r->tcomms = calloc(r->cap_tcomms, sizeof(*r->tcomms));
-		if (!r->tcomms)
-			cli_die("out of memory");
-		for (i = 0; i < oldcap; i++) {
-			if (!old[i].comm)
-				continue;
-			j = (old[i].tid * 2654435761u) & (r->cap_tcomms - 1);
-			while (r->tcomms[j].comm)
-				j = (j + 1) & (r->cap_tcomms - 1);
-			r->tcomms[j] = old[i];
-		}
-		free(old);
-	}
-	j = (tid * 2654435761u) & (r->cap_tcomms - 1);
-	while (r->tcomms[j].comm && r->tcomms[j].tid != tid)
-		j = (j + 1) & (r->cap_tcomms - 1);
-	if (!r->tcomms[j].comm)
-		r->ntcomms++;
-	r->tcomms[j].tid = tid;
-	r->tcomms[j].comm = comm;
+	if (perfev__hashmap_set(&r->tcomms, tid, perfev__ptr_key(comm), NULL, NULL) < 0)
+		cli_die("out of memory");
 }
 
 /* The last command thread @tid had, or NULL. */
 static const char *last_comm(const struct report *r, uint32_t tid)
 {
-	size_t j;
+	uint64_t comm;
 
-	if (!r->cap_tcomms)
-		return NULL;
-	j = (tid * 2654435761u) & (r->cap_tcomms - 1);
-	while (r->tcomms[j].comm && r->tcomms[j].tid != tid)
-		j = (j + 1) & (r->cap_tcomms - 1);
-	return r->tcomms[j].comm;
+	return perfev__hashmap_find(&r->tcomms, tid, &comm) ? perfev__key_ptr(comm) : NULL;
 }
 
 /* The text of one column of @h. */
@@ -772,15 +700,15 @@ static void print_event(struct report *r, size_t ev, struct hent **v, size_t nv)
 
 void report_hist_print(struct report *r)
 {
+	struct perfev__hashmap_entry *e;
 	struct hent **v;
 	size_t i, j, nv = 0, ev;
 
-	v = malloc((r->n ? r->n : 1) * sizeof(*v));
+	v = malloc((perfev__hashmap_size(&r->ents) + 1) * sizeof(*v));
 	if (!v)
 		cli_die("out of memory");
-	for (i = 0; i < r->cap; i++)
-		if (r->tab[i])
-			v[nv++] = r->tab[i];
+	perfev__hashmap_for_each(&r->ents, e)
+		v[nv++] = perfev__key_ptr(e->value);
 	g_children = r->children;
 	g_caller = r->caller;
 	g_report = r;

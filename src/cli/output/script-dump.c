@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "perfev-cli.h"
+#include "output/json.h"
 #include "script.h"
 
 void script_hexdump(FILE *f, const void *buf, size_t len)
@@ -297,7 +298,7 @@ static uint32_t u32_at(const unsigned char *p)
 }
 
 struct hdr_event_ctx {
-	struct jw *w;
+	struct json *w;
 	bool any;
 };
 
@@ -340,13 +341,13 @@ static int json_attr_field(const struct perfev_attr_field *fl, void *ctx)
 	struct hdr_event_ctx *c = ctx;
 
 	if (fl->fmt == PERFEV_ATTR_FMT_SIGNED)
-		jw_ki64(c->w, fl->key, (int32_t)fl->value);
+		json_ki64(c->w, fl->key, (int32_t)fl->value);
 	else
-		jw_ku64(c->w, fl->key, fl->value);
+		json_ku64(c->w, fl->key, fl->value);
 	return 0;
 }
 
-static void header_string(struct script *s, struct jw *w, int feat, const char *label,
+static void header_string(struct script *s, struct json *w, int feat, const char *label,
 			  const char *key)
 {
 	char buf[4096];
@@ -354,12 +355,12 @@ static void header_string(struct script *s, struct jw *w, int feat, const char *
 	if (perfev_data_feature_string(s->r, feat, buf, sizeof(buf)) < 0)
 		return;
 	if (w)
-		jw_kstr(w, key, buf);
+		json_kstr(w, key, buf);
 	else
 		printf("# %s : %s\n", label, buf);
 }
 
-static void header_pmu_mappings(struct script *s, struct jw *w)
+static void header_pmu_mappings(struct script *s, struct json *w)
 {
 	const unsigned char *p;
 	const void *data;
@@ -371,8 +372,8 @@ static void header_pmu_mappings(struct script *s, struct jw *w)
 	p = data;
 	n = u32_at(p);
 	if (w) {
-		jw_key(w, "pmu_mappings");
-		jw_obj_begin(w);
+		json_key(w, "pmu_mappings");
+		json_obj_begin(w);
 	} else {
 		printf("# pmu mappings:");
 	}
@@ -386,41 +387,41 @@ static void header_pmu_mappings(struct script *s, struct jw *w)
 		snprintf(name, sizeof(name), "%.*s", (int)slen, (const char *)p + off);
 		off += slen;
 		if (w)
-			jw_ku64(w, name, type);
+			json_ku64(w, name, type);
 		else
 			printf("%s %s = %u", i ? "," : "", name, type);
 	}
 	if (w)
-		jw_obj_end(w);
+		json_obj_end(w);
 	else
 		putchar('\n');
 }
 
-static void header_events(struct script *s, struct jw *w)
+static void header_events(struct script *s, struct json *w)
 {
 	struct hdr_event_ctx c = {.w = w};
 	size_t i, k, n = perfev_data_attr_count(s->r);
 
 	if (w) {
-		jw_key(w, "events");
-		jw_arr_begin(w);
+		json_key(w, "events");
+		json_arr_begin(w);
 	}
 	for (i = 0; i < n; i++) {
 		const struct perfev_data_attr *a = perfev_data_attr(s->r, i);
 
 		if (w) {
-			jw_obj_begin(w);
-			jw_kstr(w, "name", script_event_name(s, i));
-			jw_key(w, "ids");
-			jw_arr_begin(w);
+			json_obj_begin(w);
+			json_kstr(w, "name", script_event_name(s, i));
+			json_key(w, "ids");
+			json_arr_begin(w);
 			for (k = 0; k < a->nids; k++)
-				jw_u64(w, a->ids[k]);
-			jw_arr_end(w);
-			jw_key(w, "attr");
-			jw_obj_begin(w);
+				json_u64(w, a->ids[k]);
+			json_arr_end(w);
+			json_key(w, "attr");
+			json_obj_begin(w);
 			perfev_attr_foreach(a->attr, json_attr_field, &c);
-			jw_obj_end(w);
-			jw_obj_end(w);
+			json_obj_end(w);
+			json_obj_end(w);
 			continue;
 		}
 		printf("# event : name = %s", script_event_name(s, i));
@@ -434,24 +435,24 @@ static void header_events(struct script *s, struct jw *w)
 		putchar('\n');
 	}
 	if (w)
-		jw_arr_end(w);
+		json_arr_end(w);
 }
 
 /* perf script --header's block, or with -j one {"header": {...}} line. */
 void script_print_header(struct script *s)
 {
 	uint64_t avail, online, mem, first, last;
-	struct jw jw, *w = NULL;
+	struct json jw, *w = NULL;
 	struct stat st;
 	int ret;
 
 	if (s->json) {
 		w = &jw;
-		jw_init(w, stdout);
-		jw_obj_begin(w);
-		jw_key(w, "header");
-		jw_obj_begin(w);
-		jw_kbool(w, "pipe", perfev_data_is_pipe(s->r));
+		json_init_flags(w, stdout, JSON_LINES);
+		json_obj_begin(w);
+		json_key(w, "header");
+		json_obj_begin(w);
+		json_kbool(w, "pipe", perfev_data_is_pipe(s->r));
 	} else {
 		printf("# ========\n");
 	}
@@ -464,7 +465,7 @@ void script_print_header(struct script *s)
 		if (localtime_r(&st.st_mtime, &tm) &&
 		    strftime(buf, sizeof(buf), "%a %b %e %H:%M:%S %Y", &tm)) {
 			if (w)
-				jw_ki64(w, "captured_on", (int64_t)st.st_mtime);
+				json_ki64(w, "captured_on", (int64_t)st.st_mtime);
 			else
 				printf("# captured on    : %s\n", buf);
 		}
@@ -476,8 +477,8 @@ void script_print_header(struct script *s)
 	if (!perfev_data_feature_u64(s->r, PERFEV_FEAT_NRCPUS, 0, &avail) &&
 	    !perfev_data_feature_u64(s->r, PERFEV_FEAT_NRCPUS, 1, &online)) {
 		if (w) {
-			jw_ku64(w, "nrcpus_online", online);
-			jw_ku64(w, "nrcpus_avail", avail);
+			json_ku64(w, "nrcpus_online", online);
+			json_ku64(w, "nrcpus_avail", avail);
 		} else {
 			printf("# nrcpus online : %" PRIu64 "\n# nrcpus avail : %" PRIu64 "\n",
 			       online, avail);
@@ -487,7 +488,7 @@ void script_print_header(struct script *s)
 	header_string(s, w, PERFEV_FEAT_CPUID, "cpuid", "cpuid");
 	if (!perfev_data_feature_u64(s->r, PERFEV_FEAT_TOTAL_MEM, 0, &mem)) {
 		if (w)
-			jw_ku64(w, "total_mem_kb", mem);
+			json_ku64(w, "total_mem_kb", mem);
 		else
 			printf("# total memory : %" PRIu64 " kB\n", mem);
 	}
@@ -497,8 +498,8 @@ void script_print_header(struct script *s)
 	if (!perfev_data_feature_u64(s->r, PERFEV_FEAT_SAMPLE_TIME, 0, &first) &&
 	    !perfev_data_feature_u64(s->r, PERFEV_FEAT_SAMPLE_TIME, 1, &last)) {
 		if (w) {
-			jw_ku64(w, "first_sample_time", first);
-			jw_ku64(w, "last_sample_time", last);
+			json_ku64(w, "first_sample_time", first);
+			json_ku64(w, "last_sample_time", last);
 		} else {
 			printf("# time of first sample : ");
 			script_fprint_time(stdout, first, 0);
@@ -509,8 +510,8 @@ void script_print_header(struct script *s)
 		}
 	}
 	if (w) {
-		jw_obj_end(w);
-		jw_obj_end(w);
+		json_obj_end(w);
+		json_obj_end(w);
 	} else {
 		printf("# ========\n#\n");
 	}

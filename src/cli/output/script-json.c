@@ -3,170 +3,32 @@
  * perfev script -j: every record as one JSON object on one line, with
  * every field the decoder yields (numbers as numbers), plus what perfev
  * resolved from the other records and the binaries: the event name, the
- * comm, the dso and the symbol.
+ * comm, the dso and the symbol.  Written by json.c in its lines style.
  */
 #include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "perfev-cli.h"
 #include "output/json.h"
 #include "script.h"
 
-/* ---- a compact writer --------------------------------------------------- */
-
-void jw_init(struct jw *w, FILE *f)
-{
-	memset(w, 0, sizeof(*w));
-	w->f = f;
-	w->first[0] = true;
-}
-
-static void pre(struct jw *w)
-{
-	if (w->after_key) {
-		w->after_key = false;
-		return;
-	}
-	if (!w->first[w->depth])
-		fputc(',', w->f);
-	w->first[w->depth] = false;
-}
-
-static void open_(struct jw *w, char c)
-{
-	pre(w);
-	fputc(c, w->f);
-	if (w->depth < (int)(sizeof(w->first) / sizeof(w->first[0])) - 1)
-		w->depth++;
-	w->first[w->depth] = true;
-}
-
-static void close_(struct jw *w, char c)
-{
-	if (w->depth > 0)
-		w->depth--;
-	fputc(c, w->f);
-	/* A finished top-level value ends its line. */
-	if (!w->depth) {
-		fputc('\n', w->f);
-		w->first[0] = true;
-	}
-}
-
-void jw_obj_begin(struct jw *w)
-{
-	open_(w, '{');
-}
-
-void jw_obj_end(struct jw *w)
-{
-	close_(w, '}');
-}
-
-void jw_arr_begin(struct jw *w)
-{
-	open_(w, '[');
-}
-
-void jw_arr_end(struct jw *w)
-{
-	close_(w, ']');
-}
-
-static void put_string(FILE *f, const char *s)
-{
-	json_write_string(f, s, strlen(s), false);
-}
-
-void jw_key(struct jw *w, const char *key)
-{
-	pre(w);
-	put_string(w->f, key);
-	fputc(':', w->f);
-	w->after_key = true;
-}
-
-void jw_str(struct jw *w, const char *s)
-{
-	pre(w);
-	if (s)
-		put_string(w->f, s);
-	else
-		fputs("null", w->f);
-}
-
-void jw_u64(struct jw *w, uint64_t v)
-{
-	pre(w);
-	fprintf(w->f, "%" PRIu64, v);
-}
-
-void jw_i64(struct jw *w, int64_t v)
-{
-	pre(w);
-	fprintf(w->f, "%" PRId64, v);
-}
-
-void jw_ku64(struct jw *w, const char *key, uint64_t v)
-{
-	jw_key(w, key);
-	jw_u64(w, v);
-}
-
-void jw_ki64(struct jw *w, const char *key, int64_t v)
-{
-	jw_key(w, key);
-	jw_i64(w, v);
-}
-
-void jw_kstr(struct jw *w, const char *key, const char *s)
-{
-	jw_key(w, key);
-	jw_str(w, s);
-}
-
-void jw_kbool(struct jw *w, const char *key, bool v)
-{
-	jw_key(w, key);
-	pre(w);
-	fputs(v ? "true" : "false", w->f);
-}
-
-void jw_kdouble(struct jw *w, const char *key, double v)
-{
-	jw_key(w, key);
-	pre(w);
-	if (isnan(v) || isinf(v))
-		fputs("null", w->f);
-	else
-		fprintf(w->f, "%.17g", v);
-}
-
 /* ---- records ------------------------------------------------------------ */
 
-static void hex_string(struct jw *w, const char *key, const void *buf, size_t len)
+static void hex_string(struct json *w, const char *key, const void *buf, size_t len)
 {
-	const unsigned char *p = buf;
-	size_t i;
-
-	jw_key(w, key);
-	pre(w);
-	fputc('"', w->f);
-	for (i = 0; i < len; i++)
-		fprintf(w->f, "%02x", p[i]);
-	fputc('"', w->f);
+	json_key(w, key);
+	json_hex(w, buf, len);
 }
 
-static void u64_array(struct jw *w, const char *key, const void *base, uint64_t n)
+static void u64_array(struct json *w, const char *key, const void *base, uint64_t n)
 {
 	uint64_t i;
 
-	jw_key(w, key);
-	jw_arr_begin(w);
+	json_key(w, key);
+	json_arr_begin(w);
 	for (i = 0; i < n; i++)
-		jw_u64(w, perfev_u64_at(base, i));
-	jw_arr_end(w);
+		json_u64(w, perfev_u64_at(base, i));
+	json_arr_end(w);
 }
 
 static const char *cpumode_name(unsigned int cpumode)
@@ -177,146 +39,139 @@ static const char *cpumode_name(unsigned int cpumode)
 	return names[cpumode & 7];
 }
 
-static void sample_id(struct jw *w, const struct perfev_sample_id *sid)
+static void sample_id(struct json *w, const struct perfev_sample_id *sid)
 {
 	if (!sid->present)
 		return;
-	jw_key(w, "sid");
-	jw_obj_begin(w);
+	json_key(w, "sid");
+	json_obj_begin(w);
 	if (sid->present & PERF_SAMPLE_TID) {
-		jw_ki64(w, "pid", (int32_t)sid->pid);
-		jw_ki64(w, "tid", (int32_t)sid->tid);
+		json_ki64(w, "pid", (int32_t)sid->pid);
+		json_ki64(w, "tid", (int32_t)sid->tid);
 	}
 	if (sid->present & PERF_SAMPLE_TIME)
-		jw_ku64(w, "time", sid->time);
+		json_ku64(w, "time", sid->time);
 	if (sid->present & PERF_SAMPLE_ID)
-		jw_ku64(w, "id", sid->id);
+		json_ku64(w, "id", sid->id);
 	if (sid->present & PERF_SAMPLE_STREAM_ID)
-		jw_ku64(w, "stream_id", sid->stream_id);
+		json_ku64(w, "stream_id", sid->stream_id);
 	if (sid->present & PERF_SAMPLE_CPU)
-		jw_ku64(w, "cpu", sid->cpu);
+		json_ku64(w, "cpu", sid->cpu);
 	if (sid->present & PERF_SAMPLE_IDENTIFIER)
-		jw_ku64(w, "identifier", sid->identifier);
-	jw_obj_end(w);
+		json_ku64(w, "identifier", sid->identifier);
+	json_obj_end(w);
 }
 
-static void read_values(struct jw *w, const struct perfev_sample_layout *layout,
+static void read_values(struct json *w, const struct perfev_sample_layout *layout,
 			const struct perfev_sample *smp)
 {
 	uint64_t i, value, id, lost;
 
-	jw_key(w, "read");
-	jw_obj_begin(w);
+	json_key(w, "read");
+	json_obj_begin(w);
 	if (layout->read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		jw_ku64(w, "time_enabled", smp->read.time_enabled);
+		json_ku64(w, "time_enabled", smp->read.time_enabled);
 	if (layout->read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		jw_ku64(w, "time_running", smp->read.time_running);
-	jw_key(w, "values");
-	jw_arr_begin(w);
+		json_ku64(w, "time_running", smp->read.time_running);
+	json_key(w, "values");
+	json_arr_begin(w);
 	for (i = 0; i < smp->read.nr; i++) {
 		if (perfev_sample_read_value(layout, smp, i, &value, &id, &lost))
 			break;
-		jw_obj_begin(w);
-		jw_ku64(w, "value", value);
+		json_obj_begin(w);
+		json_ku64(w, "value", value);
 		if (layout->read_format & PERF_FORMAT_ID)
-			jw_ku64(w, "id", id);
+			json_ku64(w, "id", id);
 		if (layout->read_format & PERFEV_FORMAT_LOST)
-			jw_ku64(w, "lost", lost);
-		jw_obj_end(w);
+			json_ku64(w, "lost", lost);
+		json_obj_end(w);
 	}
-	jw_arr_end(w);
-	jw_obj_end(w);
+	json_arr_end(w);
+	json_obj_end(w);
 }
 
-static void branches(struct jw *w, const struct perfev_sample_layout *layout,
+static void branches(struct json *w, const struct perfev_sample_layout *layout,
 		     const struct perfev_sample *smp)
 {
 	const unsigned char *p = smp->branches;
 	uint64_t i;
 
 	if (layout->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
-		jw_ku64(w, "branch_hw_idx", smp->branch_hw_idx);
-	jw_key(w, "branches");
-	jw_arr_begin(w);
+		json_ku64(w, "branch_hw_idx", smp->branch_hw_idx);
+	json_key(w, "branches");
+	json_arr_begin(w);
 	for (i = 0; i < smp->branch_nr; i++) {
 		struct perfev_branch_entry e;
 
 		memcpy(&e, p + i * sizeof(e), sizeof(e));
-		jw_obj_begin(w);
-		jw_ku64(w, "from", e.from);
-		jw_ku64(w, "to", e.to);
-		jw_ku64(w, "flags", e.flags);
+		json_obj_begin(w);
+		json_ku64(w, "from", e.from);
+		json_ku64(w, "to", e.to);
+		json_ku64(w, "flags", e.flags);
 		/* struct perf_branch_entry's bit-fields, in the kernel's order. */
-		jw_kbool(w, "mispred", e.flags & 1);
-		jw_kbool(w, "predicted", e.flags >> 1 & 1);
-		jw_kbool(w, "in_tx", e.flags >> 2 & 1);
-		jw_kbool(w, "abort", e.flags >> 3 & 1);
-		jw_ku64(w, "cycles", e.flags >> 4 & 0xffff);
-		jw_ku64(w, "type", e.flags >> 20 & 0xf);
-		jw_obj_end(w);
+		json_kbool(w, "mispred", e.flags & 1);
+		json_kbool(w, "predicted", e.flags >> 1 & 1);
+		json_kbool(w, "in_tx", e.flags >> 2 & 1);
+		json_kbool(w, "abort", e.flags >> 3 & 1);
+		json_ku64(w, "cycles", e.flags >> 4 & 0xffff);
+		json_ku64(w, "type", e.flags >> 20 & 0xf);
+		json_obj_end(w);
 	}
-	jw_arr_end(w);
+	json_arr_end(w);
 }
 
-static void regs(struct jw *w, const char *key, uint64_t abi, const void *v, uint32_t count)
+static void regs(struct json *w, const char *key, uint64_t abi, const void *v, uint32_t count)
 {
-	jw_key(w, key);
-	jw_obj_begin(w);
-	jw_ku64(w, "abi", abi);
+	json_key(w, key);
+	json_obj_begin(w);
+	json_ku64(w, "abi", abi);
 	if (abi)
 		u64_array(w, "values", v, count);
-	jw_obj_end(w);
+	json_obj_end(w);
 }
 
-static void data_src(struct jw *w, uint64_t v)
+static void data_src(struct json *w, uint64_t v)
 {
 	struct perfev_data_src d;
 
 	perfev_data_src_decode(v, &d);
-	jw_ku64(w, "data_src", v);
-	jw_key(w, "data_src_fields");
-	jw_obj_begin(w);
-	jw_ku64(w, "mem_op", d.mem_op);
-	jw_ku64(w, "mem_lvl", d.mem_lvl);
-	jw_ku64(w, "mem_snoop", d.mem_snoop);
-	jw_ku64(w, "mem_lock", d.mem_lock);
-	jw_ku64(w, "mem_dtlb", d.mem_dtlb);
-	jw_ku64(w, "mem_lvl_num", d.mem_lvl_num);
-	jw_ku64(w, "mem_remote", d.mem_remote);
-	jw_ku64(w, "mem_snoopx", d.mem_snoopx);
-	jw_ku64(w, "mem_blk", d.mem_blk);
-	jw_ku64(w, "mem_hops", d.mem_hops);
-	jw_obj_end(w);
+	json_ku64(w, "data_src", v);
+	json_key(w, "data_src_fields");
+	json_obj_begin(w);
+	json_ku64(w, "mem_op", d.mem_op);
+	json_ku64(w, "mem_lvl", d.mem_lvl);
+	json_ku64(w, "mem_snoop", d.mem_snoop);
+	json_ku64(w, "mem_lock", d.mem_lock);
+	json_ku64(w, "mem_dtlb", d.mem_dtlb);
+	json_ku64(w, "mem_lvl_num", d.mem_lvl_num);
+	json_ku64(w, "mem_remote", d.mem_remote);
+	json_ku64(w, "mem_snoopx", d.mem_snoopx);
+	json_ku64(w, "mem_blk", d.mem_blk);
+	json_ku64(w, "mem_hops", d.mem_hops);
+	json_obj_end(w);
 }
 
-/* A string of @len bytes that need not end with a NUL. */
-static void counted_string(struct jw *w, const char *key, const char *str, size_t len)
+/* A string of at most @len bytes that need not end with a NUL (a char array's padding). */
+static void counted_string(struct json *w, const char *key, const char *str, size_t len)
 {
-	char stack[256], *copy = len < sizeof(stack) ? stack : malloc(len + 1);
-
-	if (!copy)
-		cli_die("out of memory");
-	memcpy(copy, str, len);
-	copy[len] = '\0';
-	jw_kstr(w, key, copy);
-	if (copy != stack)
-		free(copy);
+	json_key(w, key);
+	json_strn(w, str, strnlen(str, len));
 }
 
 /* "dso", "sym" (null when unresolved) and "symoff" (with a sym) of @addr seen in @cpumode. */
-static void addr_syms(struct script *s, struct jw *w, uint32_t pid, unsigned int cpumode,
+static void addr_syms(struct script *s, struct json *w, uint32_t pid, unsigned int cpumode,
 		      uint64_t addr)
 {
 	const struct script_map *map = script_machine_find(&s->m, pid, cpumode, addr);
 	struct script_sym sym;
 
-	jw_kstr(w, "dso", map ? map->dso : NULL);
+	json_kstr(w, "dso", map ? map->dso : NULL);
 	if (script_symbolize(s, pid, map, cpumode, addr, &sym)) {
-		jw_kstr(w, "sym", NULL);
+		json_kstr(w, "sym", NULL);
 		return;
 	}
-	jw_kstr(w, "sym", sym.name);
-	jw_ku64(w, "symoff", sym.off);
+	json_kstr(w, "sym", sym.name);
+	json_ku64(w, "symoff", sym.off);
 }
 
 /* The cpumode of the frames after a context marker; guest frames find no map. */
@@ -340,13 +195,13 @@ static unsigned int marker_cpumode(uint64_t marker)
  * The callchain's frames, context markers left out: each with its "ip",
  * the "cpumode" the markers before it set, and its dso and symbol.
  */
-static void frames(struct script *s, struct jw *w, const struct perfev_sample *smp)
+static void frames(struct script *s, struct json *w, const struct perfev_sample *smp)
 {
 	unsigned int cpumode = PERF_RECORD_MISC_USER;
 	uint64_t i;
 
-	jw_key(w, "frames");
-	jw_arr_begin(w);
+	json_key(w, "frames");
+	json_arr_begin(w);
 	for (i = 0; i < smp->callchain_nr; i++) {
 		uint64_t ip = perfev_u64_at(smp->callchain, i);
 
@@ -354,13 +209,13 @@ static void frames(struct script *s, struct jw *w, const struct perfev_sample *s
 			cpumode = marker_cpumode(ip);
 			continue;
 		}
-		jw_obj_begin(w);
-		jw_ku64(w, "ip", ip);
-		jw_kstr(w, "cpumode", cpumode_name(cpumode));
+		json_obj_begin(w);
+		json_ku64(w, "ip", ip);
+		json_kstr(w, "cpumode", cpumode_name(cpumode));
 		addr_syms(s, w, smp->pid, cpumode, ip);
-		jw_obj_end(w);
+		json_obj_end(w);
 	}
-	jw_arr_end(w);
+	json_arr_end(w);
 }
 
 /*
@@ -370,7 +225,7 @@ static void frames(struct script *s, struct jw *w, const struct perfev_sample *s
  * as arrays of numbers.  Nothing when there is no format; a field outside
  * the record is null.
  */
-static void trace_fields(struct script *s, struct jw *w, size_t idx,
+static void trace_fields(struct script *s, struct json *w, size_t idx,
 			 const struct perfev_sample *smp)
 {
 	const struct perfev_tp_format *fmt = script_tp_format(s, idx);
@@ -381,9 +236,9 @@ static void trace_fields(struct script *s, struct jw *w, size_t idx,
 		return;
 	text = script_trace_text(s, idx, smp);
 	if (text)
-		jw_kstr(w, "trace", text);
-	jw_key(w, "fields");
-	jw_obj_begin(w);
+		json_kstr(w, "trace", text);
+	json_key(w, "fields");
+	json_obj_begin(w);
 	n = perfev_tp_format_field_count(fmt);
 	for (i = 0; i < n; i++) {
 		const struct perfev_tp_field *f = perfev_tp_format_field(fmt, i);
@@ -393,36 +248,36 @@ static void trace_fields(struct script *s, struct jw *w, size_t idx,
 		if (f->is_common)
 			continue;
 		if (perfev_tp_format_value(fmt, i, smp->raw, smp->raw_size, &v)) {
-			jw_kstr(w, f->name, NULL);
+			json_kstr(w, f->name, NULL);
 			continue;
 		}
 		switch (v.type) {
 		case PERFEV_TP_VALUE_INT:
-			jw_ki64(w, f->name, v.i);
+			json_ki64(w, f->name, v.i);
 			break;
 		case PERFEV_TP_VALUE_UINT:
-			jw_ku64(w, f->name, v.u);
+			json_ku64(w, f->name, v.u);
 			break;
 		case PERFEV_TP_VALUE_STRING:
 			counted_string(w, f->name, v.str, v.len);
 			break;
 		case PERFEV_TP_VALUE_ARRAY:
-			jw_key(w, f->name);
-			jw_arr_begin(w);
+			json_key(w, f->name);
+			json_arr_begin(w);
 			for (k = 0; k < v.len && !perfev_tp_value_elem(&v, k, &e); k++) {
 				if (v.elem_signed)
-					jw_i64(w, (int64_t)e);
+					json_i64(w, (int64_t)e);
 				else
-					jw_u64(w, e);
+					json_u64(w, e);
 			}
-			jw_arr_end(w);
+			json_arr_end(w);
 			break;
 		}
 	}
-	jw_obj_end(w);
+	json_obj_end(w);
 }
 
-static void sample(struct script *s, struct jw *w, const struct script_rec *sr,
+static void sample(struct script *s, struct json *w, const struct script_rec *sr,
 		   const struct perfev_record *rec)
 {
 	const struct perfev_sample_layout *layout = &sr->attr->layout;
@@ -430,30 +285,30 @@ static void sample(struct script *s, struct jw *w, const struct script_rec *sr,
 	uint64_t t = smp->present;
 	char buf[32];
 
-	jw_kstr(w, "event", script_event_name(s, sr->attr_idx));
+	json_kstr(w, "event", script_event_name(s, sr->attr_idx));
 	if (t & PERF_SAMPLE_IDENTIFIER)
-		jw_ku64(w, "identifier", smp->identifier);
+		json_ku64(w, "identifier", smp->identifier);
 	if (t & PERF_SAMPLE_IP) {
-		jw_ku64(w, "ip", smp->ip);
+		json_ku64(w, "ip", smp->ip);
 		addr_syms(s, w, smp->pid, rec->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip);
 	}
 	if (t & PERF_SAMPLE_TID) {
-		jw_ki64(w, "pid", (int32_t)smp->pid);
-		jw_ki64(w, "tid", (int32_t)smp->tid);
-		jw_kstr(w, "comm", script_machine_comm(&s->m, smp->tid, buf, sizeof(buf)));
+		json_ki64(w, "pid", (int32_t)smp->pid);
+		json_ki64(w, "tid", (int32_t)smp->tid);
+		json_kstr(w, "comm", script_machine_comm(&s->m, smp->tid, buf, sizeof(buf)));
 	}
 	if (t & PERF_SAMPLE_TIME)
-		jw_ku64(w, "time", smp->time);
+		json_ku64(w, "time", smp->time);
 	if (t & PERF_SAMPLE_ADDR)
-		jw_ku64(w, "addr", smp->addr);
+		json_ku64(w, "addr", smp->addr);
 	if (t & PERF_SAMPLE_ID)
-		jw_ku64(w, "id", smp->id);
+		json_ku64(w, "id", smp->id);
 	if (t & PERF_SAMPLE_STREAM_ID)
-		jw_ku64(w, "stream_id", smp->stream_id);
+		json_ku64(w, "stream_id", smp->stream_id);
 	if (t & PERF_SAMPLE_CPU)
-		jw_ku64(w, "cpu", smp->cpu);
+		json_ku64(w, "cpu", smp->cpu);
 	if (t & PERF_SAMPLE_PERIOD)
-		jw_ku64(w, "period", smp->period);
+		json_ku64(w, "period", smp->period);
 	if (t & PERF_SAMPLE_READ)
 		read_values(w, layout, smp);
 	if (t & PERF_SAMPLE_CALLCHAIN) {
@@ -461,7 +316,7 @@ static void sample(struct script *s, struct jw *w, const struct script_rec *sr,
 		frames(s, w, smp);
 	}
 	if (t & PERF_SAMPLE_RAW) {
-		jw_ku64(w, "raw_size", smp->raw_size);
+		json_ku64(w, "raw_size", smp->raw_size);
 		hex_string(w, "raw", smp->raw, smp->raw_size);
 		trace_fields(s, w, sr->attr_idx, smp);
 	}
@@ -470,52 +325,52 @@ static void sample(struct script *s, struct jw *w, const struct script_rec *sr,
 	if (t & PERF_SAMPLE_REGS_USER)
 		regs(w, "regs_user", smp->regs_user_abi, smp->regs_user, layout->regs_user_count);
 	if (t & PERF_SAMPLE_STACK_USER) {
-		jw_ku64(w, "stack_user_size", smp->stack_user_size);
-		jw_ku64(w, "stack_user_dyn_size", smp->stack_user_dyn_size);
+		json_ku64(w, "stack_user_size", smp->stack_user_size);
+		json_ku64(w, "stack_user_dyn_size", smp->stack_user_dyn_size);
 	}
 	if (t & PERF_SAMPLE_WEIGHT)
-		jw_ku64(w, "weight", smp->weight);
+		json_ku64(w, "weight", smp->weight);
 	if (t & PERFEV_SAMPLE_WEIGHT_STRUCT) {
-		jw_ku64(w, "weight", smp->weight_struct.var1_dw);
-		jw_ku64(w, "ins_lat", smp->weight_struct.var2_w);
-		jw_ku64(w, "retire_lat", smp->weight_struct.var3_w);
+		json_ku64(w, "weight", smp->weight_struct.var1_dw);
+		json_ku64(w, "ins_lat", smp->weight_struct.var2_w);
+		json_ku64(w, "retire_lat", smp->weight_struct.var3_w);
 	}
 	if (t & PERF_SAMPLE_DATA_SRC)
 		data_src(w, smp->data_src);
 	if (t & PERF_SAMPLE_TRANSACTION)
-		jw_ku64(w, "transaction", smp->transaction);
+		json_ku64(w, "transaction", smp->transaction);
 	if (t & PERF_SAMPLE_REGS_INTR)
 		regs(w, "regs_intr", smp->regs_intr_abi, smp->regs_intr, layout->regs_intr_count);
 	if (t & PERF_SAMPLE_PHYS_ADDR)
-		jw_ku64(w, "phys_addr", smp->phys_addr);
+		json_ku64(w, "phys_addr", smp->phys_addr);
 	if (t & PERF_SAMPLE_CGROUP)
-		jw_ku64(w, "cgroup", smp->cgroup);
+		json_ku64(w, "cgroup", smp->cgroup);
 	if (t & PERFEV_SAMPLE_DATA_PAGE_SIZE)
-		jw_ku64(w, "data_page_size", smp->data_page_size);
+		json_ku64(w, "data_page_size", smp->data_page_size);
 	if (t & PERFEV_SAMPLE_CODE_PAGE_SIZE)
-		jw_ku64(w, "code_page_size", smp->code_page_size);
+		json_ku64(w, "code_page_size", smp->code_page_size);
 	if (t & PERF_SAMPLE_AUX)
-		jw_ku64(w, "aux_size", smp->aux_size);
+		json_ku64(w, "aux_size", smp->aux_size);
 }
 
-static void mmap_fields(struct jw *w, uint32_t pid, uint32_t tid, uint64_t addr, uint64_t len,
+static void mmap_fields(struct json *w, uint32_t pid, uint32_t tid, uint64_t addr, uint64_t len,
 			uint64_t pgoff)
 {
-	jw_ki64(w, "pid", (int32_t)pid);
-	jw_ki64(w, "tid", (int32_t)tid);
-	jw_ku64(w, "addr", addr);
-	jw_ku64(w, "len", len);
-	jw_ku64(w, "pgoff", pgoff);
+	json_ki64(w, "pid", (int32_t)pid);
+	json_ki64(w, "tid", (int32_t)tid);
+	json_ku64(w, "addr", addr);
+	json_ku64(w, "len", len);
+	json_ku64(w, "pgoff", pgoff);
 }
 
-static void other(struct jw *w, const struct script_rec *sr, const struct perfev_record *rec)
+static void other(struct json *w, const struct script_rec *sr, const struct perfev_record *rec)
 {
 	const typeof(rec->u) *u = &rec->u;
 
 	switch (rec->type) {
 	case PERF_RECORD_MMAP:
 		mmap_fields(w, u->mmap.pid, u->mmap.tid, u->mmap.addr, u->mmap.len, u->mmap.pgoff);
-		jw_kstr(w, "filename", u->mmap.filename);
+		json_kstr(w, "filename", u->mmap.filename);
 		break;
 	case PERF_RECORD_MMAP2:
 		mmap_fields(w, u->mmap2.pid, u->mmap2.tid, u->mmap2.addr, u->mmap2.len,
@@ -526,111 +381,111 @@ static void other(struct jw *w, const struct script_rec *sr, const struct perfev
 				       ? u->mmap2.build_id_size
 				       : sizeof(u->mmap2.build_id));
 		} else {
-			jw_ku64(w, "maj", u->mmap2.maj);
-			jw_ku64(w, "min", u->mmap2.min);
-			jw_ku64(w, "ino", u->mmap2.ino);
-			jw_ku64(w, "ino_generation", u->mmap2.ino_generation);
+			json_ku64(w, "maj", u->mmap2.maj);
+			json_ku64(w, "min", u->mmap2.min);
+			json_ku64(w, "ino", u->mmap2.ino);
+			json_ku64(w, "ino_generation", u->mmap2.ino_generation);
 		}
-		jw_ku64(w, "prot", u->mmap2.prot);
-		jw_ku64(w, "flags", u->mmap2.flags);
-		jw_kstr(w, "filename", u->mmap2.filename);
+		json_ku64(w, "prot", u->mmap2.prot);
+		json_ku64(w, "flags", u->mmap2.flags);
+		json_kstr(w, "filename", u->mmap2.filename);
 		break;
 	case PERF_RECORD_LOST:
-		jw_ku64(w, "id", u->lost.id);
-		jw_ku64(w, "lost", u->lost.lost);
+		json_ku64(w, "id", u->lost.id);
+		json_ku64(w, "lost", u->lost.lost);
 		break;
 	case PERF_RECORD_COMM:
-		jw_ki64(w, "pid", (int32_t)u->comm.pid);
-		jw_ki64(w, "tid", (int32_t)u->comm.tid);
-		jw_kbool(w, "exec", u->comm.exec);
-		jw_kstr(w, "comm", u->comm.comm);
+		json_ki64(w, "pid", (int32_t)u->comm.pid);
+		json_ki64(w, "tid", (int32_t)u->comm.tid);
+		json_kbool(w, "exec", u->comm.exec);
+		json_kstr(w, "comm", u->comm.comm);
 		break;
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
-		jw_ki64(w, "pid", (int32_t)u->fork.pid);
-		jw_ki64(w, "ppid", (int32_t)u->fork.ppid);
-		jw_ki64(w, "tid", (int32_t)u->fork.tid);
-		jw_ki64(w, "ptid", (int32_t)u->fork.ptid);
-		jw_ku64(w, "time", u->fork.time);
+		json_ki64(w, "pid", (int32_t)u->fork.pid);
+		json_ki64(w, "ppid", (int32_t)u->fork.ppid);
+		json_ki64(w, "tid", (int32_t)u->fork.tid);
+		json_ki64(w, "ptid", (int32_t)u->fork.ptid);
+		json_ku64(w, "time", u->fork.time);
 		break;
 	case PERF_RECORD_THROTTLE:
 	case PERF_RECORD_UNTHROTTLE:
-		jw_ku64(w, "time", u->throttle.time);
-		jw_ku64(w, "id", u->throttle.id);
-		jw_ku64(w, "stream_id", u->throttle.stream_id);
+		json_ku64(w, "time", u->throttle.time);
+		json_ku64(w, "id", u->throttle.id);
+		json_ku64(w, "stream_id", u->throttle.stream_id);
 		break;
 	case PERF_RECORD_READ: {
 		static const struct perfev_sample_layout none;
 
-		jw_ki64(w, "pid", (int32_t)u->read.pid);
-		jw_ki64(w, "tid", (int32_t)u->read.tid);
+		json_ki64(w, "pid", (int32_t)u->read.pid);
+		json_ki64(w, "tid", (int32_t)u->read.tid);
 		/* The values follow the read_format of the record's event. */
 		read_values(w, sr->attr ? &sr->attr->layout : &none, &u->read.values);
 		break;
 	}
 	case PERF_RECORD_AUX:
-		jw_ku64(w, "aux_offset", u->aux.aux_offset);
-		jw_ku64(w, "aux_size", u->aux.aux_size);
-		jw_ku64(w, "flags", u->aux.flags);
+		json_ku64(w, "aux_offset", u->aux.aux_offset);
+		json_ku64(w, "aux_size", u->aux.aux_size);
+		json_ku64(w, "flags", u->aux.flags);
 		break;
 	case PERF_RECORD_ITRACE_START:
-		jw_ki64(w, "pid", (int32_t)u->itrace_start.pid);
-		jw_ki64(w, "tid", (int32_t)u->itrace_start.tid);
+		json_ki64(w, "pid", (int32_t)u->itrace_start.pid);
+		json_ki64(w, "tid", (int32_t)u->itrace_start.tid);
 		break;
 	case PERF_RECORD_LOST_SAMPLES:
-		jw_ku64(w, "lost", u->lost_samples.lost);
+		json_ku64(w, "lost", u->lost_samples.lost);
 		break;
 	case PERF_RECORD_SWITCH:
 	case PERF_RECORD_SWITCH_CPU_WIDE:
-		jw_kbool(w, "out", u->context_switch.out);
-		jw_kbool(w, "preempt", u->context_switch.preempt);
+		json_kbool(w, "out", u->context_switch.out);
+		json_kbool(w, "preempt", u->context_switch.preempt);
 		if (rec->type == PERF_RECORD_SWITCH_CPU_WIDE) {
-			jw_ki64(w, "next_prev_pid", (int32_t)u->context_switch.next_prev_pid);
-			jw_ki64(w, "next_prev_tid", (int32_t)u->context_switch.next_prev_tid);
+			json_ki64(w, "next_prev_pid", (int32_t)u->context_switch.next_prev_pid);
+			json_ki64(w, "next_prev_tid", (int32_t)u->context_switch.next_prev_tid);
 		}
 		break;
 	case PERF_RECORD_NAMESPACES: {
 		uint64_t i;
 
-		jw_ki64(w, "pid", (int32_t)u->namespaces.pid);
-		jw_ki64(w, "tid", (int32_t)u->namespaces.tid);
-		jw_key(w, "link_info");
-		jw_arr_begin(w);
+		json_ki64(w, "pid", (int32_t)u->namespaces.pid);
+		json_ki64(w, "tid", (int32_t)u->namespaces.tid);
+		json_key(w, "link_info");
+		json_arr_begin(w);
 		for (i = 0; i < u->namespaces.nr; i++) {
-			jw_obj_begin(w);
-			jw_ku64(w, "dev", perfev_u64_at(u->namespaces.link_info, 2 * i));
-			jw_ku64(w, "ino", perfev_u64_at(u->namespaces.link_info, 2 * i + 1));
-			jw_obj_end(w);
+			json_obj_begin(w);
+			json_ku64(w, "dev", perfev_u64_at(u->namespaces.link_info, 2 * i));
+			json_ku64(w, "ino", perfev_u64_at(u->namespaces.link_info, 2 * i + 1));
+			json_obj_end(w);
 		}
-		jw_arr_end(w);
+		json_arr_end(w);
 		break;
 	}
 	case PERF_RECORD_KSYMBOL:
-		jw_ku64(w, "addr", u->ksymbol.addr);
-		jw_ku64(w, "len", u->ksymbol.len);
-		jw_ku64(w, "ksym_type", u->ksymbol.ksym_type);
-		jw_ku64(w, "flags", u->ksymbol.flags);
-		jw_kstr(w, "name", u->ksymbol.name);
+		json_ku64(w, "addr", u->ksymbol.addr);
+		json_ku64(w, "len", u->ksymbol.len);
+		json_ku64(w, "ksym_type", u->ksymbol.ksym_type);
+		json_ku64(w, "flags", u->ksymbol.flags);
+		json_kstr(w, "name", u->ksymbol.name);
 		break;
 	case PERF_RECORD_BPF_EVENT:
-		jw_ku64(w, "bpf_type", u->bpf_event.type);
-		jw_ku64(w, "flags", u->bpf_event.flags);
-		jw_ku64(w, "id", u->bpf_event.id);
+		json_ku64(w, "bpf_type", u->bpf_event.type);
+		json_ku64(w, "flags", u->bpf_event.flags);
+		json_ku64(w, "id", u->bpf_event.id);
 		hex_string(w, "tag", u->bpf_event.tag, sizeof(u->bpf_event.tag));
 		break;
 	case PERF_RECORD_CGROUP:
-		jw_ku64(w, "id", u->cgroup.id);
-		jw_kstr(w, "path", u->cgroup.path);
+		json_ku64(w, "id", u->cgroup.id);
+		json_kstr(w, "path", u->cgroup.path);
 		break;
 	case PERFEV_RECORD_TEXT_POKE:
-		jw_ku64(w, "addr", u->text_poke.addr);
+		json_ku64(w, "addr", u->text_poke.addr);
 		hex_string(w, "old_bytes", u->text_poke.bytes, u->text_poke.old_len);
 		hex_string(w, "new_bytes",
 			   (const unsigned char *)u->text_poke.bytes + u->text_poke.old_len,
 			   u->text_poke.new_len);
 		break;
 	case PERFEV_RECORD_AUX_OUTPUT_HW_ID:
-		jw_ku64(w, "hw_id", u->aux_output_hw_id.hw_id);
+		json_ku64(w, "hw_id", u->aux_output_hw_id.hw_id);
 		break;
 	default:
 		break;
@@ -640,25 +495,25 @@ static void other(struct jw *w, const struct script_rec *sr, const struct perfev
 void script_json_record(struct script *s, const struct script_rec *sr,
 			const struct perfev_record *rec)
 {
-	struct jw w;
+	struct json w;
 	const char *name = perfev_record_type_name(rec->type);
 
-	jw_init(&w, stdout);
-	jw_obj_begin(&w);
-	jw_ku64(&w, "offset", sr->offset);
+	json_init_flags(&w, stdout, JSON_LINES);
+	json_obj_begin(&w);
+	json_ku64(&w, "offset", sr->offset);
 	if (name)
-		jw_kstr(&w, "type", name);
+		json_kstr(&w, "type", name);
 	else
-		jw_ku64(&w, "type", rec->type);
-	jw_ku64(&w, "type_id", rec->type);
-	jw_ku64(&w, "misc", rec->misc);
-	jw_kstr(&w, "cpumode", cpumode_name(rec->misc & PERF_RECORD_MISC_CPUMODE_MASK));
-	jw_ku64(&w, "size", rec->size);
+		json_ku64(&w, "type", rec->type);
+	json_ku64(&w, "type_id", rec->type);
+	json_ku64(&w, "misc", rec->misc);
+	json_kstr(&w, "cpumode", cpumode_name(rec->misc & PERF_RECORD_MISC_CPUMODE_MASK));
+	json_ku64(&w, "size", rec->size);
 	if (rec->type == PERF_RECORD_SAMPLE) {
 		sample(s, &w, sr, rec);
 	} else if (rec->type < PERFEV_RECORD_HEADER_ATTR) {
 		other(&w, sr, rec);
 		sample_id(&w, &rec->sid);
 	}
-	jw_obj_end(&w);
+	json_obj_end(&w);
 }

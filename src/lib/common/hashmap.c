@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* The one hash map: open addressing, linear probing, backward-shift deletion. */
+/* The one hash map (open addressing, linear probing, backward-shift deletion) and the interner. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,27 +200,21 @@ bool perfev__hashmap_delete(struct perfev__hashmap *m, uint64_t key, uint64_t *o
 	return true;
 }
 
-/* splitmix64's finalizer: every input bit reaches every output bit. */
-uint64_t perfev__hash_u64(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	x ^= x >> 31;
-	return x;
-}
-
-/* FNV-1a, finished by the integer mix so the low bits spread. */
+/* Eight bytes at a time through the fold, the length first, then the finalizer. */
 uint64_t perfev__hash_bytes(const void *p, size_t len)
 {
 	const unsigned char *b = p;
-	uint64_t h = 0xcbf29ce484222325ULL;
-	size_t i;
+	uint64_t h = perfev__hash_combine(0, len), w;
 
-	for (i = 0; i < len; i++) {
-		h ^= b[i];
-		h *= 0x100000001b3ULL;
+	for (; len >= 8; b += 8, len -= 8) {
+		memcpy(&w, b, 8);
+		h = perfev__hash_combine(h, w);
+	}
+	if (len) {
+		/* The last bytes, little-endian, without a call to memcpy(). */
+		for (w = 0; len--;)
+			w = w << 8 | b[len];
+		h = perfev__hash_combine(h, w);
 	}
 	return perfev__hash_u64(h);
 }
@@ -243,4 +237,82 @@ bool perfev__equal_str_key(uint64_t a, uint64_t b, void *ctx)
 uint64_t perfev__hash_int_key(uint64_t key, void *ctx)
 {
 	return perfev__hash_u64(key);
+}
+
+/* ---- the interner ------------------------------------------------------------ */
+
+static uint64_t interned_hash(uint64_t key, void *ctx)
+{
+	const struct perfev__intern *t = ctx;
+
+	return perfev__hash_bytes(t->v.v[key].p, t->v.v[key].len);
+}
+
+static bool interned_equal(uint64_t a, uint64_t b, void *ctx)
+{
+	const struct perfev__intern *t = ctx;
+	const struct perfev__interned *x = &t->v.v[a], *y = &t->v.v[b];
+
+	return x->len == y->len && !memcmp(x->p, y->p, x->len);
+}
+
+void perfev__intern_init(struct perfev__intern *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+void perfev__intern_release(struct perfev__intern *t)
+{
+	perfev__hashmap_release(&t->map);
+	perfev__array_release(&t->v);
+	perfev__arena_release(&t->mem);
+}
+
+/*
+ * The candidate goes in the slot past the last string, so that the map
+ * hashes and compares it as one of its own: one probe finds or adds it.
+ */
+int perfev__intern_bytes(struct perfev__intern *t, const void *p, size_t len, size_t *idx)
+{
+	struct perfev__hashmap_entry *e;
+	size_t n = t->v.n;
+	bool added;
+	char *copy;
+
+	if (perfev__grow(&t->v.v, &t->v.cap, n + 1, sizeof(*t->v.v)))
+		return -ENOMEM;
+	/* Set at each call, not at init: the interner may have been moved since. */
+	t->map.hash = interned_hash;
+	t->map.equal = interned_equal;
+	t->map.ctx = t;
+	t->v.v[n].p = p;
+	t->v.v[n].len = len;
+	e = perfev__hashmap_upsert(&t->map, n, &added);
+	if (!e)
+		return -ENOMEM;
+	if (!added) {
+		*idx = (size_t)e->key;
+		return 0;
+	}
+	copy = len < SIZE_MAX ? perfev__arena_alloc(&t->mem, len + 1, 1) : NULL;
+	if (!copy) {
+		perfev__hashmap_delete(&t->map, n, NULL, NULL);
+		return -ENOMEM;
+	}
+	if (len)
+		memcpy(copy, p, len);
+	copy[len] = '\0';
+	t->v.v[n].p = copy;
+	t->v.n++;
+	*idx = n;
+	return 1;
+}
+
+const char *perfev__intern_str(struct perfev__intern *t, const char *s)
+{
+	size_t i;
+
+	if (perfev__intern_bytes(t, s, strlen(s), &i) < 0)
+		return NULL;
+	return t->v.v[i].p;
 }

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "common/array.h"
 
 typedef uint64_t (*perfev__hash_fn)(uint64_t key, void *ctx);
 /* NULL: keys are equal when their integers are. */
@@ -82,8 +83,27 @@ bool perfev__hashmap_delete(struct perfev__hashmap *m, uint64_t key, uint64_t *o
 	for ((e) = (m)->v; (m)->v && (e) < (m)->v + (m)->cap; (e)++)                       \
 		if ((e)->hash)
 
-/* Hashes for the usual keys. */
-uint64_t perfev__hash_u64(uint64_t x);
+/* Hashes for the usual keys; perfev__hash_u64() is splitmix64's finalizer. */
+static inline uint64_t perfev__hash_u64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x;
+}
+
+/*
+ * A key of several fields: fold each into @h (0 to start), then finish
+ * with perfev__hash_u64().
+ */
+static inline uint64_t perfev__hash_combine(uint64_t h, uint64_t v)
+{
+	h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
+	return h ^ h >> 32;
+}
+
 uint64_t perfev__hash_bytes(const void *p, size_t len);
 uint64_t perfev__hash_str(const char *s);
 
@@ -101,6 +121,47 @@ static inline uint64_t perfev__ptr_key(const void *p)
 static inline void *perfev__key_ptr(uint64_t k)
 {
 	return (void *)(uintptr_t)k;
+}
+
+/*
+ * The one interner, built on the map: byte strings kept once each.  Each
+ * has a copy that stays put as long as the interner (a NUL after it, so
+ * the copy of a C string is a C string) and an index, dense from 0 in
+ * the order the strings were first seen: equal strings are one pointer
+ * and one number.  Keys need not be text: a run of integers interns as
+ * well.  Zero-initialised is empty; it may be moved between calls.
+ */
+struct perfev__interned {
+	const char *p;
+	size_t len;
+};
+
+struct perfev__intern {
+	struct perfev__hashmap map; /* key: an index into @v, hashed and compared by its bytes */
+	PERFEV__ARRAY(struct perfev__interned) v;
+	struct perfev__arena mem; /* the copies */
+};
+
+void perfev__intern_init(struct perfev__intern *t);
+void perfev__intern_release(struct perfev__intern *t);
+
+/*
+ * The index of the @len bytes at @p into *@idx, copied in when new.
+ * Returns 1 when added, 0 when already there, -ENOMEM.
+ */
+int perfev__intern_bytes(struct perfev__intern *t, const void *p, size_t len, size_t *idx);
+/* The copy of C string @s (NULL: out of memory). */
+const char *perfev__intern_str(struct perfev__intern *t, const char *s);
+
+static inline size_t perfev__intern_count(const struct perfev__intern *t)
+{
+	return t->v.n;
+}
+
+/* The copy of the string of index @i, NUL-terminated. */
+static inline const char *perfev__intern_at(const struct perfev__intern *t, size_t i)
+{
+	return t->v.v[i].p;
 }
 
 #endif /* PERFEV_HASHMAP_H */

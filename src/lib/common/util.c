@@ -49,6 +49,72 @@ int perfev__grow(void *arrp, size_t *cap, size_t need, size_t elsize)
 	return 0;
 }
 
+int perfev__append(void *arrp, size_t *n, size_t *cap, const void *src, size_t count, size_t elsize)
+{
+	char **arr = arrp;
+	int ret;
+
+	if (count > SIZE_MAX - *n)
+		return -ENOMEM;
+	ret = perfev__grow(arr, cap, *n + count, elsize);
+	if (ret)
+		return ret;
+	if (count)
+		memcpy(*arr + *n * elsize, src, count * elsize);
+	*n += count;
+	return 0;
+}
+
+#define ARENA_MIN_BLOCK 4096
+#define ARENA_MAX_BLOCK (1 << 20)
+
+void *perfev__arena_alloc(struct perfev__arena *a, size_t size, size_t align)
+{
+	size_t pad = (align - ((uintptr_t)a->cur & (align - 1))) & (align - 1), bs;
+	void **slot;
+	char *p;
+
+	if (a->cur && pad <= a->left && size <= a->left - pad) {
+		p = a->cur + pad;
+		a->cur = p + size;
+		a->left -= pad + size;
+		return p;
+	}
+	/* malloc's blocks are aligned for any type: a new block needs no padding. */
+	bs = a->next_size < ARENA_MIN_BLOCK ? ARENA_MIN_BLOCK : a->next_size;
+	if (size > bs)
+		bs = size;
+	slot = perfev__array_push(&a->blocks);
+	if (!slot)
+		return NULL;
+	p = calloc(1, bs);
+	if (!p) {
+		a->blocks.n--;
+		return NULL;
+	}
+	*slot = p;
+	if (a->next_size < ARENA_MAX_BLOCK)
+		a->next_size =
+		    a->next_size < ARENA_MIN_BLOCK ? 2 * ARENA_MIN_BLOCK : 2 * a->next_size;
+	/* A piece larger than a block leaves the current block in use. */
+	if (bs - size >= a->left) {
+		a->cur = p + size;
+		a->left = bs - size;
+	}
+	return p;
+}
+
+void perfev__arena_release(struct perfev__arena *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->blocks.n; i++)
+		free(a->blocks.v[i]);
+	perfev__array_release(&a->blocks);
+	a->cur = NULL;
+	a->left = a->next_size = 0;
+}
+
 char *perfev__strndup(const char *s, size_t n)
 {
 	char *d = malloc(n + 1);

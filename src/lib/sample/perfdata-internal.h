@@ -6,8 +6,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <errno.h>
 #include <string.h>
 #include <perfev/perfdata.h>
+#include "common/hashmap.h"
 
 /* "PERFILE2" read as a little-endian u64, and as written by a big-endian host. */
 #define PERFEV__PD_MAGIC	 0x32454c4946524550ULL
@@ -115,18 +117,15 @@ static inline int perfev__pd_sample_id_pos(uint64_t sample_type)
 	       !!(sample_type & PERF_SAMPLE_TIME) + !!(sample_type & PERF_SAMPLE_ADDR);
 }
 
-/* An id -> event index table (open addressing); the first event to claim an id keeps it. */
-struct perfev__pd_idmap {
-	struct perfev__pd_idslot {
-		uint64_t id;
-		size_t idx1; /* event index + 1; 0: empty */
-	} * slots;
-	size_t cap, used; /* cap: a power of two, or 0 */
-};
+/*
+ * The reader's and the writer's id table maps an event id to its event's
+ * index; the first event to claim an id keeps it.
+ */
+static inline int perfev__pd_id_add(struct perfev__hashmap *ids, uint64_t id, size_t idx)
+{
+	int ret = perfev__hashmap_add(ids, id, idx);
 
-int perfev__pd_idmap_add(struct perfev__pd_idmap *m, uint64_t id, size_t idx);
-/* The event index of @id, or -1. */
-long perfev__pd_idmap_find(const struct perfev__pd_idmap *m, uint64_t id);
-void perfev__pd_idmap_free(struct perfev__pd_idmap *m);
+	return ret == -EEXIST ? 0 : ret;
+}
 
 #endif /* PERFEV_PERFDATA_INTERNAL_H */

@@ -55,80 +55,10 @@ struct perfev_data_reader {
 
 	struct rd_attr **attrs; /* pointers, so that they stay put as the list grows */
 	size_t nattrs, attrs_cap;
-	struct perfev__pd_idmap ids;
+	struct perfev__hashmap ids; /* event id -> index into attrs */
 	struct rd_feat feats[PERFEV_FEAT_MAX];
 	struct blob *blobs;
 };
-
-/* ---- the id table (shared with the writer) ------------------------------------ */
-
-static size_t id_hash(uint64_t id, size_t mask)
-{
-	id ^= id >> 33;
-	id *= 0xff51afd7ed558ccdULL;
-	id ^= id >> 33;
-	return (size_t)id & mask;
-}
-
-static int idmap_rehash(struct perfev__pd_idmap *m, size_t cap)
-{
-	struct perfev__pd_idslot *n = calloc(cap, sizeof(*n));
-	size_t i, j;
-
-	if (!n)
-		return -ENOMEM;
-	for (i = 0; i < m->cap; i++) {
-		if (!m->slots[i].idx1)
-			continue;
-		for (j = id_hash(m->slots[i].id, cap - 1); n[j].idx1; j = (j + 1) & (cap - 1))
-			;
-		n[j] = m->slots[i];
-	}
-	free(m->slots);
-	m->slots = n;
-	m->cap = cap;
-	return 0;
-}
-
-int perfev__pd_idmap_add(struct perfev__pd_idmap *m, uint64_t id, size_t idx)
-{
-	size_t j;
-	int ret;
-
-	/* Keep the table at most half full. */
-	if ((m->used + 1) * 2 > m->cap) {
-		if (m->cap > SIZE_MAX / 2 / sizeof(*m->slots))
-			return -ENOMEM;
-		ret = idmap_rehash(m, m->cap ? m->cap * 2 : 16);
-		if (ret)
-			return ret;
-	}
-	for (j = id_hash(id, m->cap - 1); m->slots[j].idx1; j = (j + 1) & (m->cap - 1))
-		if (m->slots[j].id == id)
-			return 0;
-	m->slots[j].id = id;
-	m->slots[j].idx1 = idx + 1;
-	m->used++;
-	return 0;
-}
-
-long perfev__pd_idmap_find(const struct perfev__pd_idmap *m, uint64_t id)
-{
-	size_t j;
-
-	if (!m->cap)
-		return -1;
-	for (j = id_hash(id, m->cap - 1); m->slots[j].idx1; j = (j + 1) & (m->cap - 1))
-		if (m->slots[j].id == id)
-			return (long)(m->slots[j].idx1 - 1);
-	return -1;
-}
-
-void perfev__pd_idmap_free(struct perfev__pd_idmap *m)
-{
-	free(m->slots);
-	memset(m, 0, sizeof(*m));
-}
 
 /* ---- bounded cursor over a feature's bytes ---------------------------------------- */
 
@@ -247,7 +177,7 @@ static int add_attr(struct perfev_data_reader *r, const unsigned char *p, size_t
 		return ret == -ENOMEM ? ret : -EPROTO;
 	}
 	for (i = 0; i < nids; i++) {
-		ret = perfev__pd_idmap_add(&r->ids, a->ids[i], r->nattrs);
+		ret = perfev__pd_id_add(&r->ids, a->ids[i], r->nattrs);
 		if (ret) {
 			attr_free(a);
 			return ret;
@@ -646,7 +576,7 @@ void perfev_data_close(struct perfev_data_reader *r)
 	for (i = 0; i < r->nattrs; i++)
 		attr_free(r->attrs[i]);
 	free(r->attrs);
-	perfev__pd_idmap_free(&r->ids);
+	perfev__hashmap_release(&r->ids);
 	for (b = r->blobs; b; b = next) {
 		next = b->next;
 		free(b);
@@ -679,13 +609,12 @@ const struct perfev_data_attr *perfev_data_attr(const struct perfev_data_reader 
 const struct perfev_data_attr *perfev_data_attr_by_id(const struct perfev_data_reader *r,
 						      uint64_t id)
 {
-	long idx;
+	uint64_t idx;
 
-	if (!r)
+	if (!r || !perfev__hashmap_find(&r->ids, id, &idx))
 		return NULL;
-	idx = perfev__pd_idmap_find(&r->ids, id);
 	/* An id left by an event that failed to be added has no event. */
-	return idx < 0 || (size_t)idx >= r->nattrs ? NULL : &r->attrs[idx]->pub;
+	return idx >= r->nattrs ? NULL : &r->attrs[idx]->pub;
 }
 
 /* ---- records ----------------------------------------------------------------------- */

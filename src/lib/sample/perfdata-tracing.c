@@ -30,24 +30,8 @@ struct buf {
 
 static void put(struct buf *b, const void *src, size_t n)
 {
-	if (b->err)
-		return;
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 8192;
-		void *p;
-
-		while (cap < b->len + n)
-			cap *= 2;
-		p = realloc(b->p, cap);
-		if (!p) {
-			b->err = -ENOMEM;
-			return;
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, src, n);
-	b->len += n;
+	if (!b->err)
+		b->err = perfev__append(&b->p, &b->len, &b->cap, src, n, 1);
 }
 
 static void put_u32(struct buf *b, uint32_t v)

@@ -55,7 +55,7 @@ struct perfev_data_writer {
 	uint64_t data_offset, attrs_offset, attrs_size;
 	struct wr_attr *attrs;
 	size_t nattrs, attrs_cap;
-	struct perfev__pd_idmap ids;
+	struct perfev__hashmap ids; /* event id -> index into attrs */
 	struct wr_feat feats[PERFEV_FEAT_MAX];
 	bool have_time;
 	uint64_t first_time, last_time;
@@ -69,17 +69,7 @@ struct bytes {
 
 static int bytes_put(struct bytes *b, const void *data, size_t n)
 {
-	int ret;
-
-	if (n > SIZE_MAX - b->len)
-		return -ENOMEM;
-	ret = perfev__grow(&b->p, &b->cap, b->len + n, 1);
-	if (ret)
-		return ret;
-	if (n)
-		memcpy(b->p + b->len, data, n);
-	b->len += n;
-	return 0;
+	return perfev__append(&b->p, &b->len, &b->cap, data, n, 1);
 }
 
 static int bytes_zero(struct bytes *b, size_t n)
@@ -433,7 +423,7 @@ int perfev_data_add_attr(struct perfev_data_writer *w, const struct perf_event_a
 	if (nids)
 		memcpy(a.ids, ids, nids * 8);
 	for (k = 0; k < nids; k++) {
-		ret = perfev__pd_idmap_add(&w->ids, ids[k], w->nattrs);
+		ret = perfev__pd_id_add(&w->ids, ids[k], w->nattrs);
 		if (ret) {
 			wr_attr_free(&a);
 			return ret;
@@ -838,8 +828,7 @@ static void note_time(struct perfev_data_writer *w, const unsigned char *rec, ui
 {
 	const struct wr_attr *a = &w->attrs[0];
 	int pos;
-	long idx;
-	uint64_t t;
+	uint64_t t, idx;
 
 	if (w->nattrs > 1) {
 		pos = perfev__pd_sample_id_pos(a->sample_type);
@@ -847,8 +836,7 @@ static void note_time(struct perfev_data_writer *w, const unsigned char *rec, ui
 			return;
 		t = perfev__pd_u64(rec + 8 + pos * 8);
 		if (t) {
-			idx = perfev__pd_idmap_find(&w->ids, t);
-			if (idx < 0 || (size_t)idx >= w->nattrs)
+			if (!perfev__hashmap_find(&w->ids, t, &idx) || idx >= w->nattrs)
 				return;
 			a = &w->attrs[idx];
 		}
@@ -1209,7 +1197,7 @@ void perfev_data_writer_free(struct perfev_data_writer *w)
 	free(w->attrs);
 	for (i = 0; i < PERFEV_FEAT_MAX; i++)
 		free(w->feats[i].data);
-	perfev__pd_idmap_free(&w->ids);
+	perfev__hashmap_release(&w->ids);
 	free(w->buf);
 	if (w->own_fd)
 		close(w->fd);

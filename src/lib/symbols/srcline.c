@@ -33,17 +33,10 @@
 #include "common/internal.h"
 #include "symbols/symbolizer-internal.h"
 
-/* One address's answer: entries [first, first + n) of the cache's array. */
-struct addr_slot {
-	Dwfl_Module *mod; /* NULL: an empty slot */
-	uint64_t vaddr;
-	uint32_t first, n;
-};
-
-/* A relative file name joined with its compilation directory. */
-struct name_slot {
-	const char *raw, *dir; /* libdw's strings; raw NULL: an empty slot */
-	char *joined;
+/* A relative file name joined with its compilation directory, found by the two. */
+struct joined_name {
+	const char *raw, *dir; /* libdw's strings */
+	char path[];
 };
 
 /* A function's address range; the functions of a CU are sorted by lo. */
@@ -54,10 +47,10 @@ struct fn_range {
 };
 
 /* The functions of one CU, indexed at the first lookup in it. */
-struct cu_slot {
-	const void *key; /* the CU DIE's address in the debug data; NULL: an empty slot */
+struct cu_index {
 	struct fn_range *fns;
 	size_t nfns;
+	bool built;
 };
 
 /*
@@ -71,107 +64,95 @@ struct cu_range {
 	Dwarf_Addr bias;
 };
 
-struct mod_slot {
-	Dwfl_Module *mod; /* NULL: an empty slot */
-	struct cu_range *v;
-	size_t n;
+struct mod_cache {
+	/* ELF address -> its answer: entries [v >> 32, (v >> 32) + (uint32_t)v) of the array */
+	struct perfev__hashmap addrs;
+	struct cu_range *cus;
+	size_t ncus;
+	bool cus_built;
 };
 
 struct srcline_cache {
-	struct addr_slot *addrs; /* open addressing, a power of two */
-	size_t naddrs, addrcap;
-	struct mod_slot *mods; /* open addressing, a power of two */
-	size_t nmods, modcap;
-	struct cu_slot *cus; /* open addressing, a power of two */
-	size_t ncus, cucap;
-	struct perfev_srcline *ents;
-	size_t nents, entcap;
-	struct name_slot *names; /* open addressing, a power of two */
-	size_t nnames, namecap;
+	struct perfev__hashmap mods;  /* Dwfl_Module * -> struct mod_cache * */
+	struct perfev__hashmap cus;   /* the CU DIE's address -> struct cu_index * */
+	struct perfev__hashmap names; /* struct joined_name *, by its raw and dir */
+	/* Every address's answer, one after another. */
+	PERFEV__ARRAY(struct perfev_srcline) ents;
+	struct perfev__arena mem; /* the mod_cache, cu_index and joined_name */
+	/* The module of the last lookup: lookups come in runs of one module. */
+	Dwfl_Module *last_mod;
+	struct mod_cache *last_mc;
 };
+
+static uint64_t name_hash(uint64_t key, void *ctx)
+{
+	const struct joined_name *n = perfev__key_ptr(key);
+
+	return perfev__hash_u64((uintptr_t)n->raw ^ perfev__hash_u64((uintptr_t)n->dir));
+}
+
+static bool name_equal(uint64_t a, uint64_t b, void *ctx)
+{
+	const struct joined_name *x = perfev__key_ptr(a), *y = perfev__key_ptr(b);
+
+	return x->raw == y->raw && x->dir == y->dir;
+}
+
+static struct srcline_cache *cache_new(void)
+{
+	struct srcline_cache *c = calloc(1, sizeof(*c));
+
+	if (c)
+		perfev__hashmap_init(&c->names, name_hash, name_equal, NULL);
+	return c;
+}
 
 void perfev__srcline_cache_free(void *cache)
 {
 	struct srcline_cache *c = cache;
-	size_t i;
+	struct perfev__hashmap_entry *e;
 
 	if (!c)
 		return;
-	for (i = 0; i < c->namecap; i++)
-		free(c->names[i].joined);
-	for (i = 0; i < c->cucap; i++)
-		free(c->cus[i].fns);
-	free(c->cus);
-	for (i = 0; i < c->modcap; i++)
-		free(c->mods[i].v);
-	free(c->mods);
-	free(c->names);
-	free(c->ents);
-	free(c->addrs);
+	perfev__hashmap_for_each(&c->cus, e)
+		free(((struct cu_index *)perfev__key_ptr(e->value))->fns);
+	perfev__hashmap_for_each(&c->mods, e) {
+		struct mod_cache *mc = perfev__key_ptr(e->value);
+
+		perfev__hashmap_release(&mc->addrs);
+		free(mc->cus);
+	}
+	perfev__hashmap_release(&c->cus);
+	perfev__hashmap_release(&c->mods);
+	perfev__hashmap_release(&c->names);
+	perfev__array_release(&c->ents);
+	perfev__arena_release(&c->mem);
 	free(c);
 }
 
-static uint64_t mix(uint64_t a, uint64_t b)
+/*
+ * The value of @key in @m, added when absent as a new zeroed piece of
+ * @size bytes from the cache's arena.  NULL when out of memory.
+ */
+static void *find_or_new(struct srcline_cache *c, struct perfev__hashmap *m, uint64_t key,
+			 size_t size)
 {
-	uint64_t h = (a ^ (b * 0x9e3779b97f4a7c15ULL)) * 0xff51afd7ed558ccdULL;
+	struct perfev__hashmap_entry *e;
+	bool added;
+	void *p;
 
-	return h ^ (h >> 32);
-}
-
-static struct addr_slot *addr_slot(struct addr_slot *t, size_t cap, Dwfl_Module *mod,
-				   uint64_t vaddr)
-{
-	size_t i = (size_t)mix((uintptr_t)mod, vaddr) & (cap - 1);
-
-	while (t[i].mod && (t[i].mod != mod || t[i].vaddr != vaddr))
-		i = (i + 1) & (cap - 1);
-	return &t[i];
-}
-
-static int addr_grow(struct srcline_cache *c)
-{
-	size_t cap = c->addrcap ? c->addrcap * 2 : 256, i;
-	struct addr_slot *t;
-
-	if (cap > SIZE_MAX / sizeof(*t))
-		return -ENOMEM;
-	t = calloc(cap, sizeof(*t));
-	if (!t)
-		return -ENOMEM;
-	for (i = 0; i < c->addrcap; i++)
-		if (c->addrs[i].mod)
-			*addr_slot(t, cap, c->addrs[i].mod, c->addrs[i].vaddr) = c->addrs[i];
-	free(c->addrs);
-	c->addrs = t;
-	c->addrcap = cap;
-	return 0;
-}
-
-static struct name_slot *name_slot(struct name_slot *t, size_t cap, const char *raw,
-				   const char *dir)
-{
-	size_t i = (size_t)mix((uintptr_t)raw, (uintptr_t)dir) & (cap - 1);
-
-	while (t[i].raw && (t[i].raw != raw || t[i].dir != dir))
-		i = (i + 1) & (cap - 1);
-	return &t[i];
-}
-
-static int name_grow(struct srcline_cache *c)
-{
-	size_t cap = c->namecap ? c->namecap * 2 : 64, i;
-	struct name_slot *t;
-
-	t = calloc(cap, sizeof(*t));
-	if (!t)
-		return -ENOMEM;
-	for (i = 0; i < c->namecap; i++)
-		if (c->names[i].raw)
-			*name_slot(t, cap, c->names[i].raw, c->names[i].dir) = c->names[i];
-	free(c->names);
-	c->names = t;
-	c->namecap = cap;
-	return 0;
+	e = perfev__hashmap_upsert(m, key, &added);
+	if (!e)
+		return NULL;
+	if (!added)
+		return perfev__key_ptr(e->value);
+	p = perfev__arena_alloc(&c->mem, size, 16);
+	if (!p) {
+		perfev__hashmap_delete(m, key, NULL, NULL);
+		return NULL;
+	}
+	e->value = perfev__ptr_key(p);
+	return p;
 }
 
 /*
@@ -181,30 +162,34 @@ static int name_grow(struct srcline_cache *c)
  */
 static const char *file_path(struct srcline_cache *c, const char *raw, const char *dir)
 {
-	struct name_slot *sl;
+	struct joined_name want = {raw, dir}, *n;
+	struct perfev__hashmap_entry *e;
 	size_t dl, rl;
+	bool added;
 
 	if (raw[0] == '/' || !dir || !dir[0])
 		return raw;
-	if ((c->nnames + 1) * 2 > c->namecap && name_grow(c))
+	e = perfev__hashmap_upsert(&c->names, perfev__ptr_key(&want), &added);
+	if (!e)
 		return NULL;
-	sl = name_slot(c->names, c->namecap, raw, dir);
-	if (sl->raw)
-		return sl->joined;
+	if (!added)
+		return ((struct joined_name *)perfev__key_ptr(e->key))->path;
 	dl = strlen(dir);
 	rl = strlen(raw);
 	while (dl > 1 && dir[dl - 1] == '/')
 		dl--;
-	sl->joined = malloc(dl + rl + 2);
-	if (!sl->joined)
+	n = perfev__arena_alloc(&c->mem, sizeof(*n) + dl + rl + 2, 16);
+	if (!n) {
+		perfev__hashmap_delete(&c->names, perfev__ptr_key(&want), NULL, NULL);
 		return NULL;
-	memcpy(sl->joined, dir, dl);
-	sl->joined[dl] = '/';
-	memcpy(sl->joined + dl + 1, raw, rl + 1);
-	sl->raw = raw;
-	sl->dir = dir;
-	c->nnames++;
-	return sl->joined;
+	}
+	n->raw = raw;
+	n->dir = dir;
+	memcpy(n->path, dir, dl);
+	n->path[dl] = '/';
+	memcpy(n->path + dl + 1, raw, rl + 1);
+	e->key = perfev__ptr_key(n);
+	return n->path;
 }
 
 /* A function's name as the symbol table has it: the linkage name, else the plain one. */
@@ -262,32 +247,6 @@ static int descend(Dwarf_Die *parent, Dwarf_Addr pc, struct chain *ch)
 			break;
 		}
 	} while (dwarf_siblingof(&child, &child) == 0);
-	return 0;
-}
-
-static struct cu_slot *cu_slot(struct cu_slot *t, size_t cap, const void *key)
-{
-	size_t i = (size_t)mix((uintptr_t)key, 0) & (cap - 1);
-
-	while (t[i].key && t[i].key != key)
-		i = (i + 1) & (cap - 1);
-	return &t[i];
-}
-
-static int cu_grow(struct srcline_cache *c)
-{
-	size_t cap = c->cucap ? c->cucap * 2 : 64, i;
-	struct cu_slot *t;
-
-	t = calloc(cap, sizeof(*t));
-	if (!t)
-		return -ENOMEM;
-	for (i = 0; i < c->cucap; i++)
-		if (c->cus[i].key)
-			*cu_slot(t, cap, c->cus[i].key) = c->cus[i];
-	free(c->cus);
-	c->cus = t;
-	c->cucap = cap;
 	return 0;
 }
 
@@ -354,20 +313,19 @@ static int cmp_fn(const void *a, const void *b)
 }
 
 /* The function index of @cu, built at the first call.  NULL when out of memory. */
-static struct cu_slot *cu_index(struct srcline_cache *c, Dwarf_Die *cu)
+static struct cu_index *cu_index(struct srcline_cache *c, Dwarf_Die *cu)
 {
 	struct fn_list l = {0};
-	struct cu_slot *cs;
+	struct cu_index *cs;
 	uint64_t maxhi = 0;
 	size_t i;
 
-	if ((c->ncus + 1) * 2 > c->cucap && cu_grow(c))
-		return NULL;
-	cs = cu_slot(c->cus, c->cucap, cu->addr);
-	if (cs->key)
+	cs = find_or_new(c, &c->cus, perfev__ptr_key(cu->addr), sizeof(*cs));
+	if (!cs || cs->built)
 		return cs;
 	if (index_fns(cu, &l)) {
 		free(l.v);
+		perfev__hashmap_delete(&c->cus, perfev__ptr_key(cu->addr), NULL, NULL);
 		return NULL;
 	}
 	if (l.n)
@@ -377,10 +335,9 @@ static struct cu_slot *cu_index(struct srcline_cache *c, Dwarf_Die *cu)
 			maxhi = l.v[i].hi;
 		l.v[i].maxhi = maxhi;
 	}
-	cs->key = cu->addr;
 	cs->fns = l.v;
 	cs->nfns = l.n;
-	c->ncus++;
+	cs->built = true;
 	return cs;
 }
 
@@ -392,7 +349,7 @@ static struct cu_slot *cu_index(struct srcline_cache *c, Dwarf_Die *cu)
 static int find_chain(struct srcline_cache *c, Dwarf_Die *cu, Dwarf_Addr pc, struct chain *ch)
 {
 	const struct fn_range *fn = NULL;
-	struct cu_slot *cs = cu_index(c, cu);
+	struct cu_index *cs = cu_index(c, cu);
 	Dwarf_Die top;
 	size_t lo = 0, hi, mid;
 
@@ -423,32 +380,6 @@ static int find_chain(struct srcline_cache *c, Dwarf_Die *cu, Dwarf_Addr pc, str
 	return descend(&top, pc, ch);
 }
 
-static struct mod_slot *mod_slot(struct mod_slot *t, size_t cap, Dwfl_Module *mod)
-{
-	size_t i = (size_t)mix((uintptr_t)mod, 1) & (cap - 1);
-
-	while (t[i].mod && t[i].mod != mod)
-		i = (i + 1) & (cap - 1);
-	return &t[i];
-}
-
-static int mod_grow(struct srcline_cache *c)
-{
-	size_t cap = c->modcap ? c->modcap * 2 : 16, i;
-	struct mod_slot *t;
-
-	t = calloc(cap, sizeof(*t));
-	if (!t)
-		return -ENOMEM;
-	for (i = 0; i < c->modcap; i++)
-		if (c->mods[i].mod)
-			*mod_slot(t, cap, c->mods[i].mod) = c->mods[i];
-	free(c->mods);
-	c->mods = t;
-	c->modcap = cap;
-	return 0;
-}
-
 static int cmp_cu(const void *a, const void *b)
 {
 	const struct cu_range *x = a, *y = b;
@@ -461,61 +392,55 @@ static int cmp_cu(const void *a, const void *b)
  * ranges of every CU's DIE, into *@cu and *@bias.  Returns 1 when found,
  * 0 when not, -ENOMEM.
  */
-static int cu_by_ranges(struct srcline_cache *c, Dwfl_Module *mod, Dwarf_Addr pc, Dwarf_Die *cu,
+static int cu_by_ranges(struct mod_cache *mc, Dwfl_Module *mod, Dwarf_Addr pc, Dwarf_Die *cu,
 			Dwarf_Addr *bias)
 {
-	struct mod_slot *ms;
 	Dwarf_Die *it = NULL;
 	Dwarf_Addr b, base, lo, hi;
 	size_t cap = 0, l = 0, h, mid;
 	ptrdiff_t off;
 
-	if ((c->nmods + 1) * 2 > c->modcap && mod_grow(c))
-		return -ENOMEM;
-	ms = mod_slot(c->mods, c->modcap, mod);
-	if (!ms->mod) {
+	if (!mc->cus_built) {
 		while ((it = dwfl_module_nextcu(mod, it, &b))) {
 			off = 0;
 			while ((off = dwarf_ranges(it, off, &base, &lo, &hi)) > 0) {
 				if (lo >= hi)
 					continue;
-				if (perfev__grow(&ms->v, &cap, ms->n + 1, sizeof(*ms->v))) {
-					free(ms->v);
-					ms->v = NULL;
-					ms->n = 0;
+				if (perfev__grow(&mc->cus, &cap, mc->ncus + 1, sizeof(*mc->cus))) {
+					free(mc->cus);
+					mc->cus = NULL;
+					mc->ncus = 0;
 					return -ENOMEM;
 				}
-				ms->v[ms->n++] = (struct cu_range){lo + b, hi + b, *it, b};
+				mc->cus[mc->ncus++] = (struct cu_range){lo + b, hi + b, *it, b};
 			}
 		}
-		if (ms->n)
-			qsort(ms->v, ms->n, sizeof(*ms->v), cmp_cu);
-		ms->mod = mod;
-		c->nmods++;
+		if (mc->ncus)
+			qsort(mc->cus, mc->ncus, sizeof(*mc->cus), cmp_cu);
+		mc->cus_built = true;
 	}
 	/* CUs do not overlap: the last range starting at or before @pc. */
-	h = ms->n;
+	h = mc->ncus;
 	while (l < h) {
 		mid = l + (h - l) / 2;
-		if (ms->v[mid].lo <= pc)
+		if (mc->cus[mid].lo <= pc)
 			l = mid + 1;
 		else
 			h = mid;
 	}
-	if (!l || pc >= ms->v[l - 1].hi)
+	if (!l || pc >= mc->cus[l - 1].hi)
 		return 0;
-	*cu = ms->v[l - 1].cu;
-	*bias = ms->v[l - 1].bias;
+	*cu = mc->cus[l - 1].cu;
+	*bias = mc->cus[l - 1].bias;
 	return 1;
 }
 
 static int push(struct srcline_cache *c, const char *file, int line, const char *func)
 {
-	struct perfev_srcline *e;
+	struct perfev_srcline *e = perfev__array_push(&c->ents);
 
-	if (perfev__grow(&c->ents, &c->entcap, c->nents + 1, sizeof(*c->ents)))
+	if (!e)
 		return -ENOMEM;
-	e = &c->ents[c->nents++];
 	e->file = file;
 	e->line = line > 0 ? (uint32_t)line : 0;
 	e->func = func;
@@ -526,7 +451,8 @@ static int push(struct srcline_cache *c, const char *file, int line, const char 
  * Compute the entries of @vaddr (an address of @mod's ELF file, @bias its
  * load bias) and append them to the cache's array.  No line: no entries.
  */
-static int compute(struct srcline_cache *c, Dwfl_Module *mod, uint64_t vaddr, uint64_t bias)
+static int compute(struct srcline_cache *c, struct mod_cache *mc, Dwfl_Module *mod, uint64_t vaddr,
+		   uint64_t bias)
 {
 	Dwarf_Addr pc = vaddr + bias, cubias = 0;
 	struct chain ch = {0};
@@ -540,7 +466,7 @@ static int compute(struct srcline_cache *c, Dwfl_Module *mod, uint64_t vaddr, ui
 
 	cu = dwfl_module_addrdie(mod, pc, &cubias);
 	if (!cu) {
-		err = cu_by_ranges(c, mod, pc, &cubuf, &cubias);
+		err = cu_by_ranges(mc, mod, pc, &cubuf, &cubias);
 		if (err <= 0)
 			return err;
 		cu = &cubuf;
@@ -594,11 +520,13 @@ out:
 int perfev_symbolize_lines(struct perfev_symbolizer *s, const char *path, uint64_t map_start,
 			   uint64_t pgoff, uint64_t ip, struct perfev_srcline *out, size_t max)
 {
+	struct perfev__hashmap_entry *e;
 	struct srcline_cache *c;
-	struct addr_slot *sl;
+	struct mod_cache *mc;
 	Dwfl_Module *mod;
 	uint64_t vaddr, bias;
 	size_t first, n;
+	bool added;
 	void **cp;
 	int err;
 
@@ -608,29 +536,34 @@ int perfev_symbolize_lines(struct perfev_symbolizer *s, const char *path, uint64
 	if (err)
 		return err;
 	cp = perfev__symbolizer_lines(s);
-	if (!*cp && !(*cp = calloc(1, sizeof(struct srcline_cache))))
+	if (!*cp && !(*cp = cache_new()))
 		return -ENOMEM;
 	c = *cp;
-	if ((c->naddrs + 1) * 2 > c->addrcap && addr_grow(c))
+	mc = mod == c->last_mod ? c->last_mc
+				: find_or_new(c, &c->mods, perfev__ptr_key(mod), sizeof(*mc));
+	if (!mc)
 		return -ENOMEM;
-	sl = addr_slot(c->addrs, c->addrcap, mod, vaddr);
-	if (!sl->mod) {
-		first = c->nents;
-		if (first > UINT32_MAX)
-			return -ENOMEM;
-		err = compute(c, mod, vaddr, bias);
+	c->last_mod = mod;
+	c->last_mc = mc;
+	e = perfev__hashmap_upsert(&mc->addrs, vaddr, &added);
+	if (!e)
+		return -ENOMEM;
+	if (added) {
+		first = c->ents.n;
+		err = first > UINT32_MAX ? -ENOMEM : compute(c, mc, mod, vaddr, bias);
 		if (err) {
-			c->nents = first;
+			c->ents.n = first;
+			perfev__hashmap_delete(&mc->addrs, vaddr, NULL, NULL);
 			return err;
 		}
-		sl->mod = mod;
-		sl->vaddr = vaddr;
-		sl->first = (uint32_t)first;
-		sl->n = (uint32_t)(c->nents - first);
-		c->naddrs++;
+		/* compute() changed no map of this module's addresses: @e still stands. */
+		e->value = (uint64_t)first << 32 | (uint32_t)(c->ents.n - first);
 	}
-	n = sl->n < max ? sl->n : max;
+	first = (size_t)(e->value >> 32);
+	n = (uint32_t)e->value;
+	if (n > max)
+		n = max;
 	if (n)
-		memcpy(out, c->ents + sl->first, n * sizeof(*out));
+		memcpy(out, c->ents.v + first, n * sizeof(*out));
 	return (int)n;
 }

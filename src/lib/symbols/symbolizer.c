@@ -78,9 +78,8 @@ struct perfev_symbolizer {
 	uint64_t kdelta; /* kallsyms' addresses minus the recording's, for the kernel itself */
 	int kref_err;	 /* -ENODATA: kallsyms has no kref_name */
 	bool kref_done;	 /* kdelta and kref_err are those of kref_name and this kallsyms */
-	/* Files by path: open addressing, a power of two. */
-	struct dso **dsos;
-	size_t ndsos, cap;
+	/* Files by path: the key is the dso's path, the value the dso. */
+	struct perfev__hashmap dsos;
 	void *lines; /* srcline.c's cache of source lines, NULL until the first lookup */
 	/*
 	 * Files opened before their build id was told: kept until the end,
@@ -135,6 +134,7 @@ int perfev_symbolizer_new(const struct perfev_symbolizer_opts *opts, struct perf
 	if (!s)
 		return -ENOMEM;
 	s->cache_fd = -1;
+	perfev__hashmap_init(&s->dsos, perfev__hash_str_key, perfev__equal_str_key, NULL);
 	s->demangle = !PERFEV__OPT(opts, no_demangle, false);
 	s->demangle_params = PERFEV__OPT(opts, demangle_params, false);
 	root = PERFEV__OPT(opts, procfs_root, NULL);
@@ -207,14 +207,14 @@ static void dso_free(struct dso *d)
 
 void perfev_symbolizer_free(struct perfev_symbolizer *s)
 {
-	size_t i;
+	struct perfev__hashmap_entry *e;
 
 	if (!s)
 		return;
 	perfev__srcline_cache_free(s->lines);
-	for (i = 0; i < s->cap; i++)
-		dso_free(s->dsos[i]);
-	free(s->dsos);
+	perfev__hashmap_for_each(&s->dsos, e)
+		dso_free(perfev__key_ptr(e->value));
+	perfev__hashmap_release(&s->dsos);
 	while (s->retired) {
 		struct dso *d = s->retired;
 
@@ -239,44 +239,6 @@ void perfev_symbolizer_free(struct perfev_symbolizer *s)
 void **perfev__symbolizer_lines(struct perfev_symbolizer *s)
 {
 	return &s->lines;
-}
-
-static uint64_t hash_str(const char *p)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-	return h;
-}
-
-/* The slot of @path: its dso, or the empty slot where it goes. */
-static struct dso **slot(struct perfev_symbolizer *s, const char *path)
-{
-	size_t i = (size_t)hash_str(path) & (s->cap - 1);
-
-	while (s->dsos[i] && strcmp(s->dsos[i]->path, path))
-		i = (i + 1) & (s->cap - 1);
-	return &s->dsos[i];
-}
-
-static int grow_table(struct perfev_symbolizer *s)
-{
-	struct dso **old = s->dsos;
-	size_t oldcap = s->cap, i;
-
-	s->cap = oldcap ? oldcap * 2 : 64;
-	s->dsos = calloc(s->cap, sizeof(*s->dsos));
-	if (!s->dsos) {
-		s->dsos = old;
-		s->cap = oldcap;
-		return -ENOMEM;
-	}
-	for (i = 0; i < oldcap; i++)
-		if (old[i])
-			*slot(s, old[i]->path) = old[i];
-	free(old);
-	return 0;
 }
 
 /* Report @file (@fd instead when >= 0, then consumed) to a fresh Dwfl; note its loaded segments. */
@@ -463,20 +425,24 @@ static void dso_open(struct perfev_symbolizer *s, struct dso *d)
 
 static struct dso *dso_get(struct perfev_symbolizer *s, const char *path)
 {
-	struct dso **sl, *d;
+	struct perfev__hashmap_entry *e;
+	struct dso *d;
+	bool added;
 
-	if ((s->ndsos + 1) * 2 > s->cap && grow_table(s))
+	e = perfev__hashmap_upsert(&s->dsos, perfev__ptr_key(path), &added);
+	if (!e)
 		return NULL;
-	sl = slot(s, path);
-	if (*sl)
-		return *sl;
+	if (!added)
+		return perfev__key_ptr(e->value);
 	d = calloc(1, sizeof(*d));
 	if (!d || !(d->path = strdup(path))) {
 		free(d);
+		perfev__hashmap_delete(&s->dsos, perfev__ptr_key(path), NULL, NULL);
 		return NULL;
 	}
-	*sl = d;
-	s->ndsos++;
+	/* The key becomes the dso's own copy of the path: the caller's goes away. */
+	e->key = perfev__ptr_key(d->path);
+	e->value = perfev__ptr_key(d);
 	return d;
 }
 

@@ -238,28 +238,37 @@ static const struct pm_rkey *rkey_of(const struct perfev_machine *m, uint64_t ke
 	return key == PM_PROBE ? &m->probe : &m->rkeys.v[key];
 }
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	return perfev__hash_u64(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
-}
-
+/* Every address of a sample is hashed: the fields folded by odd multipliers, mixed once. */
 static uint64_t rkey_hash(uint64_t key, void *ctx)
 {
 	const struct pm_rkey *k = rkey_of(ctx, key);
-	uint64_t h = mix(0, (uintptr_t)k->dso);
+	uint64_t h = k->ip;
 
-	h = mix(h, k->start);
-	h = mix(h, k->pgoff);
-	h = mix(h, k->ip);
-	return mix(h, (uint64_t)k->pid << 32 | (uint64_t)k->cpumode << 16 | k->how);
+	h = h * 0x9e3779b97f4a7c15ULL ^ (uintptr_t)k->dso;
+	h = h * 0xc2b2ae3d27d4eb4fULL ^ k->start;
+	h = h * 0x165667b19e3779f9ULL ^ k->pgoff;
+	h = h * 0x9e3779b97f4a7c15ULL ^
+	    ((uint64_t)k->pid << 32 | (uint64_t)k->cpumode << 16 | k->how);
+	return perfev__hash_u64(h);
+}
+
+static bool same_rkey(const struct pm_rkey *x, const struct pm_rkey *y)
+{
+	return x->ip == y->ip && x->dso == y->dso && x->start == y->start && x->pgoff == y->pgoff &&
+	       x->pid == y->pid && x->cpumode == y->cpumode && x->how == y->how;
 }
 
 static bool rkey_equal(uint64_t a, uint64_t b, void *ctx)
 {
-	const struct pm_rkey *x = rkey_of(ctx, a), *y = rkey_of(ctx, b);
+	return same_rkey(rkey_of(ctx, a), rkey_of(ctx, b));
+}
 
-	return x->dso == y->dso && x->start == y->start && x->pgoff == y->pgoff && x->ip == y->ip &&
-	       x->pid == y->pid && x->cpumode == y->cpumode && x->how == y->how;
+/* The slot of @k among the recent resolutions: a cheap function of its address. */
+static size_t recent_slot(const struct pm_rkey *k)
+{
+	uint64_t h = (k->ip ^ (uintptr_t)k->dso ^ k->how) * 0x9e3779b97f4a7c15ULL;
+
+	return (size_t)(h >> 52) & (PM_RECENT - 1);
 }
 
 /* Append the frames of @ip of process @pid seen in @cpumode to the output. */
@@ -269,7 +278,7 @@ static int resolve(struct perfev_machine *m, uint32_t pid, unsigned int cpumode,
 	const struct pm_map *map = perfev__machine_find(m, pid, cpumode, ip);
 	struct perfev__hashmap_entry *e;
 	struct pm_rkey *k;
-	size_t i, first;
+	size_t i, first, slot;
 	bool added;
 	int n;
 
@@ -278,7 +287,6 @@ static int resolve(struct perfev_machine *m, uint32_t pid, unsigned int cpumode,
 	/* Only source lines look a return address up elsewhere. */
 	if (!(how & (PERFEV_FRAMES_SRCLINE | PERFEV_FRAMES_INLINE)))
 		how &= ~PM_RETURN_ADDR;
-	memset(&m->probe, 0, sizeof(m->probe));
 	m->probe.dso = map ? map->dso : NULL;
 	m->probe.start = map ? map->start : 0;
 	m->probe.pgoff = map ? map->pgoff : 0;
@@ -286,6 +294,12 @@ static int resolve(struct perfev_machine *m, uint32_t pid, unsigned int cpumode,
 	m->probe.pid = !map || map->identity ? pid : 0;
 	m->probe.cpumode = (uint16_t)cpumode;
 	m->probe.how = (uint16_t)how;
+	/* Most addresses of a sample were seen a moment ago: the hash map is for the others. */
+	slot = recent_slot(&m->probe);
+	if (m->recent[slot] && same_rkey(&m->rkeys.v[m->recent[slot] - 1], &m->probe)) {
+		k = &m->rkeys.v[m->recent[slot] - 1];
+		goto found;
+	}
 	e = perfev__hashmap_upsert(&m->rcache, PM_PROBE, &added);
 	if (!e)
 		return -ENOMEM;
@@ -304,7 +318,10 @@ static int resolve(struct perfev_machine *m, uint32_t pid, unsigned int cpumode,
 		e->key = m->rkeys.n - 1;
 	}
 	k = &m->rkeys.v[e->key];
-	if (perfev__grow(&m->out.v, &m->out.cap, m->out.n + k->n, sizeof(*m->out.v)))
+	m->recent[slot] = (uint32_t)e->key + 1;
+found:
+	if (m->out.n + k->n > m->out.cap &&
+	    perfev__grow(&m->out.v, &m->out.cap, m->out.n + k->n, sizeof(*m->out.v)))
 		return -ENOMEM;
 	for (i = 0; i < k->n; i++) {
 		m->out.v[m->out.n] = m->pool.v[k->first + i];
@@ -317,6 +334,7 @@ void perfev__machine_forget_resolutions(struct perfev_machine *m)
 {
 	/* The pool stays: frame ids are never given to another resolution. */
 	perfev__hashmap_clear(&m->rcache);
+	memset(m->recent, 0, sizeof(m->recent));
 	m->rkeys.n = 0;
 }
 

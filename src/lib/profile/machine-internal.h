@@ -61,6 +61,9 @@ struct pm_rkey {
 /* pm_rkey.how: a return address (its source line is the call's, one byte earlier). */
 #define PM_RETURN_ADDR (1U << 15)
 
+/* Resolutions remembered by address in front of the hash map (a power of two). */
+#define PM_RECENT 4096
+
 struct perfev_machine {
 	struct perfev__hashmap threads; /* tid -> struct pm_thread * */
 	struct perfev__hashmap procs;	/* pid -> struct pm_proc * */
@@ -85,6 +88,7 @@ struct perfev_machine {
 	/* Resolutions: keys (by index, PM_PROBE for @probe) and their frames. */
 	PERFEV__ARRAY(struct pm_rkey) rkeys;
 	struct perfev__hashmap rcache;
+	uint32_t recent[PM_RECENT]; /* a direct-mapped cache in front of it: key index + 1 */
 	struct pm_rkey probe;
 	PERFEV__ARRAY(struct perfev_frame) pool;
 	PERFEV__ARRAY(struct perfev_frame) out; /* what the last call handed out */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <perfev/source.h>
 #include "common/internal.h"
+#include "profile/machine-internal.h"
 #include "profile/source-internal.h"
 
 #define NONE UINT32_MAX
@@ -636,27 +637,36 @@ int perfev_source_next(struct perfev_source *src, const struct perfev_source_eve
 int perfev_source_frames(struct perfev_source *src, const struct perfev_source_event *ev,
 			 unsigned int flags, const struct perfev_frame **frames, size_t *n)
 {
+	struct perfev_machine *m;
 	const struct perfev_frame *f;
-	size_t cnt;
+	struct perfev_frame *v;
+	size_t cnt, cap;
 	int err;
 
 	if (!src || ev != &src->ev || ev->kind != PERFEV_SOURCE_SAMPLE || !ev->rec || !frames || !n)
 		return -EINVAL;
 	if (!src->frames_valid || src->frames_seq != ev->seq || src->frames_flags != flags) {
-		src->frames_valid = false;
-		err =
-		    perfev_machine_sample_frames(src->m, ev->attr->attr, ev->rec, flags, &f, &cnt);
+		/*
+		 * The machine writes into the source's array, lent for the
+		 * call: the frames are the source's to keep, without a copy.
+		 */
+		m = src->m;
+		v = m->out.v;
+		cap = m->out.cap;
+		m->out.v = src->frames.v;
+		m->out.cap = src->frames.cap;
+		err = perfev_machine_sample_frames(m, ev->attr->attr, ev->rec, flags, &f, &cnt);
+		src->frames.v = m->out.v;
+		src->frames.cap = m->out.cap;
+		src->frames.n = err ? 0 : cnt;
+		m->out.v = v;
+		m->out.cap = cap;
+		m->out.n = 0;
+		src->frames_valid = !err;
 		if (err)
 			return err;
-		src->frames.n = 0;
-		if (perfev__grow(&src->frames.v, &src->frames.cap, cnt, sizeof(*f)))
-			return -ENOMEM;
-		if (cnt)
-			memcpy(src->frames.v, f, cnt * sizeof(*f));
-		src->frames.n = cnt;
 		src->frames_seq = ev->seq;
 		src->frames_flags = flags;
-		src->frames_valid = true;
 	}
 	*frames = src->frames.v;
 	*n = src->frames.n;

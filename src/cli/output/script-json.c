@@ -307,16 +307,18 @@ static void counted_string(struct jw *w, const char *key, const char *str, size_
 static void addr_syms(struct script *s, struct jw *w, uint32_t pid, unsigned int cpumode,
 		      uint64_t addr)
 {
-	const struct script_map *map = script_machine_find(&s->m, pid, cpumode, addr);
-	struct script_sym sym;
+	const struct perfev_frame *f;
+	size_t n;
 
-	jw_kstr(w, "dso", map ? map->dso : NULL);
-	if (script_symbolize(s, pid, map, cpumode, addr, &sym)) {
+	if (perfev_machine_resolve(s->m, pid, cpumode, addr, 0, &f, &n) || !n)
+		cli_die("out of memory");
+	jw_kstr(w, "dso", f->dso);
+	if (!f->sym) {
 		jw_kstr(w, "sym", NULL);
 		return;
 	}
-	jw_kstr(w, "sym", sym.name);
-	jw_ku64(w, "symoff", sym.off);
+	jw_kstr(w, "sym", f->sym);
+	jw_ku64(w, "symoff", f->sym_off);
 }
 
 /* The cpumode of the frames after a context marker; guest frames find no map. */
@@ -422,13 +424,12 @@ static void trace_fields(struct script *s, struct jw *w, size_t idx,
 	jw_obj_end(w);
 }
 
-static void sample(struct script *s, struct jw *w, const struct script_rec *sr,
+static void sample(struct script *s, struct jw *w, const struct perfev_source_event *sr,
 		   const struct perfev_record *rec)
 {
 	const struct perfev_sample_layout *layout = &sr->attr->layout;
 	const struct perfev_sample *smp = &rec->u.sample;
 	uint64_t t = smp->present;
-	char buf[32];
 
 	jw_kstr(w, "event", script_event_name(s, sr->attr_idx));
 	if (t & PERF_SAMPLE_IDENTIFIER)
@@ -440,7 +441,7 @@ static void sample(struct script *s, struct jw *w, const struct script_rec *sr,
 	if (t & PERF_SAMPLE_TID) {
 		jw_ki64(w, "pid", (int32_t)smp->pid);
 		jw_ki64(w, "tid", (int32_t)smp->tid);
-		jw_kstr(w, "comm", script_machine_comm(&s->m, smp->tid, buf, sizeof(buf)));
+		jw_kstr(w, "comm", sr->comm);
 	}
 	if (t & PERF_SAMPLE_TIME)
 		jw_ku64(w, "time", smp->time);
@@ -508,7 +509,8 @@ static void mmap_fields(struct jw *w, uint32_t pid, uint32_t tid, uint64_t addr,
 	jw_ku64(w, "pgoff", pgoff);
 }
 
-static void other(struct jw *w, const struct script_rec *sr, const struct perfev_record *rec)
+static void other(struct jw *w, const struct perfev_source_event *sr,
+		  const struct perfev_record *rec)
 {
 	const typeof(rec->u) *u = &rec->u;
 
@@ -637,7 +639,7 @@ static void other(struct jw *w, const struct script_rec *sr, const struct perfev
 	}
 }
 
-void script_json_record(struct script *s, const struct script_rec *sr,
+void script_json_record(struct script *s, const struct perfev_source_event *sr,
 			const struct perfev_record *rec)
 {
 	struct jw w;

@@ -591,8 +591,14 @@ int perfev_source_next(struct perfev_source *src, const struct perfev_source_eve
 		return -EINVAL;
 	*out = &src->ev;
 	for (;;) {
+		if (src->state == ST_DONE) {
+			ret = src->err;
+			break;
+		}
 		if (src->splitting) {
 			ret = next_split(src);
+			if (ret < 0)
+				goto fail;
 			if (ret)
 				return ret;
 			continue;
@@ -601,6 +607,8 @@ int perfev_source_next(struct perfev_source *src, const struct perfev_source_eve
 		if (top && ready(src, top)) {
 			perfev__queue_pop(&src->q, &e);
 			ret = deliver(src, &e, false);
+			if (ret < 0)
+				goto fail;
 			if (ret)
 				return ret;
 			continue;
@@ -610,23 +618,33 @@ int perfev_source_next(struct perfev_source *src, const struct perfev_source_eve
 		if (src->barrier) {
 			src->barrier = false;
 			ret = deliver(src, &src->barrier_ent, false);
+			if (ret < 0)
+				goto fail;
 			if (ret)
 				return ret;
 			continue;
 		}
 		if (src->state != ST_READING) {
 			src->state = ST_DONE;
-			ret = src->err;
-			break;
+			continue;
 		}
 		if (!src->r) {
 			ret = 0;
 			break;
 		}
 		ret = read_one(src);
+		if (ret < 0)
+			goto fail;
 		if (ret)
 			return ret;
 	}
+	goto out;
+fail:
+	/* Out of memory: the source cannot go on, and says so from now on. */
+	src->state = ST_DONE;
+	src->err = ret;
+	src->st.err = ret;
+out:
 	/* Nothing handed out: the last event is over. */
 	release_cur(src);
 	memset(&src->ev, 0, sizeof(src->ev));

@@ -129,9 +129,13 @@ struct perfev_source_event {
 	const void *bytes;
 	uint64_t offset; /* in the file or stream (live: 0) */
 	uint64_t seq;	 /* the record's number; the samples split from one record share it */
-	/* Its event: index, description, name; SIZE_MAX, NULL, NULL for none. */
+	/* Its event: index and description; SIZE_MAX and NULL for none. */
 	size_t attr_idx;
 	const struct perfev_data_attr *attr;
+	/*
+	 * Samples: the event's name (perfev_source_attr_name()); NULL for
+	 * other records (a stream may name its events after its first records).
+	 */
 	const char *name;
 	/* Samples: */
 	const char *comm; /* the thread's command name, or ":TID" */
@@ -152,8 +156,8 @@ struct perfev_source_event {
  * those of perfev_data_next() (-EBADMSG for a record cut short, -EPROTO,
  * read errors), -EBADMSG for a record read whole that does not decode
  * (err_in_record in the stats), -ENOMEM.  The records read before an
- * error are all handed out before it is returned; then it is returned
- * again.
+ * input error are all handed out before it is returned (not so after
+ * -ENOMEM); from then on it is returned again.
  */
 PERFEV_API int perfev_source_next(struct perfev_source *src, const struct perfev_source_event **ev);
 

@@ -316,7 +316,6 @@ static void fill_record(struct perfev_source *src, uint32_t idx)
 	ev->seq = src->rec_seq;
 	ev->attr_idx = idx == NONE ? SIZE_MAX : idx;
 	ev->attr = idx == NONE ? NULL : src->attrs.v[idx]->da;
-	ev->name = idx == NONE ? NULL : perfev_source_attr_name(src, idx);
 	ev->cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	if (rec->sid.present & PERF_SAMPLE_TID) {
 		ev->pid = rec->sid.pid;

@@ -38,8 +38,13 @@ int main(int argc, char **argv)
 		printf("%s %" PRIu32 "/%" PRIu32 " %" PRIu64 ".%06" PRIu64 " %s\n", ev->comm,
 		       ev->pid, ev->tid, ev->time / 1000000000, ev->time % 1000000000 / 1000,
 		       ev->name);
-		/* The call chain when the sample has one, else the sampled address. */
-		err = perfev_source_frames(src, ev, PERFEV_FRAMES_CHAIN, &f, &n);
+		/*
+		 * The call chain when the sample has one, else the sampled
+		 * address; stacks unwound from DWARF with their inlined
+		 * functions, as perf script shows them.
+		 */
+		err = perfev_source_frames(
+		    src, ev, PERFEV_FRAMES_CHAIN | PERFEV_FRAMES_UNWOUND_INLINES, &f, &n);
 		if (err)
 			break;
 		for (i = 0; i < n; i++) {
@@ -48,7 +53,10 @@ int main(int argc, char **argv)
 				printf("%s+0x%" PRIx64, f[i].sym, f[i].sym_off);
 			else
 				fputs("[unknown]", stdout);
-			printf(" (%s)\n", f[i].dso ? f[i].dso : "[unknown]");
+			if (f[i].flags & PERFEV_FRAME_INLINED)
+				puts(" (inlined)");
+			else
+				printf(" (%s)\n", f[i].dso ? f[i].dso : "[unknown]");
 		}
 	}
 	if (err < 0)

@@ -112,6 +112,14 @@ PERFEV_API struct perfev_symbolizer *perfev_machine_symbolizer(struct perfev_mac
 #define PERFEV_FRAMES_SRCLINE (1U << 2)
 /* The functions inlined at each address, each as a frame of its own before its caller. */
 #define PERFEV_FRAMES_INLINE (1U << 3)
+/*
+ * User frames unwound from a sample's stack copy as perf script shows
+ * them (perf's append_inlines): each address as the functions DWARF names
+ * there, innermost first, the outermost included; those named otherwise
+ * than the symbol there are marked PERFEV_FRAME_INLINED, so that an
+ * address may give inlined frames only.  Other frames are not changed.
+ */
+#define PERFEV_FRAMES_UNWOUND_INLINES (1U << 4)
 
 /* perfev_frame.flags */
 #define PERFEV_FRAME_KERNEL	(1U << 0) /* a kernel address (kernel, module, BPF program) */
@@ -134,8 +142,12 @@ struct perfev_frame {
 	 * "/tmp/perf-PID.map" for executable anonymous memory; NULL: in no map.
 	 */
 	const char *dso;
-	const char *sym;  /* the function (demangled unless asked not to); NULL: unknown */
-	uint64_t sym_off; /* @ip's offset from @sym's start; 0 for inlined and DWARF names */
+	const char *sym; /* the function (demangled unless asked not to); NULL: unknown */
+	/*
+	 * @ip's offset from the start of the symbol it is in (for an inlined
+	 * function too, as perf shows it); 0 for a DWARF name.
+	 */
+	uint64_t sym_off;
 	const char *file; /* PERFEV_FRAMES_SRCLINE: the source file, NULL: unknown */
 	uint32_t line;	  /* its line, 0: unknown */
 	/*
@@ -175,7 +187,8 @@ PERFEV_API int perfev_machine_resolve(struct perfev_machine *m, uint32_t pid, un
  * --call-graph dwarf) has the kernel part of its call chain followed by
  * the user frames unwound from its stack copy through the files' DWARF
  * call frame information (PERFEV_FRAME_UNWOUND; its ip alone when none
- * could be, for a user-mode sample); a sample without either is its ip.
+ * could be, for a user-mode sample; with PERFEV_FRAMES_UNWOUND_INLINES
+ * as perf script shows them); a sample without either is its ip.
  * Return addresses are looked up one byte earlier for their source line
  * (the call instruction).  *@frames as for perfev_machine_resolve().
  * Errors: -EINVAL (not a sample), -ENOMEM.

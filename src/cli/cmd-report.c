@@ -144,7 +144,8 @@ static void push_index(struct builder *b, uint32_t frame)
  * The profile frame of frame @i of @f (@n frames) of process @pid, made
  * once per resolution: the machine gives equal resolutions one id.  An
  * inlined frame takes after the function it was inlined into, the next
- * frame that is not inlined.
+ * frame of its address that is not inlined; an unwound address may have
+ * none (perf's inlined frames of DWARF call chains), and then a symbol.
  */
 static uint32_t profile_frame(struct builder *b, const struct perfev_frame *f, size_t i, size_t n,
 			      uint32_t pid)
@@ -158,9 +159,9 @@ static uint32_t profile_frame(struct builder *b, const struct perfev_frame *f, s
 
 	if (fr->id < b->cap_prof_of && b->prof_of[fr->id])
 		return b->prof_of[fr->id] - 1;
-	for (k = i; k < n && (f[k].flags & PERFEV_FRAME_INLINED); k++)
+	for (k = i; k < n && f[k].ip == fr->ip && (f[k].flags & PERFEV_FRAME_INLINED); k++)
 		;
-	if (k < n)
+	if (k < n && f[k].ip == fr->ip)
 		outer = &f[k];
 	pf.level = level_of(fr->cpumode);
 	pf.dso = fr->dso ? fr->dso : "[unknown]";
@@ -172,6 +173,8 @@ static uint32_t profile_frame(struct builder *b, const struct perfev_frame *f, s
 	pf.addr = fr->dso && pf.level == 'k' ? fr->ip : fr->addr;
 	/* A symbol of the symbol table, not a name DWARF gave an address none covers. */
 	symtab = outer->sym && !(outer->flags & PERFEV_FRAME_DWARF_NAME);
+	if (outer == fr && (fr->flags & PERFEV_FRAME_INLINED))
+		symtab = true;
 	if (!symtab)
 		pf.ip = fr->ip;
 	pf.file = fr->file;

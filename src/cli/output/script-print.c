@@ -126,8 +126,11 @@ static void print_sym_dso(unsigned int fields, const struct perfev_frame *f)
 		else
 			printf(" %s", f->sym);
 	}
-	if (fields & SF_DSO)
+	/* An inlined function (of a DWARF call chain) is marked as such, as perf does. */
+	if ((fields & SF_DSO) && !(f->flags & PERFEV_FRAME_INLINED))
 		printf(" (%s)", f->dso ? f->dso : "[unknown]");
+	if (f->flags & PERFEV_FRAME_INLINED)
+		fputs(" (inlined)", stdout);
 }
 
 /* Symbols are looked up only when printed. */
@@ -155,7 +158,10 @@ static void print_callchain(struct script *s, unsigned int fields,
 	const struct perfev_frame *f;
 	size_t i, n;
 
-	sample_frames(s, sr, PERFEV_FRAMES_CHAIN | frame_flags(fields), &f, &n);
+	/* DWARF call chains show the functions inlined at each address, as perf's do. */
+	sample_frames(s, sr,
+		      PERFEV_FRAMES_CHAIN | PERFEV_FRAMES_UNWOUND_INLINES | frame_flags(fields), &f,
+		      &n);
 	for (i = 0; i < n; i++) {
 		/* perf shows a frame's address within its file, like addr2line wants it. */
 		printf("\t%16" PRIx64, f[i].addr);

@@ -145,6 +145,44 @@ static const char *dwarf_name(struct perfev_machine *m, const char *func)
 
 /* ---- resolving an address ------------------------------------------------------------ */
 
+static struct perfev_frame *pool_push(struct perfev_machine *m, const struct perfev_frame *f);
+
+/*
+ * perf's frames of an address its unwinder found (append_inlines): each
+ * function DWARF names there, innermost first, the outermost included;
+ * one named otherwise than the symbol @f found is an inlined function
+ * (perf gives it a symbol of its own, at the real one's start), one
+ * named alike is that symbol.  Returns how many, or -ENOMEM.
+ */
+static int perf_inlines(struct perfev_machine *m, const struct perfev_frame *f,
+			const struct perfev_srcline *lines, int n, unsigned int how)
+{
+	size_t before = m->pool.n;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct perfev_frame in = *f;
+		const char *name = lines[i].func ? dwarf_name(m, lines[i].func) : "??";
+
+		if (!name)
+			goto nomem;
+		if (strcmp(name, f->sym)) {
+			in.sym = name;
+			in.flags |= PERFEV_FRAME_INLINED;
+		}
+		if (how & PERFEV_FRAMES_SRCLINE) {
+			in.file = lines[i].file;
+			in.line = lines[i].line;
+		}
+		if (!pool_push(m, &in))
+			goto nomem;
+	}
+	return (int)(m->pool.n - before);
+nomem:
+	m->pool.n = before;
+	return -ENOMEM;
+}
+
 static struct perfev_frame *pool_push(struct perfev_machine *m, const struct perfev_frame *f)
 {
 	struct perfev_frame *p = perfev__array_push(&m->pool);
@@ -186,7 +224,7 @@ static int resolve_new(struct perfev_machine *m, const struct pm_map *map, uint3
 		f.sym_off = 0;
 	}
 	if (!(how & PERFEV_FRAMES_NO_SYMBOLS) &&
-	    (how & (PERFEV_FRAMES_SRCLINE | PERFEV_FRAMES_INLINE)) && map &&
+	    (how & (PERFEV_FRAMES_SRCLINE | PERFEV_FRAMES_INLINE | PM_PERF_INLINES)) && map &&
 	    cpumode != PERF_RECORD_MISC_KERNEL && !map->identity && map->dso[0] == '/' &&
 	    symbolizer(m)) {
 		/* A return address's line is its call's, one byte before it. */
@@ -197,11 +235,12 @@ static int resolve_new(struct perfev_machine *m, const struct pm_map *map, uint3
 		if (n < 0)
 			n = 0;
 	}
+	if ((how & PM_PERF_INLINES) && f.sym && n > 0)
+		return perf_inlines(m, &f, lines, n, how);
 	for (i = 0; (how & PERFEV_FRAMES_INLINE) && i < n - 1; i++) {
 		struct perfev_frame in = f;
 
 		in.sym = dwarf_name(m, lines[i].func);
-		in.sym_off = 0;
 		in.flags |= PERFEV_FRAME_INLINED;
 		if (how & PERFEV_FRAMES_SRCLINE) {
 			in.file = lines[i].file;
@@ -284,9 +323,11 @@ static int resolve(struct perfev_machine *m, uint32_t pid, unsigned int cpumode,
 
 	if (!m->rcache.hash)
 		perfev__hashmap_init(&m->rcache, rkey_hash, rkey_equal, m);
-	/* Only source lines look a return address up elsewhere. */
+	/* Only source lines look a return address up elsewhere; without symbols, no lines. */
 	if (!(how & (PERFEV_FRAMES_SRCLINE | PERFEV_FRAMES_INLINE)))
 		how &= ~PM_RETURN_ADDR;
+	if (how & PERFEV_FRAMES_NO_SYMBOLS)
+		how &= ~PM_PERF_INLINES;
 	m->probe.dso = map ? map->dso : NULL;
 	m->probe.start = map ? map->start : 0;
 	m->probe.pgoff = map ? map->pgoff : 0;
@@ -464,7 +505,7 @@ static bool thread_root(struct perfev_machine *m, uint32_t pid, uint64_t ip)
  * frames unwound from the stack copy.
  */
 static int dwarf_chain(struct perfev_machine *m, const struct perf_event_attr *attr,
-		       const struct perfev_record *rec, unsigned int how)
+		       const struct perfev_record *rec, unsigned int how, unsigned int flags)
 {
 	const struct perfev_sample *smp = &rec->u.sample;
 	unsigned int cpumode = PERF_RECORD_MISC_USER;
@@ -543,7 +584,8 @@ static int dwarf_chain(struct perfev_machine *m, const struct perf_event_attr *a
 	m->ustats.samples++;
 	m->ustats.frames += nu;
 	for (i = 0; i < nu; i++) {
-		err = resolve(m, smp->pid, PERF_RECORD_MISC_USER, m->ips.v[i], how,
+		err = resolve(m, smp->pid, PERF_RECORD_MISC_USER, m->ips.v[i],
+			      how | ((flags & PERFEV_FRAMES_UNWOUND_INLINES) ? PM_PERF_INLINES : 0),
 			      PERFEV_FRAME_UNWOUND);
 		if (err)
 			return err;
@@ -575,7 +617,7 @@ int perfev_machine_sample_frames(struct perfev_machine *m, const struct perf_eve
 	if ((flags & PERFEV_FRAMES_CHAIN) && attr &&
 	    (smp->present & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)) ==
 		(PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER))
-		err = dwarf_chain(m, attr, rec, how);
+		err = dwarf_chain(m, attr, rec, how, flags);
 	else if ((flags & PERFEV_FRAMES_CHAIN) && (smp->present & PERF_SAMPLE_CALLCHAIN))
 		err = chain(m, smp, how);
 	else if (smp->present & PERF_SAMPLE_IP)

@@ -60,6 +60,8 @@ struct pm_rkey {
 
 /* pm_rkey.how: a return address (its source line is the call's, one byte earlier). */
 #define PM_RETURN_ADDR (1U << 15)
+/* pm_rkey.how: an unwound address, with perf's inlined functions (perf_inlines()). */
+#define PM_PERF_INLINES (1U << 14)
 
 /* Resolutions remembered by address in front of the hash map (a power of two). */
 #define PM_RECENT 4096

@@ -26,5 +26,7 @@
 #include <perfev/perfdata.h>
 #include <perfev/tracing-data.h>
 #include <perfev/symbols.h>
+#include <perfev/machine.h>
+#include <perfev/source.h>
 
 #endif /* PERFEV_PERFEV_H */

@@ -5,12 +5,11 @@
  * --stdio prints them, with call graphs, and the same profile exported
  * as collapsed stacks, speedscope, pprof or a one-file HTML flame graph.
  *
- * The file is read by the perfev script machinery (records in time
- * order, threads and maps rebuilt).  Each sample becomes a stack of
- * frames (its call chain, or its address alone) resolved by the
- * library's symbolizer, and goes into a profile (profile.h); the table
- * (report-hist.c, report-graph.c) and the exports are made from the
- * profile.
+ * The file is read by the library's source (perfev/source.h: records in
+ * time order, threads and maps rebuilt).  Each sample becomes a stack of
+ * frames (its call chain, or its address alone) resolved by the source's
+ * machine, and goes into a profile (profile.h); the table (report-hist.c,
+ * report-graph.c) and the exports are made from the profile.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -20,45 +19,33 @@
 #include <time.h>
 #include <unistd.h>
 #include <perfev/perfev.h>
-#include <perfev/symbols.h>
+#include "common/array.h"
+#include "input.h"
 #include "options.h"
 #include "output/output.h"
 #include "perfev-cli.h"
 #include "report.h"
-#include "script.h"
 
 static const char *const report_usage[] = {
     "perfev report [<options>]",
     NULL,
 };
 
-/* perf's callchain depth limit (PERF_MAX_STACK_DEPTH). */
-#define MAX_STACK 127
-/* Inlined frames kept per address. */
-#define MAX_INLINE 64
-
-/* A resolved address: what it was (map, address, mode) and its frames in the pool. */
-struct rslot {
-	const char *dso; /* NULL: an empty slot */
-	uint64_t start, pgoff, ip;
-	uint32_t pid; /* only for addresses outside files (JIT code, no map) */
-	uint8_t cpumode, leaf;
-	uint32_t first, n;
-};
-
 struct builder {
 	struct report *r;
-	/* addresses already resolved, open addressing, and their frames */
-	struct rslot *rc;
-	size_t nrc, caprc;
-	uint32_t *pool;
-	size_t npool, cappool;
-	uint32_t *frames;
+	struct input in;
+	struct perfev_source *src; /* in.src */
+	/* Per frame id of the source's machine: its profile frame + 1, 0: not made yet. */
+	uint32_t *prof_of;
+	size_t cap_prof_of;
+	uint32_t *frames; /* the current sample's stack, as profile frames */
 	size_t nframes, cap;
-	uint32_t *ev_of; /* reader's event index -> profile event, UINT32_MAX: not yet */
+	uint64_t seq;	  /* the record whose stack and command those are */
+	const char *comm; /* interned */
+	uint32_t *ev_of;  /* source's event index -> profile event, UINT32_MAX: not yet */
 	size_t nev_of;
 	bool meta_done;
-	/* The file's event groups (GROUP_DESC), by the reader's event indexes. */
+	/* The file's event groups (GROUP_DESC), by the source's event indexes. */
 	struct bgroup {
 		uint32_t leader, n;
 		const char *name; /* interned, NULL: anonymous */
@@ -147,218 +134,107 @@ static char level_of(unsigned int cpumode)
 
 static void push_index(struct builder *b, uint32_t frame)
 {
-	if (b->nframes == b->cap) {
-		b->cap = b->cap ? b->cap * 2 : 256;
-		b->frames = realloc(b->frames, b->cap * sizeof(*b->frames));
-		if (!b->frames)
-			cli_die("out of memory");
-	}
+	if (b->nframes == b->cap &&
+	    perfev__grow(&b->frames, &b->cap, b->nframes + 1, sizeof(*b->frames)))
+		cli_die("out of memory");
 	b->frames[b->nframes++] = frame;
 }
 
-static void push_frame(struct builder *b, const struct profile_frame *f)
-{
-	push_index(b, profile_frame_add(&b->r->prof, f));
-}
-
 /*
- * The frames of address @ip of process @pid seen in @cpumode: its
- * function, preceded by the functions inlined there when source lines
- * are asked for.  @leaf: the sampled address itself, not a return
- * address (those are looked up one byte earlier for their line, inside
- * the call).
+ * The profile frame of frame @i of @f (@n frames) of process @pid, made
+ * once per resolution: the machine gives equal resolutions one id.  An
+ * inlined frame takes after the function it was inlined into, the next
+ * frame of its address that is not inlined; an unwound address may have
+ * none (perf's inlined frames of DWARF call chains), and then a symbol.
  */
-static void resolve_frames(struct builder *b, struct script *s, const struct script_map *map,
-			   uint32_t pid, unsigned int cpumode, uint64_t ip, bool leaf)
+static uint32_t profile_frame(struct builder *b, const struct perfev_frame *f, size_t i, size_t n,
+			      uint32_t pid)
 {
-	struct profile_frame f = {0};
-	struct script_sym sym;
-	struct perfev_srcline lines[MAX_INLINE];
-	char jit[64], outer[1024];
-	int n = 0, i, err;
+	const struct perfev_frame *fr = &f[i], *outer = fr;
+	struct profile_frame pf = {0};
+	bool symtab;
+	char jit[64];
+	uint32_t idx;
+	size_t k;
 
-	f.level = level_of(cpumode);
-	f.dso = map ? map->dso : "[unknown]";
+	if (fr->id < b->cap_prof_of && b->prof_of[fr->id])
+		return b->prof_of[fr->id] - 1;
+	for (k = i; k < n && f[k].ip == fr->ip && (f[k].flags & PERFEV_FRAME_INLINED); k++)
+		;
+	if (k < n && f[k].ip == fr->ip)
+		outer = &f[k];
+	pf.level = level_of(fr->cpumode);
+	pf.dso = fr->dso ? fr->dso : "[unknown]";
 	/* Executable anonymous memory is a JIT's, named as perf names it. */
-	if (map && map->identity && !strncmp(map->dso, "/tmp/perf-", 10)) {
+	if (fr->dso && (fr->flags & PERFEV_FRAME_ANON) && !strncmp(fr->dso, "/tmp/perf-", 10)) {
 		snprintf(jit, sizeof(jit), "[JIT] tid %" PRIu32, pid);
-		f.dso = jit;
+		pf.dso = jit;
 	}
-	f.addr = map ? script_map_ip(map, ip) : ip;
-	if (map && f.level == 'k')
-		f.addr = ip;
-	err = script_symbolize(s, pid, map, cpumode, ip, &sym);
-	if (b->r->lines && map && f.level != 'k' && !map->identity && map->dso[0] == '/' &&
-	    script_symbolizer(s)) {
-		uint64_t at = leaf || ip == map->start ? ip : ip - 1;
-
-		n = perfev_symbolize_lines(script_symbolizer(s), map->dso, map->start, map->pgoff,
-					   at, lines, MAX_INLINE);
-		if (n < 0)
-			n = 0;
-	}
-	if (err || !sym.name) {
-		f.ip = ip;
-	} else {
-		f.sym = sym.name;
-		f.offset = sym.off;
+	pf.addr = fr->dso && pf.level == 'k' ? fr->ip : fr->addr;
+	/* A symbol of the symbol table, not a name DWARF gave an address none covers. */
+	symtab = outer->sym && !(outer->flags & PERFEV_FRAME_DWARF_NAME);
+	if (outer == fr && (fr->flags & PERFEV_FRAME_INLINED))
+		symtab = true;
+	if (!symtab)
+		pf.ip = fr->ip;
+	pf.file = fr->file;
+	pf.line = fr->line;
+	if (fr->flags & PERFEV_FRAME_INLINED) {
+		pf.sym = fr->sym;
+		pf.inlined = true;
+	} else if (symtab) {
+		pf.sym = fr->sym;
+		pf.offset = fr->sym_off;
 		/* Without lines, one frame per function: its address is the function's. */
 		if (!b->r->lines) {
-			f.addr -= f.offset;
-			f.offset = 0;
+			pf.addr -= pf.offset;
+			pf.offset = 0;
 		}
+	} else {
+		pf.sym = fr->sym;
 	}
-	for (i = 0; i < n - 1; i++) {
-		struct profile_frame in = f;
-		char name[1024];
+	idx = profile_frame_add(&b->r->prof, &pf);
+	if (fr->id >= b->cap_prof_of) {
+		size_t old = b->cap_prof_of;
 
-		/* DWARF names inlined functions by their linkage (mangled) names. */
-		in.sym = lines[i].func && !s->no_demangle &&
-				 perfev_demangle(lines[i].func, 0, name, sizeof(name)) >= 0
-			     ? name
-			     : lines[i].func;
-		in.offset = 0;
-		in.file = lines[i].file;
-		in.line = lines[i].line;
-		in.inlined = true;
-		push_frame(b, &in);
-	}
-	if (n > 0) {
-		f.file = lines[n - 1].file;
-		f.line = lines[n - 1].line;
-		if (!f.sym)
-			f.sym =
-			    lines[n - 1].func && !s->no_demangle &&
-				    perfev_demangle(lines[n - 1].func, 0, outer, sizeof(outer)) >= 0
-				? outer
-				: lines[n - 1].func;
-	}
-	push_frame(b, &f);
-}
-
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-	return h * 0xff51afd7ed558ccdULL;
-}
-
-static uint64_t rslot_hash(const struct rslot *k)
-{
-	uint64_t h = mix(0, (uintptr_t)k->dso);
-
-	h = mix(h, k->start);
-	h = mix(h, k->pgoff);
-	h = mix(h, k->ip);
-	h = mix(h, k->pid);
-	return mix(h, (uint64_t)k->cpumode << 8 | k->leaf);
-}
-
-static bool rslot_eq(const struct rslot *a, const struct rslot *b)
-{
-	return a->dso == b->dso && a->start == b->start && a->pgoff == b->pgoff && a->ip == b->ip &&
-	       a->pid == b->pid && a->cpumode == b->cpumode && a->leaf == b->leaf;
-}
-
-/*
- * resolve_frames(), each distinct address once: a sample's frames are
- * mostly addresses seen before, in the same file mapped the same way.
- */
-static void resolve(struct builder *b, struct script *s, uint32_t pid, unsigned int cpumode,
-		    uint64_t ip, bool leaf)
-{
-	const struct script_map *map = script_machine_find(&s->m, pid, cpumode, ip);
-	struct rslot k = {0}, *sl;
-	size_t j, before = b->nframes;
-
-	k.dso = map ? map->dso : "[unknown]";
-	k.start = map ? map->start : 0;
-	k.pgoff = map ? map->pgoff : 0;
-	k.ip = ip;
-	k.pid = !map || map->identity ? pid : 0;
-	k.cpumode = (uint8_t)cpumode;
-	/* Only source lines look a return address up one byte earlier. */
-	k.leaf = b->r->lines && leaf;
-	if ((b->nrc + 1) * 2 > b->caprc) {
-		struct rslot *old = b->rc;
-		size_t oldcap = b->caprc, i;
-
-		b->caprc = oldcap ? oldcap * 2 : 4096;
-		b->rc = calloc(b->caprc, sizeof(*b->rc));
-		if (!b->rc)
+		if (perfev__grow(&b->prof_of, &b->cap_prof_of, (size_t)fr->id + 1,
+				 sizeof(*b->prof_of)))
 			cli_die("out of memory");
-		for (i = 0; i < oldcap; i++) {
-			if (!old[i].dso)
-				continue;
-			j = (size_t)rslot_hash(&old[i]) & (b->caprc - 1);
-			while (b->rc[j].dso)
-				j = (j + 1) & (b->caprc - 1);
-			b->rc[j] = old[i];
-		}
-		free(old);
+		memset(b->prof_of + old, 0, (b->cap_prof_of - old) * sizeof(*b->prof_of));
 	}
-	j = (size_t)rslot_hash(&k) & (b->caprc - 1);
-	while (b->rc[j].dso && !rslot_eq(&b->rc[j], &k))
-		j = (j + 1) & (b->caprc - 1);
-	sl = &b->rc[j];
-	if (sl->dso) {
-		for (j = 0; j < sl->n; j++)
-			push_index(b, b->pool[sl->first + j]);
-		return;
-	}
-	resolve_frames(b, s, map, pid, cpumode, ip, leaf);
-	k.first = (uint32_t)b->npool;
-	k.n = (uint32_t)(b->nframes - before);
-	if (b->npool + k.n > b->cappool) {
-		b->cappool = b->cappool ? b->cappool * 2 : 4096;
-		while (b->cappool < b->npool + k.n)
-			b->cappool *= 2;
-		b->pool = realloc(b->pool, b->cappool * sizeof(*b->pool));
-		if (!b->pool)
-			cli_die("out of memory");
-	}
-	memcpy(b->pool + b->npool, b->frames + before, k.n * sizeof(*b->pool));
-	b->npool += k.n;
-	*sl = k;
-	b->nrc++;
+	b->prof_of[fr->id] = idx + 1;
+	return idx;
 }
 
 /* The frames of a sample: its call chain as perf reads it, or its address. */
-static void sample_frames(struct builder *b, struct script *s, const struct perfev_record *rec)
+static void sample_frames(struct builder *b, const struct perfev_source_event *ev)
 {
-	const struct perfev_sample *smp = &rec->u.sample;
-	unsigned int cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	uint64_t i, kept = 0;
+	unsigned int flags = b->r->lines ? PERFEV_FRAMES_SRCLINE | PERFEV_FRAMES_INLINE : 0;
+	const struct perfev_frame *f = NULL;
+	size_t i, n = 0;
+	int err = 0;
 
 	b->nframes = 0;
-	if ((smp->present & PERF_SAMPLE_CALLCHAIN) && !b->leaf_only) {
-		for (i = 0; i < smp->callchain_nr && kept < MAX_STACK; i++) {
-			uint64_t ip = perfev_u64_at(smp->callchain, i);
-
-			if (ip >= PERF_CONTEXT_MAX) {
-				/* An unknown context marker makes perf drop the chain. */
-				if (ip != PERF_CONTEXT_HV && ip != PERF_CONTEXT_KERNEL &&
-				    ip != PERF_CONTEXT_USER) {
-					b->nframes = 0;
-					break;
-				}
-				cpumode = ip == PERF_CONTEXT_HV	      ? PERF_RECORD_MISC_HYPERVISOR
-					  : ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL
-								      : PERF_RECORD_MISC_USER;
-				continue;
-			}
-			resolve(b, s, smp->pid, cpumode, ip, kept == 0);
-			kept++;
-		}
-	}
-	if (!b->nframes)
-		resolve(b, s, smp->pid, rec->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip, true);
+	if (!b->leaf_only)
+		err = perfev_source_frames(b->src, ev, flags | PERFEV_FRAMES_CHAIN, &f, &n);
+	/* A chain perf drops (an unknown context) leaves the sampled address. */
+	if (!err && !n)
+		err = perfev_source_frames(b->src, ev, flags, &f, &n);
+	/* Not even that (no PERF_SAMPLE_IP): the address 0, unresolved. */
+	if (!err && !n)
+		err = perfev_machine_resolve(perfev_source_machine(b->src), ev->pid, ev->cpumode,
+					     ev->rec->u.sample.ip, flags, &f, &n);
+	if (err)
+		cli_die("out of memory");
+	for (i = 0; i < n; i++)
+		push_index(b, profile_frame(b, f, i, n, ev->pid));
 }
 
-static const char *meta_string(struct builder *b, struct script *s, int feat)
+static const char *meta_string(struct builder *b, int feat)
 {
 	char buf[4096];
 
-	if (perfev_data_feature_string(s->r, feat, buf, sizeof(buf)) < 0)
+	if (perfev_data_feature_string(perfev_source_data(b->src), feat, buf, sizeof(buf)) < 0)
 		return NULL;
 	return profile_intern(&b->r->prof, buf);
 }
@@ -368,13 +244,14 @@ static const char *meta_string(struct builder *b, struct script *s, int feat)
  * events after it.  Groups that overlap, run past the events or come out
  * of order are not used, and said once.
  */
-static void read_groups(struct builder *b, struct script *s)
+static void read_groups(struct builder *b)
 {
+	const struct perfev_data_reader *rd = perfev_source_data(b->src);
 	struct perfev_data_group g;
-	size_t nattrs = perfev_data_attr_count(s->r), i, end = 0;
+	size_t nattrs = perfev_data_attr_count(rd), i, end = 0;
 	int err = 0;
 
-	for (i = 0; (err = perfev_data_group(s->r, i, &g)) == 0; i++) {
+	for (i = 0; (err = perfev_data_group(rd, i, &g)) == 0; i++) {
 		struct bgroup *v;
 
 		if (g.leader < end || g.nr_members > nattrs || g.leader > nattrs - g.nr_members) {
@@ -394,31 +271,31 @@ static void read_groups(struct builder *b, struct script *s)
 		cli_error(
 		    "warning: the event groups of '%s' (its GROUP_DESC section) do not fit its "
 		    "events; each event is shown on its own",
-		    s->input);
+		    b->in.path);
 		b->ngroups = 0;
 	}
 }
 
-static void read_meta(struct builder *b, struct script *s)
+static void read_meta(struct builder *b)
 {
 	struct profile_meta *m = &b->r->prof.meta;
 	uint64_t v;
 
 	b->meta_done = true;
-	m->hostname = meta_string(b, s, PERFEV_FEAT_HOSTNAME);
-	m->os_release = meta_string(b, s, PERFEV_FEAT_OSRELEASE);
-	m->arch = meta_string(b, s, PERFEV_FEAT_ARCH);
-	m->cpu_desc = meta_string(b, s, PERFEV_FEAT_CPUDESC);
-	m->perf_version = meta_string(b, s, PERFEV_FEAT_VERSION);
-	m->cmdline = meta_string(b, s, PERFEV_FEAT_CMDLINE);
-	m->input = profile_intern(&b->r->prof, s->input);
-	if (!perfev_data_feature_u64(s->r, PERFEV_FEAT_NRCPUS, 1, &v))
+	m->hostname = meta_string(b, PERFEV_FEAT_HOSTNAME);
+	m->os_release = meta_string(b, PERFEV_FEAT_OSRELEASE);
+	m->arch = meta_string(b, PERFEV_FEAT_ARCH);
+	m->cpu_desc = meta_string(b, PERFEV_FEAT_CPUDESC);
+	m->perf_version = meta_string(b, PERFEV_FEAT_VERSION);
+	m->cmdline = meta_string(b, PERFEV_FEAT_CMDLINE);
+	m->input = profile_intern(&b->r->prof, b->in.path);
+	if (!perfev_data_feature_u64(perfev_source_data(b->src), PERFEV_FEAT_NRCPUS, 1, &v))
 		m->nr_cpus = (uint32_t)v;
-	read_groups(b, s);
+	read_groups(b);
 }
 
 /* "reading perf.data: 45%" on a terminal, at most ten times a second. */
-static void progress(struct builder *b, const struct script_rec *sr)
+static void progress(struct builder *b, const struct perfev_source_event *ev)
 {
 	struct timespec now;
 	double ms;
@@ -432,8 +309,17 @@ static void progress(struct builder *b, const struct script_rec *sr)
 		return;
 	b->last = now;
 	fprintf(stderr, "\rperfev report: reading %s: %3d%% (%" PRIu64 " samples)",
-		b->r->prof.meta.input, (int)(100.0 * (double)sr->offset / (double)b->size),
+		b->r->prof.meta.input, (int)(100.0 * (double)ev->offset / (double)b->size),
 		b->nsamples);
+}
+
+static const char *event_name(struct builder *b, size_t idx)
+{
+	const char *name = perfev_source_attr_name(b->src, idx);
+
+	if (!name)
+		cli_die("out of memory");
+	return name;
 }
 
 /*
@@ -442,16 +328,16 @@ static void progress(struct builder *b, const struct script_rec *sr)
  * (all events when --group makes them one), so that the profile's events
  * are the reader's.
  */
-static uint32_t event_of(struct builder *b, struct script *s, size_t idx)
+static uint32_t event_of(struct builder *b, size_t idx)
 {
-	size_t i, last = idx;
+	size_t nev = perfev_source_attr_count(b->src), i, last = idx;
 
 	for (i = 0; i < b->ngroups; i++)
 		if (idx >= b->groups[i].leader && idx - b->groups[i].leader < b->groups[i].n)
 			last = b->groups[i].leader + b->groups[i].n - 1;
-	if (b->force_group && !b->ngroups && s->nev)
-		last = s->nev - 1;
-	if (last >= s->nev)
+	if (b->force_group && !b->ngroups && nev)
+		last = nev - 1;
+	if (last >= nev)
 		last = idx;
 	if (last >= b->nev_of) {
 		uint32_t *n = realloc(b->ev_of, (last + 1) * sizeof(*n));
@@ -465,60 +351,47 @@ static uint32_t event_of(struct builder *b, struct script *s, size_t idx)
 	if (b->ev_of[idx] == UINT32_MAX)
 		for (i = 0; i <= last; i++)
 			if (b->ev_of[i] == UINT32_MAX)
-				b->ev_of[i] =
-				    profile_event_add(&b->r->prof, script_event_name(s, i));
+				b->ev_of[i] = profile_event_add(&b->r->prof, event_name(b, i));
 	return b->ev_of[idx];
 }
 
-/* The sample being added: its stack and command are looked up once, for its first event. */
-struct sample_ctx {
-	struct builder *b;
-	const struct perfev_record *rec;
-	const char *comm;
-};
-
-/* Add the sample to event @idx (the reader's) with @period. */
-static void add_sample(struct script *s, size_t idx, uint64_t period, void *ctx)
+/*
+ * Add a sample (one member of a group's, when it read its group) to its
+ * event; its stack and command are looked up once per record.
+ */
+static void add_sample(struct builder *b, const struct perfev_source_event *ev)
 {
-	struct sample_ctx *c = ctx;
-	struct report *r = c->b->r;
-	const struct perfev_sample *smp = &c->rec->u.sample;
-	uint32_t ev = event_of(c->b, s, idx);
-	char cbuf[64];
+	struct report *r = b->r;
+	const struct perfev_sample *smp = &ev->rec->u.sample;
+	uint32_t e = event_of(b, ev->attr_idx);
+	uint64_t period = ev->period;
 
-	r->prof.events[ev].samples++;
-	r->prof.events[ev].period += period;
-	if (!c->comm) {
-		sample_frames(c->b, s, c->rec);
-		c->comm = profile_intern(&r->prof,
-					 script_machine_comm(&s->m, smp->tid, cbuf, sizeof(cbuf)));
-		report_note_comm(r, smp->tid, c->comm);
+	/* A frequency without PERF_SAMPLE_PERIOD says nothing of the period: one per sample. */
+	if (!(smp->present & (PERF_SAMPLE_READ | PERF_SAMPLE_PERIOD)) && ev->attr->attr->freq)
+		period = 1;
+	r->prof.events[e].samples++;
+	r->prof.events[e].period += period;
+	if (ev->seq != b->seq) {
+		b->seq = ev->seq;
+		sample_frames(b, ev);
+		b->comm = profile_intern(&r->prof, ev->comm);
+		report_note_comm(r, smp->tid, b->comm);
 	}
 	profile_add_on_cpu(
-	    &r->prof, ev, c->comm, smp->pid, smp->tid,
+	    &r->prof, e, b->comm, smp->pid, smp->tid,
 	    r->want[SK_CPU] ? ((smp->present & PERF_SAMPLE_CPU) ? (int32_t)smp->cpu : -1) : -1,
-	    c->b->frames, (uint32_t)c->b->nframes, period);
+	    b->frames, (uint32_t)b->nframes, period);
 }
 
-static void on_record(struct script *s, const struct script_rec *sr,
-		      const struct perfev_record *rec)
+static void on_sample(struct builder *b, const struct perfev_source_event *ev)
 {
-	struct builder *b = s->sink_ctx;
 	struct report *r = b->r;
-	struct sample_ctx c = {.b = b, .rec = rec};
-	const struct perfev_sample *smp;
+	const struct perfev_sample *smp = &ev->rec->u.sample;
 
-	if (rec->type == PERF_RECORD_LOST_SAMPLES) {
-		r->prof.meta.lost += rec->u.lost_samples.lost;
-		return;
-	}
-	if (rec->type != PERF_RECORD_SAMPLE || sr->attr_idx == SIZE_MAX)
-		return;
 	if (!b->meta_done)
-		read_meta(b, s);
-	progress(b, sr);
-	smp = &rec->u.sample;
-	if (sr->attr && (sr->attr->attr->sample_type & PERF_SAMPLE_CALLCHAIN))
+		read_meta(b);
+	progress(b, ev);
+	if (ev->attr->attr->sample_type & PERF_SAMPLE_CALLCHAIN)
 		r->have_callchains = true;
 	if (smp->present & PERF_SAMPLE_TIME) {
 		if (!r->prof.meta.time_first || smp->time < r->prof.meta.time_first)
@@ -526,15 +399,29 @@ static void on_record(struct script *s, const struct script_rec *sr,
 		if (smp->time > r->prof.meta.time_last)
 			r->prof.meta.time_last = smp->time;
 	}
-	/* As perf, the counts read with the sample are the periods of its events (:S groups). */
-	if ((smp->present & PERF_SAMPLE_READ) && sr->attr)
-		script_sample_reads(s, sr, rec, add_sample, &c);
-	else
-		add_sample(s, sr->attr_idx,
-			   (smp->present & PERF_SAMPLE_PERIOD) ? smp->period
-			   : sr->attr && !sr->attr->attr->freq ? sr->attr->attr->sample_period
-							       : 1,
-			   &c);
+	add_sample(b, ev);
+}
+
+/* Read the whole file into the profile.  The exit status: a file cut short still gives one. */
+static int read_all(struct builder *b)
+{
+	struct perfev_source_stats st = {.sz = sizeof(st)};
+	const struct perfev_source_event *ev;
+	bool failed = false;
+	int err, status = 0;
+
+	while ((err = perfev_source_next(b->src, &ev)) > 0) {
+		if (ev->kind == PERFEV_SOURCE_SAMPLE)
+			on_sample(b, ev);
+	}
+	if (err == -ENOMEM)
+		cli_die("out of memory");
+	if (err < 0)
+		status = input_fail(&b->in, err);
+	input_warn_end(&b->in, &failed);
+	perfev_source_stats(b->src, &st);
+	b->r->prof.meta.lost = st.lost_samples;
+	return status || failed;
 }
 
 static const struct {
@@ -716,9 +603,9 @@ static void report_release(struct report *r)
 int cmd_report(int argc, const char **argv)
 {
 	struct report r;
-	struct script s;
 	struct builder b;
 	struct opt_list comms = {0}, dsos = {0}, syms = {0}, tids = {0};
+	struct input_opts io = {0};
 	const char *sort = "comm,dso,sym", *fields = NULL, *limit = NULL, *graph = NULL;
 	const char *folded = NULL, *speedscope = NULL, *pprof = NULL, *html = NULL;
 	bool stdio = false, children = false, no_children = false, inverted = false;
@@ -727,14 +614,13 @@ int cmd_report(int argc, const char **argv)
 	int status;
 
 	memset(&r, 0, sizeof(r));
-	memset(&s, 0, sizeof(s));
 	memset(&b, 0, sizeof(b));
 	profile_init(&r.prof);
 	r.graph = GM_GRAPH;
 	r.graph_limit = 0.5;
 	{
 		const struct option opts[] = {
-		    OPT_STR('i', "input", &s.input, "FILE",
+		    OPT_STR('i', "input", &io.path, "FILE",
 			    "the perf.data file to read (default: perf.data; -: standard input)"),
 		    OPT_FLAG(0, "stdio", &stdio,
 			     "the text table (the default; with an export, print it too)"),
@@ -762,9 +648,9 @@ int cmd_report(int argc, const char **argv)
 		    OPT_FLAG(0, "inline", &inline_frames,
 			     "inlined functions in call graphs (reads source lines)"),
 		    OPT_FLAG(0, "no-inline", &no_inline, "no inlined functions in call graphs"),
-		    OPT_FLAG(0, "no-demangle", &s.no_demangle,
+		    OPT_FLAG(0, "no-demangle", &io.no_demangle,
 			     "C++ and Rust names as the files spell them"),
-		    OPT_STR(0, "kallsyms", &s.kallsyms, "FILE",
+		    OPT_STR(0, "kallsyms", &io.kallsyms, "FILE",
 			    "the recording's kernel symbols (its machine's /proc/kallsyms)"),
 		    OPT_FLAG(0, "group", &b.force_group,
 			     "a group's events side by side (the default; a file without groups "
@@ -816,14 +702,19 @@ int cmd_report(int argc, const char **argv)
 	b.r = &r;
 	b.leaf_only =
 	    no_children && r.graph == GM_NONE && !folded && !speedscope && !pprof && !html;
-	b.progress = isatty(STDERR_FILENO) && s.input && strcmp(s.input, "-") &&
-		     !stat(s.input, &st) && st.st_size > (16 << 20);
+	b.progress = isatty(STDERR_FILENO) && io.path && strcmp(io.path, "-") &&
+		     !stat(io.path, &st) && st.st_size > (16 << 20);
 	b.size = b.progress ? st.st_size : 0;
 	clock_gettime(CLOCK_MONOTONIC, &b.last);
-	s.sink = on_record;
-	s.sink_ctx = &b;
 	/* A file cut short still gets the report of what it has, and a failure status. */
-	status = script_read_file(&s);
+	status = input_open(&b.in, &io);
+	if (!status) {
+		b.src = b.in.src;
+		status = read_all(&b);
+	}
+	/* The profile holds copies of what it needs: the symbols' memory goes now. */
+	input_close(&b.in);
+	b.src = NULL;
 	if (b.progress && b.nsamples >= 4096)
 		fprintf(stderr, "\r\033[K");
 	/* As perf: callers' overhead by default when there are call chains. */
@@ -843,8 +734,7 @@ int cmd_report(int argc, const char **argv)
 	free(b.frames);
 	free(b.ev_of);
 	free(b.groups);
-	free(b.rc);
-	free(b.pool);
+	free(b.prof_of);
 	report_release(&r);
 	opt_list_release(&comms);
 	opt_list_release(&dsos);

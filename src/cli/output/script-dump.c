@@ -241,7 +241,7 @@ void script_fprint_event(FILE *f, const struct perfev_record *rec)
 	}
 }
 
-void script_dump_record(struct script *s, const struct script_rec *sr,
+void script_dump_record(struct script *s, const struct perfev_source_event *sr,
 			const struct perfev_record *rec, int decode_err)
 {
 	const struct perf_event_attr *attr = sr->attr ? sr->attr->attr : NULL;

@@ -162,16 +162,18 @@ static void counted_string(struct json *w, const char *key, const char *str, siz
 static void addr_syms(struct script *s, struct json *w, uint32_t pid, unsigned int cpumode,
 		      uint64_t addr)
 {
-	const struct script_map *map = script_machine_find(&s->m, pid, cpumode, addr);
-	struct script_sym sym;
+	const struct perfev_frame *f;
+	size_t n;
 
-	json_kstr(w, "dso", map ? map->dso : NULL);
-	if (script_symbolize(s, pid, map, cpumode, addr, &sym)) {
+	if (perfev_machine_resolve(s->m, pid, cpumode, addr, 0, &f, &n) || !n)
+		cli_die("out of memory");
+	json_kstr(w, "dso", f->dso);
+	if (!f->sym) {
 		json_kstr(w, "sym", NULL);
 		return;
 	}
-	json_kstr(w, "sym", sym.name);
-	json_ku64(w, "symoff", sym.off);
+	json_kstr(w, "sym", f->sym);
+	json_ku64(w, "symoff", f->sym_off);
 }
 
 /* The cpumode of the frames after a context marker; guest frames find no map. */
@@ -277,13 +279,12 @@ static void trace_fields(struct script *s, struct json *w, size_t idx,
 	json_obj_end(w);
 }
 
-static void sample(struct script *s, struct json *w, const struct script_rec *sr,
+static void sample(struct script *s, struct json *w, const struct perfev_source_event *sr,
 		   const struct perfev_record *rec)
 {
 	const struct perfev_sample_layout *layout = &sr->attr->layout;
 	const struct perfev_sample *smp = &rec->u.sample;
 	uint64_t t = smp->present;
-	char buf[32];
 
 	json_kstr(w, "event", script_event_name(s, sr->attr_idx));
 	if (t & PERF_SAMPLE_IDENTIFIER)
@@ -295,7 +296,7 @@ static void sample(struct script *s, struct json *w, const struct script_rec *sr
 	if (t & PERF_SAMPLE_TID) {
 		json_ki64(w, "pid", (int32_t)smp->pid);
 		json_ki64(w, "tid", (int32_t)smp->tid);
-		json_kstr(w, "comm", script_machine_comm(&s->m, smp->tid, buf, sizeof(buf)));
+		json_kstr(w, "comm", sr->comm);
 	}
 	if (t & PERF_SAMPLE_TIME)
 		json_ku64(w, "time", smp->time);
@@ -363,7 +364,7 @@ static void mmap_fields(struct json *w, uint32_t pid, uint32_t tid, uint64_t add
 	json_ku64(w, "pgoff", pgoff);
 }
 
-static void other(struct json *w, const struct script_rec *sr, const struct perfev_record *rec)
+static void other(struct json *w, const struct perfev_source_event *sr, const struct perfev_record *rec)
 {
 	const typeof(rec->u) *u = &rec->u;
 
@@ -492,7 +493,7 @@ static void other(struct json *w, const struct script_rec *sr, const struct perf
 	}
 }
 
-void script_json_record(struct script *s, const struct script_rec *sr,
+void script_json_record(struct script *s, const struct perfev_source_event *sr,
 			const struct perfev_record *rec)
 {
 	struct json w;

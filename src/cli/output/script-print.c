@@ -4,14 +4,12 @@
  * prints it (builtin-script.c: perf_sample__fprintf_start, process_event,
  * sample__fprintf_sym and sample__fprintf_callchain).
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include "perfev-cli.h"
 #include "script.h"
-
-/* perf script's callchain depth limit (PERF_MAX_STACK_DEPTH). */
-#define MAX_STACK 127
 
 static const struct {
 	unsigned int field;
@@ -114,63 +112,60 @@ static void print_start(struct script *s, unsigned int fields, bool callchain_co
 	}
 }
 
-static const char *dso_name(const struct script_map *map)
-{
-	return map ? map->dso : "[unknown]";
-}
-
 /*
  * " name", " name+0x1f" with symoff, or " [unknown]" (never with an
  * offset), and " (dso)": what perf prints after an address.
  */
-static void print_sym_dso(struct script *s, unsigned int fields, uint32_t pid,
-			  const struct script_map *map, unsigned int cpumode, uint64_t addr)
+static void print_sym_dso(unsigned int fields, const struct perfev_frame *f)
 {
-	struct script_sym sym;
-
 	if (fields & SF_SYM) {
-		if (script_symbolize(s, pid, map, cpumode, addr, &sym))
+		if (!f->sym)
 			fputs(" [unknown]", stdout);
 		else if (fields & SF_SYMOFF)
-			printf(" %s+0x%" PRIx64, sym.name, sym.off);
+			printf(" %s+0x%" PRIx64, f->sym, f->sym_off);
 		else
-			printf(" %s", sym.name);
+			printf(" %s", f->sym);
 	}
-	if (fields & SF_DSO)
-		printf(" (%s)", dso_name(map));
+	/* An inlined function (of a DWARF call chain) is marked as such, as perf does. */
+	if ((fields & SF_DSO) && !(f->flags & PERFEV_FRAME_INLINED))
+		printf(" (%s)", f->dso ? f->dso : "[unknown]");
+	if (f->flags & PERFEV_FRAME_INLINED)
+		fputs(" (inlined)", stdout);
 }
 
-/* The callchain, one frame per line; perf's thread__resolve_callchain_sample rules. */
-static void print_callchain(struct script *s, unsigned int fields, const struct perfev_sample *smp)
+/* Symbols are looked up only when printed. */
+static unsigned int frame_flags(unsigned int fields)
 {
-	unsigned int cpumode = PERF_RECORD_MISC_USER;
-	uint64_t i, n, frames = 0;
+	return (fields & SF_SYM) ? 0 : PERFEV_FRAMES_NO_SYMBOLS;
+}
 
-	/* An unknown context marker makes perf drop the whole chain. */
-	for (i = 0, n = 0; i < smp->callchain_nr && n < MAX_STACK; i++) {
-		uint64_t ip = perfev_u64_at(smp->callchain, i);
+/* The sample's frames: its address, or with PERFEV_FRAMES_CHAIN its call chain as perf reads it. */
+static void sample_frames(struct script *s, const struct perfev_source_event *sr,
+			  unsigned int flags, const struct perfev_frame **f, size_t *n)
+{
+	int err = perfev_source_frames(s->src, sr, flags, f, n);
 
-		if (ip < PERF_CONTEXT_MAX)
-			n++;
-		else if (ip != PERF_CONTEXT_HV && ip != PERF_CONTEXT_KERNEL &&
-			 ip != PERF_CONTEXT_USER)
-			return;
-	}
-	for (i = 0; i < smp->callchain_nr && frames < MAX_STACK; i++) {
-		uint64_t ip = perfev_u64_at(smp->callchain, i);
-		const struct script_map *map;
+	if (err == -ENOMEM)
+		cli_die("out of memory");
+	if (err)
+		*n = 0;
+}
 
-		if (ip >= PERF_CONTEXT_MAX) {
-			cpumode = ip == PERF_CONTEXT_HV	      ? PERF_RECORD_MISC_HYPERVISOR
-				  : ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL
-							      : PERF_RECORD_MISC_USER;
-			continue;
-		}
-		frames++;
-		map = script_machine_find(&s->m, smp->pid, cpumode, ip);
+/* The callchain, one frame per line. */
+static void print_callchain(struct script *s, unsigned int fields,
+			    const struct perfev_source_event *sr)
+{
+	const struct perfev_frame *f;
+	size_t i, n;
+
+	/* DWARF call chains show the functions inlined at each address, as perf's do. */
+	sample_frames(s, sr,
+		      PERFEV_FRAMES_CHAIN | PERFEV_FRAMES_UNWOUND_INLINES | frame_flags(fields), &f,
+		      &n);
+	for (i = 0; i < n; i++) {
 		/* perf shows a frame's address within its file, like addr2line wants it. */
-		printf("\t%16" PRIx64, script_map_ip(map, ip));
-		print_sym_dso(s, fields, smp->pid, map, cpumode, ip);
+		printf("\t%16" PRIx64, f[i].addr);
+		print_sym_dso(fields, &f[i]);
 		putchar('\n');
 	}
 }
@@ -179,7 +174,8 @@ static void print_callchain(struct script *s, unsigned int fields, const struct 
 static void print_addr(struct script *s, unsigned int fields, const struct perf_event_attr *attr,
 		       const struct perfev_sample *smp, unsigned int cpumode)
 {
-	const struct script_map *map;
+	const struct perfev_frame *f;
+	size_t n;
 
 	printf("%16" PRIx64, smp->addr);
 	if (attr->type != PERF_TYPE_SOFTWARE || (attr->config != PERF_COUNT_SW_PAGE_FAULTS &&
@@ -188,11 +184,13 @@ static void print_addr(struct script *s, unsigned int fields, const struct perf_
 		return;
 	/* perf picks kernel or user maps by the address, not by the sample's mode. */
 	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_USER)
-		cpumode = smp->addr >= s->m.kernel_start ? PERF_RECORD_MISC_KERNEL
-							 : PERF_RECORD_MISC_USER;
-	map = script_machine_find(&s->m, smp->pid, cpumode, smp->addr);
+		cpumode = PERF_RECORD_MISC_CPUMODE_UNKNOWN;
+	if (perfev_machine_resolve(s->m, smp->pid, cpumode, smp->addr, frame_flags(fields), &f,
+				   &n) ||
+	    !n)
+		cli_die("out of memory");
 	/* Data symbols too: perf keeps a file's objects with its functions. */
-	print_sym_dso(s, fields, smp->pid, map, cpumode, smp->addr);
+	print_sym_dso(fields, &f[n - 1]);
 }
 
 /*
@@ -229,15 +227,14 @@ static int max_name_len(struct script *s)
 	return w;
 }
 
-static void print_sample(struct script *s, size_t idx, const struct perfev_record *rec,
-			 const struct perfev_sample *smp, uint64_t period)
+static void print_sample(struct script *s, const struct perfev_source_event *sr, size_t idx,
+			 const struct perfev_record *rec, const struct perfev_sample *smp,
+			 uint64_t period)
 {
 	unsigned int cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	const struct perf_event_attr *attr;
 	bool show_callchain;
 	unsigned int fields;
-	char buf[32];
-
 	if (idx >= s->nev)
 		return;
 	attr = perfev_data_attr(s->r, idx)->attr;
@@ -246,8 +243,7 @@ static void print_sample(struct script *s, size_t idx, const struct perfev_recor
 			 (fields & (SF_IP | SF_CALLCHAIN));
 	if (!s->name_width)
 		s->name_width = max_name_len(s);
-	print_start(s, fields, show_callchain && (fields & SF_IP),
-		    script_machine_comm(&s->m, smp->tid, buf, sizeof(buf)), smp->pid, smp->tid,
+	print_start(s, fields, show_callchain && (fields & SF_IP), sr->comm, smp->pid, smp->tid,
 		    smp->cpu, smp->time);
 	if (fields & SF_PERIOD)
 		printf("%10" PRIu64 " ", period);
@@ -259,26 +255,20 @@ static void print_sample(struct script *s, size_t idx, const struct perfev_recor
 		print_addr(s, fields, attr, smp, cpumode);
 	if (show_callchain) {
 		putchar('\n');
-		print_callchain(s, fields, smp);
+		print_callchain(s, fields, sr);
 	} else if ((fields & SF_IP) && (smp->present & PERF_SAMPLE_IP)) {
-		const struct script_map *map =
-		    script_machine_find(&s->m, smp->pid, cpumode, smp->ip);
+		const struct perfev_frame *f;
+		size_t n;
 
 		printf(" %16" PRIx64, smp->ip);
-		print_sym_dso(s, fields, smp->pid, map, cpumode, smp->ip);
+		sample_frames(s, sr, frame_flags(fields), &f, &n);
+		if (n)
+			print_sym_dso(fields, &f[0]);
 	}
 	putchar('\n');
 }
 
-/* One sample of event @idx with @period, from a sample's READ values. */
-static void print_read_value(struct script *s, size_t idx, uint64_t period, void *ctx)
-{
-	const struct perfev_record *rec = ctx;
-
-	print_sample(s, idx, rec, &rec->u.sample, period);
-}
-
-static void print_event_line(struct script *s, const struct script_rec *sr,
+static void print_event_line(struct script *s, const struct perfev_source_event *sr,
 			     const struct perfev_record *rec, uint32_t pid, uint32_t tid,
 			     uint64_t time)
 {
@@ -317,26 +307,20 @@ static void print_event_line(struct script *s, const struct script_rec *sr,
 		default:
 			break;
 		}
-		print_start(s, fields, cc, script_machine_comm(&s->m, own, buf, sizeof(buf)), pid,
-			    tid, cpu, time);
+		print_start(s, fields, cc, script_comm(s, own, buf, sizeof(buf)), pid, tid, cpu,
+			    time);
 	}
 	script_fprint_event(stdout, rec);
 }
 
-void script_print_record(struct script *s, const struct script_rec *sr,
+void script_print_record(struct script *s, const struct perfev_source_event *sr,
 			 const struct perfev_record *rec)
 {
 	switch (rec->type) {
 	case PERF_RECORD_SAMPLE:
-		if (!sr->attr)
-			return;
-		if (rec->u.sample.present & PERF_SAMPLE_READ)
-			script_sample_reads(s, sr, rec, print_read_value, (void *)rec);
-		else
-			print_sample(s, sr->attr_idx, rec, &rec->u.sample,
-				     (rec->u.sample.present & PERF_SAMPLE_PERIOD)
-					 ? rec->u.sample.period
-					 : sr->attr->attr->sample_period);
+		/* A group's READ values come one member at a time, with its period. */
+		if (sr->kind == PERFEV_SOURCE_SAMPLE)
+			print_sample(s, sr, sr->attr_idx, rec, &rec->u.sample, sr->period);
 		break;
 	case PERF_RECORD_MMAP:
 		if (s->show_mmap)

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The perf.data input of perfev script and perfev report: the source
+ * opened with the symbolizer's options of the tool (the cache directory,
+ * --kallsyms, --no-demangle), and the messages for a file that cannot be
+ * read, for one that breaks off, and for what was skipped.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "input.h"
+#include "perfev-cli.h"
+
+/* ---- library messages ----------------------------------------------------------- */
+
+static char lib_msg[512];
+
+static void on_log(enum perfev_log_level level, const char *msg, void *ctx)
+{
+	/* A warning is said at once (a JIT map not read, ...); an error explains a failure. */
+	if (level == PERFEV_LOG_WARN)
+		cli_error("warning: %s", msg);
+	else if (level < PERFEV_LOG_WARN)
+		snprintf(lib_msg, sizeof(lib_msg), "%s", msg);
+}
+
+/* " (what the library said)" after a failure, or "". */
+static const char *lib_detail(char *buf, size_t len)
+{
+	if (!lib_msg[0])
+		return "";
+	snprintf(buf, len, " (%s)", lib_msg);
+	return buf;
+}
+
+/* ---- opening -------------------------------------------------------------------- */
+
+/* --kallsyms FILE: check that FILE can be read, before any output. */
+static int check_kallsyms(const char *path)
+{
+	struct stat st;
+	int fd;
+
+	if (!path)
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		cli_error("cannot read the kallsyms file '%s': %s (save /proc/kallsyms of the "
+			  "recording's machine and boot to a file)",
+			  path, fd < 0 ? perfev_strerror(-errno) : "not a regular file");
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
+	close(fd);
+	return 0;
+}
+
+/* Does @path start like a perf.data file?  Only to word the error; a pipe cannot be peeked. */
+static bool is_perf_data(const char *path)
+{
+	char magic[8];
+	FILE *f;
+	bool yes;
+
+	if (!strcmp(path, "-"))
+		return false;
+	f = fopen(path, "rb");
+	if (!f)
+		return false;
+	yes = fread(magic, 1, sizeof(magic), f) == sizeof(magic) &&
+	      (!memcmp(magic, "PERFILE2", 8) || !memcmp(magic, "2ELIFREP", 8));
+	fclose(f);
+	return yes;
+}
+
+static int open_error(const char *path, int err)
+{
+	char d[600];
+
+	switch (err) {
+	case -ENOENT:
+		cli_error("cannot read '%s': no such file (record one with 'perfev record')", path);
+		break;
+	case -EACCES:
+	case -EPERM:
+		cli_error("cannot read '%s': permission denied (run as its owner or root)", path);
+		break;
+	case -EISDIR:
+		cli_error("cannot read '%s': it is a directory (perf's directory format, from "
+			  "'perf record --threads', is not supported)",
+			  path);
+		break;
+	case -EPROTO:
+		cli_error(
+		    "cannot read '%s': a perf.data file perfev cannot read: PERFILE1, written "
+		    "on a host of the other byte order, or with sample_type bits it does not "
+		    "know%s",
+		    path, lib_detail(d, sizeof(d)));
+		break;
+	case -EBADMSG:
+		if (is_perf_data(path))
+			cli_error("cannot read '%s': the file is damaged or truncated%s (was 'perf "
+				  "record' interrupted before it finished the file?)",
+				  path, lib_detail(d, sizeof(d)));
+		else
+			cli_error("cannot read '%s': not a perf.data file (it does not start with "
+				  "PERFILE2)%s",
+				  path, lib_detail(d, sizeof(d)));
+		break;
+	default:
+		cli_error("cannot read '%s': %s%s", path, perfev_strerror(err),
+			  lib_detail(d, sizeof(d)));
+	}
+	return 1;
+}
+
+/*
+ * kallsyms and inflated debug files are kept between runs: the kernel
+ * takes tens of milliseconds to write kallsyms, libdw as long to inflate
+ * libc's DWARF.
+ */
+static const char *cache_dir(char *dir, size_t len)
+{
+	const char *cache = getenv("XDG_CACHE_HOME");
+	int n = -1;
+
+	if (cache && cache[0] == '/')
+		n = snprintf(dir, len, "%s/perfev", cache);
+	else if ((cache = getenv("HOME")) && cache[0] == '/')
+		n = snprintf(dir, len, "%s/.cache/perfev", cache);
+	/* A path cut short would name another directory: then no cache. */
+	if (n < 0 || (size_t)n >= len)
+		dir[0] = '\0';
+	return dir[0] ? dir : NULL;
+}
+
+int input_open(struct input *in, const struct input_opts *o)
+{
+	struct perfev_symbolizer_opts sym = {.sz = sizeof(sym)};
+	struct perfev_machine_opts mach = {.sz = sizeof(mach), .symbolizer = &sym};
+	struct perfev_source_opts so = {.sz = sizeof(so), .machine = &mach};
+	struct stat st;
+	int err;
+
+	memset(in, 0, sizeof(*in));
+	/* As perf: with no -i, a pipe on standard input is read rather than perf.data. */
+	in->path = o->path;
+	if (!in->path)
+		in->path = !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
+	if (check_kallsyms(o->kallsyms))
+		return 1;
+	sym.cache_dir = cache_dir(in->cache_dir, sizeof(in->cache_dir));
+	sym.no_demangle = o->no_demangle;
+	sym.kallsyms = o->kallsyms;
+	so.raw = o->raw;
+	so.whole_reads = o->whole_reads;
+	perfev_set_log(on_log, PERFEV_LOG_WARN, NULL);
+	err = perfev_source_open(in->path, &so, &in->src);
+	if (err)
+		return open_error(in->path, err);
+	return 0;
+}
+
+/* ---- reading -------------------------------------------------------------------- */
+
+int input_fail(struct input *in, int err)
+{
+	struct perfev_source_stats st = {.sz = sizeof(st)};
+	const char *type;
+	char d[600];
+
+	perfev_source_stats(in->src, &st);
+	if (st.err_in_record) {
+		type = perfev_record_type_name(st.err_type);
+		cli_error("cannot read '%s': the %s record at offset %#llx (%u bytes) is corrupt: "
+			  "%s (its fields do not fit its size and its event's sample_type)",
+			  in->path, type ? type : "unknown", (unsigned long long)st.err_offset,
+			  st.err_size, perfev_strerror(err));
+	} else if (err == -EBADMSG && st.good_end) {
+		cli_error("cannot read '%s': corrupt or truncated record after offset %#llx, where "
+			  "the last good record ends%s; the records before it are shown",
+			  in->path, (unsigned long long)st.good_end, lib_detail(d, sizeof(d)));
+	} else if (err == -EBADMSG) {
+		cli_error("cannot read '%s': corrupt or truncated record before the first event "
+			  "record%s",
+			  in->path, lib_detail(d, sizeof(d)));
+	} else if (err == -EPROTO) {
+		cli_error("cannot read '%s': an event after offset %#llx has sample_type bits "
+			  "perfev does not know%s",
+			  in->path, (unsigned long long)st.good_end, lib_detail(d, sizeof(d)));
+	} else {
+		cli_error("cannot read '%s': %s%s", in->path, perfev_strerror(err),
+			  lib_detail(d, sizeof(d)));
+	}
+	return 1;
+}
+
+/* How the user stacks of a dwarf recording unwound, when some stopped short. */
+static void warn_unwind(struct input *in)
+{
+	struct perfev_unwind_stats us = {.sz = sizeof(us)};
+	char why[512];
+	size_t pos = 0;
+	int i;
+
+	if (perfev_machine_unwind_stats(perfev_source_machine(in->src), &us) || !us.samples ||
+	    us.root == us.samples)
+		return;
+	why[0] = '\0';
+	for (i = 0; i < PERFEV_UNWIND_NR_STOPS; i++) {
+		int n;
+
+		if (!us.stopped[i])
+			continue;
+		n = snprintf(why + pos, sizeof(why) - pos, "%s%s: %" PRIu64, pos ? ", " : "",
+			     perfev_unwind_stop_name(i), us.stopped[i]);
+		if (n < 0 || (size_t)n >= sizeof(why) - pos)
+			break;
+		pos += (size_t)n;
+	}
+	cli_error("warning: %" PRIu64 " of %" PRIu64 " user stacks were not unwound to their "
+		  "thread's first function (%s); their call chains are cut short",
+		  us.samples - us.root, us.samples, why);
+}
+
+void input_warn_end(struct input *in, bool *failed)
+{
+	struct perfev_source_stats st = {.sz = sizeof(st)};
+
+	perfev_source_stats(in->src, &st);
+	if (st.compressed) {
+		/* Their samples are missing from the output: that is a failure. */
+		cli_error(
+		    "cannot read '%s': it has %llu compressed records (perf record -z), which "
+		    "perfev cannot decompress yet (decompress the file with 'perf inject -i "
+		    "IN -o OUT')",
+		    in->path, (unsigned long long)st.compressed);
+		*failed = true;
+	}
+	if (st.unknown_id)
+		cli_error("warning: %llu samples belong to no event of the file header and were "
+			  "skipped",
+			  (unsigned long long)st.unknown_id);
+	if (st.bad)
+		cli_error("warning: %llu records could not be decoded and were skipped",
+			  (unsigned long long)st.bad);
+	if (st.lost)
+		cli_error("warning: the recording lost %llu records (LOST records: the ring buffer "
+			  "filled up; record with a larger -m or a lower frequency)",
+			  (unsigned long long)st.lost);
+	warn_unwind(in);
+}
+
+void input_close(struct input *in)
+{
+	perfev_source_free(in->src);
+	in->src = NULL;
+	perfev_set_log(NULL, PERFEV_LOG_ERROR, NULL);
+}

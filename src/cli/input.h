@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The perf.data input of perfev script and perfev report: the library's
+ * source opened as both commands open it, and their words for what went
+ * wrong reading it.
+ */
+#ifndef PERFEV_CLI_INPUT_H
+#define PERFEV_CLI_INPUT_H
+
+#include <stdbool.h>
+#include <perfev/perfev.h>
+
+struct input {
+	const char *path; /* as given, or perf.data, or "-" (a pipe on standard input) */
+	struct perfev_source *src;
+	char cache_dir[4096]; /* where symbols are kept between runs; "" none */
+};
+
+/* How the commands open it. */
+struct input_opts {
+	const char *path;     /* -i; NULL: perf.data, or standard input when it is a pipe */
+	const char *kallsyms; /* --kallsyms */
+	bool no_demangle;
+	bool raw;	  /* perfev_source_opts.raw (script -D) */
+	bool whole_reads; /* perfev_source_opts.whole_reads (script -j) */
+};
+
+/*
+ * Check --kallsyms, route the library's messages to stderr (warnings at
+ * once, an error kept to explain a failure) and open the source.
+ * Returns 0, or 1 after saying why not.
+ */
+int input_open(struct input *in, const struct input_opts *o);
+
+/*
+ * After perfev_source_next() returned @err (< 0): say why the file could
+ * not be read further.  Returns 1.
+ */
+int input_fail(struct input *in, int err);
+
+/*
+ * At the end: what was skipped or lost, and how the user stacks unwound.
+ * Sets *@failed when records are missing from the output (compressed ones).
+ */
+void input_warn_end(struct input *in, bool *failed);
+
+void input_close(struct input *in);
+
+#endif /* PERFEV_CLI_INPUT_H */

@@ -188,7 +188,10 @@ PERFEV_API int perfev_machine_resolve(struct perfev_machine *m, uint32_t pid, un
  * the user frames unwound from its stack copy through the files' DWARF
  * call frame information (PERFEV_FRAME_UNWOUND; its ip alone when none
  * could be, for a user-mode sample; with PERFEV_FRAMES_UNWOUND_INLINES
- * as perf script shows them); a sample without either is its ip.
+ * as perf script shows them); a sample without either is its ip.  A
+ * sample unwound when it was recorded (perfev record --unwind: its
+ * registers the ABI word NONE alone, its stack copy empty, its user
+ * frames in the chain after PERF_CONTEXT_USER) is its chain as it is.
  * Return addresses are looked up one byte earlier for their source line
  * (the call instruction).  *@frames as for perfev_machine_resolve().
  * Errors: -EINVAL (not a sample), -ENOMEM.

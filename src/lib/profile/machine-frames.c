@@ -44,8 +44,7 @@ static struct perfev_symbolizer *symbolizer(struct perfev_machine *m)
 			perfev_strerror(err));
 		return NULL;
 	}
-	perfev__hashmap_for_each(&m->build_ids, e)
-	{
+	perfev__hashmap_for_each(&m->build_ids, e) {
 		const struct pm_build_id *b = perfev__key_ptr(e->value);
 
 		(void)perfev_symbolizer_set_build_id(m->symz, perfev__key_ptr(e->key), b->id,
@@ -601,6 +600,27 @@ static int dwarf_chain(struct perfev_machine *m, const struct perf_event_attr *a
 	return 0;
 }
 
+/*
+ * A sample whose user stack was unwound when it was recorded (perfev
+ * record --unwind): no registers, no stack copy, and its user frames in
+ * its call chain after PERF_CONTEXT_USER.  Its chain is read as it is, as
+ * perf reads it.
+ */
+static bool unwound_already(const struct perfev_sample *smp)
+{
+	const unsigned char *cc = smp->callchain;
+	uint64_t i, v;
+
+	if (smp->regs_user_abi || smp->stack_user_size || !(smp->present & PERF_SAMPLE_CALLCHAIN))
+		return false;
+	for (i = 0; i < smp->callchain_nr; i++) {
+		memcpy(&v, cc + 8 * i, sizeof(v));
+		if (v == PERF_CONTEXT_USER)
+			return true;
+	}
+	return false;
+}
+
 int perfev_machine_sample_frames(struct perfev_machine *m, const struct perf_event_attr *attr,
 				 const struct perfev_record *rec, unsigned int flags,
 				 const struct perfev_frame **frames, size_t *n)
@@ -616,7 +636,8 @@ int perfev_machine_sample_frames(struct perfev_machine *m, const struct perf_eve
 	m->out.n = 0;
 	if ((flags & PERFEV_FRAMES_CHAIN) && attr &&
 	    (smp->present & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)) ==
-		(PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER))
+		(PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER) &&
+	    !unwound_already(smp))
 		err = dwarf_chain(m, attr, rec, how, flags);
 	else if ((flags & PERFEV_FRAMES_CHAIN) && (smp->present & PERF_SAMPLE_CALLCHAIN))
 		err = chain(m, smp, how);

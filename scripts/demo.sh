@@ -83,4 +83,16 @@ step "$PERFEV" report -i "$dir/perf.data" --html "$HTML"
 echo "wrote $HTML ($(wc -c <"$HTML") bytes); open it in a browser"
 
 echo
+echo "== a program built without frame pointers (-O2 -fomit-frame-pointer), calling into libc and libm:"
+echo "== DWARF call graphs unwind its stack copies through each file's call frame information"
+NOFP=${NOFP:-$(dirname "$PERFEV")/bench/unwind-workload-nofp}
+step "$PERFEV" record --call-graph dwarf -o "$dir/dwarf.data" -- "$NOFP" 300 >/dev/null
+step "$PERFEV" report -i "$dir/dwarf.data" --no-children -S __sin_fma,cmp_keys -g caller |
+	grep -v -e "^#" -e "^$" | head -n 30
+echo
+echo "== the same, unwound while recording: call chains stored instead of 8 KiB stack copies"
+step "$PERFEV" record --call-graph dwarf --unwind -o "$dir/unwound.data" -- "$NOFP" 300 >/dev/null
+echo "$(wc -c <"$dir/dwarf.data") bytes with the stacks, $(wc -c <"$dir/unwound.data") bytes unwound"
+
+echo
 echo "demo done: 'perfev list -j', 'perfev attr -j', 'perfev stat -j' and 'perfev script -j' give JSON."

@@ -38,7 +38,7 @@ struct rec_opts {
 	const char *pids, *tids, *cpu_list, *output, *freq, *mmap_pages;
 	bool all_cpus, no_inherit, callchain, timestamp, sample_cpu, data_addr, raw;
 	bool switch_events, overwrite, quiet;
-	bool phys_data;
+	bool phys_data, unwind;
 	int count;
 	/* -g and --call-graph: for the events without a call-graph= term */
 	enum perfev_callgraph cg_mode;
@@ -92,7 +92,8 @@ struct rec {
 	pid_t child;
 	int child_status;
 	bool child_done;
-	bool want_build_ids; /* the kernel puts build ids in MMAP2 records */
+	bool want_build_ids;   /* the kernel puts build ids in MMAP2 records */
+	struct rec_unwind *uw; /* --unwind */
 	struct build_ids build_ids;
 };
 
@@ -647,6 +648,10 @@ static void add_attrs(struct rec *rc)
 		err = perfev_data_add_attr(rc->w, a, event_name(rc, ev), ids, (size_t)n);
 		if (err)
 			die_write(rc, err);
+		if (rc->uw &&
+		    (err = rec_unwind_add_event(rc->uw, a, event_name(rc, ev), ids, (size_t)n)))
+			cli_die("cannot unwind the samples of '%s': %s", event_name(rc, ev),
+				perfev_strerror(err));
 	}
 	qsort(rc->ids, rc->nids, sizeof(*rc->ids), cmp_id);
 	add_groups(rc);
@@ -706,6 +711,13 @@ static int take(const struct perf_event_header *h, void *ctx)
 		break;
 	}
 	rc->records++;
+	if (rc->uw) {
+		int err = rec_unwind_feed(rc->uw, h, h->size);
+
+		if (err && !rc->werr)
+			rc->werr = err;
+		return 0;
+	}
 	write_bytes(rc, h, h->size);
 	return 0;
 }
@@ -730,11 +742,20 @@ static void drain(struct rec *rc, struct rec_ring *rr)
 	perfev_ring_end(rr->r);
 }
 
+static void drain_rings(void *arg);
+
 /* perf sorts by time what comes between two of these. */
 static void end_round(struct rec *rc)
 {
 	struct perf_event_header h = {.type = PERFEV_RECORD_FINISHED_ROUND, .size = sizeof(h)};
 
+	if (rc->uw) {
+		int err = rec_unwind_pump(rc->uw, false, drain_rings, rc);
+
+		if (err && !rc->werr)
+			rc->werr = err;
+		return;
+	}
 	if (!rc->wrote_in_round)
 		return;
 	write_bytes(rc, &h, sizeof(h));
@@ -794,7 +815,7 @@ static bool kernel_samples_possible(struct rec *rc)
 
 static void synthesize(struct rec *rc)
 {
-	struct synth_ctx sc = {.layout = &rc->layout, .w = rc->w};
+	struct synth_ctx sc = {.layout = &rc->layout, .w = rc->w, .uw = rc->uw};
 
 	/* System-wide, the events already run: a ring must not fill meanwhile. */
 	sc.between = drain_rings;
@@ -974,6 +995,42 @@ static void report_rates(struct rec *rc, uint64_t max_rate_before)
 			  "keep up (or the time ran was mostly in short slices)");
 }
 
+/* --unwind: how the stacks unwound, and what was kept as recorded. */
+static void unwind_summary(struct rec *rc)
+{
+	struct rec_unwind_stats st;
+	uint64_t early = 0;
+	int i;
+
+	rec_unwind_stats(rc->uw, &st);
+	fprintf(stderr, "[ perfev record: %" PRIu64 " stacks unwound (%.1f frames each)",
+		st.unwound, st.unwound ? (double)st.frames / (double)st.unwound : 0.0);
+	for (i = 0; i < PERFEV_UNWIND_NR_STOPS; i++)
+		early += i == PERFEV_UNWIND_END ? 0 : st.stopped[i];
+	if (early) {
+		const char *sep = "";
+
+		fprintf(stderr, ", %" PRIu64 " stopped early:", early);
+		for (i = 0; i < PERFEV_UNWIND_NR_STOPS; i++) {
+			if (i == PERFEV_UNWIND_END || !st.stopped[i])
+				continue;
+			fprintf(stderr, "%s %" PRIu64 " %s", sep, st.stopped[i],
+				perfev_unwind_stop_name((enum perfev_unwind_stop)i));
+			sep = ",";
+		}
+	}
+	fputs(" ]\n", stderr);
+	if (st.kept_raw)
+		cli_error(
+		    "warning: the unwinder fell behind: %" PRIu64 " samples were written "
+		    "with their stack copies, which perf and perfev unwind when they read them",
+		    st.kept_raw);
+	if (st.failed)
+		cli_error("warning: %" PRIu64 " samples could not be stored unwound and were "
+			  "written as recorded",
+			  st.failed);
+}
+
 static void summary(struct rec *rc, double secs)
 {
 	FILE *f = stderr;
@@ -988,6 +1045,8 @@ static void summary(struct rec *rc, double secs)
 		cli_error("warning: %" PRIu64 " samples were lost because the ring buffer was "
 			  "full: use a larger -m or a lower -F",
 			  rc->lost);
+	if (rc->uw)
+		unwind_summary(rc);
 }
 
 /* The file could not be written to the end (a full disk): say what is left of it. */
@@ -1169,6 +1228,9 @@ static void check_options(struct rec_opts *o, const struct option *opts)
 	/* The last --call-graph wins, whatever -g says. */
 	for (int i = 0; i < o->call_graphs.n; i++)
 		parse_call_graph(o, o->call_graphs.items[i], opts);
+	if (o->unwind && o->cg_mode != PERFEV_CALLGRAPH_DWARF)
+		usage_error(record_usage, opts,
+			    "--unwind unwinds the stacks --call-graph dwarf copies: give both");
 }
 
 static void setup_signals(struct rec *rc, sigset_t *orig)
@@ -1234,6 +1296,7 @@ static void release(struct rec *rc)
 	perfev_poller_free(rc->poller);
 	perfev_session_free(rc->s);
 	perfev_evspec_free(rc->spec);
+	rec_unwind_free(rc->uw);
 	free(rc->ids);
 	free(rc->ev_samples);
 	build_ids_release(&rc->build_ids);
@@ -1270,6 +1333,9 @@ int cmd_record(int argc, const char **argv)
 	    OPT_FLAG(
 		0, "overwrite", &o.overwrite,
 		"flight recorder: keep the last ring's worth, write it on SIGUSR2 and at the end"),
+	    OPT_FLAG(
+		0, "unwind", &o.unwind,
+		"with --call-graph dwarf: unwind while recording, store call chains, not stacks"),
 	    OPT_FLAG('q', "quiet", &o.quiet, "no summary"),
 	    OPT_TERMINATOR,
 	};
@@ -1315,6 +1381,8 @@ int cmd_record(int argc, const char **argv)
 	create_output(&rc, orig_argv, argc);
 	open_events(&rc);
 	map_rings(&rc);
+	if (o.unwind && (err = rec_unwind_new(rc.w, &rc.uw)))
+		cli_die("cannot unwind while recording: %s", perfev_strerror(err));
 	add_attrs(&rc);
 	add_tracing_data(&rc);
 	setup_signals(&rc, &orig);
@@ -1360,6 +1428,12 @@ int cmd_record(int argc, const char **argv)
 		/* Stopped by a signal while the command runs: end it, as perf does. */
 		kill(rc.child, SIGTERM);
 		reap(&rc, 0);
+	}
+	if (rc.uw && !rc.werr) {
+		/* The last records, whatever their time. */
+		err = rec_unwind_pump(rc.uw, true, NULL, NULL);
+		if (err)
+			rc.werr = err;
 	}
 	err = rc.werr ?: build_ids_write(&rc.build_ids, rc.w, kernel_samples_possible(&rc));
 	/* After a write error too: the file is completed for the records that reached it. */

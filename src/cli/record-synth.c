@@ -25,7 +25,8 @@ static void emit(struct synth_ctx *sc, struct perfev_record *rec)
 	n = perfev_record_encode(sc->layout, rec, buf, sizeof(buf));
 	if (n < 0)
 		return; /* a path too long for a record: leave that mapping out */
-	n = perfev_data_write(sc->w, buf, (size_t)n);
+	n = sc->uw ? rec_unwind_feed(sc->uw, buf, (size_t)n)
+		   : perfev_data_write(sc->w, buf, (size_t)n);
 	if (n && !sc->err)
 		sc->err = n;
 	if (!n)

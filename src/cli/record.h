@@ -7,12 +7,16 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "common/hashmap.h"
+#include <perfev/machine.h>
 #include "perfev-cli.h"
+
+struct rec_unwind;
 
 /* Where synthesized records go: the recording's first event layout and its writer. */
 struct synth_ctx {
 	const struct perfev_sample_layout *layout;
 	struct perfev_data_writer *w;
+	struct rec_unwind *uw; /* --unwind: records go there instead, in time order */
 	const char *procfs_root;
 	bool data_maps; /* -d: non-executable mappings too */
 	uint64_t records;
@@ -63,5 +67,34 @@ void build_ids_note(struct build_ids *b, const struct perfev_sample_layout *layo
  */
 int build_ids_write(struct build_ids *b, struct perfev_data_writer *w, bool kernel);
 void build_ids_release(struct build_ids *b);
+
+/*
+ * --unwind (record-unwind.c): the records of the recording through a
+ * live source, its samples' user stacks unwound and stored as call
+ * chains, everything written in time order.
+ */
+struct rec_unwind_stats {
+	uint64_t unwound;  /* samples stored with their unwound chain */
+	uint64_t frames;   /* user frames stored in all */
+	uint64_t kept_raw; /* samples written with their stack: the unwinder was behind */
+	uint64_t failed;   /* samples that could not be re-encoded: written as recorded */
+	uint64_t bad;	   /* records the source could not decode: dropped */
+	uint64_t root;	   /* unwound to their thread's start */
+	uint64_t stopped[PERFEV_UNWIND_NR_STOPS];
+};
+
+int rec_unwind_new(struct perfev_data_writer *w, struct rec_unwind **out);
+void rec_unwind_free(struct rec_unwind *u);
+int rec_unwind_add_event(struct rec_unwind *u, const struct perf_event_attr *attr, const char *name,
+			 const uint64_t *ids, size_t n);
+/* A record of a ring or a synthesized one; copied. */
+int rec_unwind_feed(struct rec_unwind *u, const void *rec, size_t len);
+/*
+ * Write what may go out now (everything when @end), unwinding the
+ * samples; @drain (with @arg) is called every few records so the rings
+ * are read meanwhile.  Returns 0 or the first error (a write error).
+ */
+int rec_unwind_pump(struct rec_unwind *u, bool end, void (*drain)(void *), void *arg);
+void rec_unwind_stats(struct rec_unwind *u, struct rec_unwind_stats *out);
 
 #endif /* PERFEV_CLI_RECORD_H */

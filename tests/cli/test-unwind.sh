@@ -191,4 +191,52 @@ if expect_rc dwarf_pid 0; then
 	perf script -i "$TMP/pid.data" >"$TMP/pid.txt" 2>/dev/null
 	oracle dwarf_pid chains-find "$TMP/pid.txt" "$@" --min 10
 fi
+# ---- --unwind: the stacks unwound while recording, stored as call chains ------------
+W=$B/bench/unwind-workload-nofp
+"$PERFEV" record -F 4000 -e cpu-clock --call-graph dwarf --unwind -o "$TMP/unw.data" -- "$W" $MS \
+	>/dev/null 2>"$TMP/unw.err"
+rc=$?
+if expect_rc unwind_record 0; then
+	n=$(sed -n 's/.*perfev record: \([0-9]*\) samples written.*/\1/p' "$TMP/unw.err")
+	lost=$(sed -n 's/.*; \([0-9]*\) lost,.*/\1/p' "$TMP/unw.err")
+	unwound=$(sed -n 's/.*perfev record: \([0-9]*\) stacks unwound.*/\1/p' "$TMP/unw.err")
+	size=$(wc -c <"$TMP/unw.data")
+	raw=$(wc -c <"$TMP/perfev-nofp.data" 2>/dev/null || echo 0)
+	if [ -z "$n" ] || [ "$n" -eq 0 ] || [ "$lost" != 0 ] || [ "$unwound" != "$n" ]; then
+		fail unwind_record "samples '$n', lost '$lost', unwound '$unwound': $(head -c 400 "$TMP/unw.err")"
+	elif [ "$raw" -gt 0 ] && [ $((size * 10)) -gt "$raw" ]; then
+		fail unwind_record "$size bytes against $raw for the stacks: above 10%"
+	else
+		pass "unwind_record: $n samples, all unwound, 0 lost, $((size / n)) bytes per sample"
+	fi
+	# perfev reads the stored chains as they are, with every kind of chain.
+	"$PERFEV" script -i "$TMP/unw.data" >"$TMP/unw-perfev.txt" 2>/dev/null
+	# shellcheck disable=SC2086
+	oracle unwind_chains_calls chains-find "$TMP/unw-perfev.txt" $CHAIN_CALLS --min 10
+	# shellcheck disable=SC2086
+	oracle unwind_chains_qsort chains-find "$TMP/unw-perfev.txt" $CHAIN_QSORT --min 10
+	oracle unwind_chains_main chains-find "$TMP/unw-perfev.txt" main --min-pct 90
+	if [ -n "$have_perf" ]; then
+		# perf reads them too, as ordinary call chains, the same as perfev.
+		perf script -i "$TMP/unw.data" >"$TMP/unw-perf.txt" 2>/dev/null
+		oracle unwind_perf_reads_chains chains-cmp "$TMP/unw-perf.txt" "$TMP/unw-perfev.txt" \
+			--min 99
+		# The same chains, in the same shares, as perf unwinding a recording of the stacks
+		# (named by symbol: perf expands inlined functions only where it unwinds itself).
+		if [ -s "$TMP/perf-nofp.data" ]; then
+			perf script --no-inline -i "$TMP/perf-nofp.data" >"$TMP/perf-noinl.txt" 2>/dev/null
+			oracle unwind_same_chains_as_perf chains-dist "$TMP/perf-noinl.txt" \
+				"$TMP/unw-perf.txt" --max 0.1
+		fi
+	else
+		skip perf unwind_perf_reads_chains "$why_no_perf"
+	fi
+fi
+"$PERFEV" record --unwind -o "$TMP/unw2.data" -- true >/dev/null 2>"$TMP/unw2.err"
+rc=$?
+if expect_rc unwind_needs_dwarf 2 && grep -q 'call-graph dwarf' "$TMP/unw2.err"; then
+	pass unwind_needs_dwarf_message
+else
+	fail unwind_needs_dwarf_message "$(head -c 300 "$TMP/unw2.err")"
+fi
 finish

@@ -256,8 +256,9 @@ bench: all $(BENCH_BINS)
 	@PERFEV=$(PERFEV) SPAWN_TIME=$(O)/bench/spawn-time WORKLOAD=$(O)/examples/workload sh bench/record.sh
 	@PERFEV=$(PERFEV) SPAWN_TIME=$(O)/bench/spawn-time \
 		REPORT_WORKLOAD=$(O)/bench/report-workload sh bench/report.sh
-	@UNWIND=$(O)/bench/unwind SPAWN_TIME=$(O)/bench/spawn-time \
-		REPORT_WORKLOAD=$(O)/bench/report-workload sh bench/unwind.sh
+	@UNWIND=$(O)/bench/unwind SPAWN_TIME=$(O)/bench/spawn-time PERFEV=$(PERFEV) \
+		REPORT_WORKLOAD=$(O)/bench/report-workload \
+		UNWIND_WORKLOAD=$(O)/bench/unwind-workload-nofp sh bench/unwind.sh
 
 fuzz: $(FUZZ_BINS)
 	@for f in $(FUZZ_BINS); do \

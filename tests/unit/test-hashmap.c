@@ -60,7 +60,8 @@ static void check_against_reference(perfev__hash_fn hash)
 		}
 	}
 	CHECK(ok);
-	perfev__hashmap_for_each(&m, e) seen++;
+	perfev__hashmap_for_each(&m, e)
+		seen++;
 	CHECK_U64(seen, count);
 	perfev__hashmap_release(&m);
 }
@@ -131,7 +132,6 @@ TEST(array_push)
 	perfev__array_release(&a);
 	CHECK(a.v == NULL && a.n == 0);
 }
-
 
 TEST(array_append)
 {

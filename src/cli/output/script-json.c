@@ -364,7 +364,8 @@ static void mmap_fields(struct json *w, uint32_t pid, uint32_t tid, uint64_t add
 	json_ku64(w, "pgoff", pgoff);
 }
 
-static void other(struct json *w, const struct perfev_source_event *sr, const struct perfev_record *rec)
+static void other(struct json *w, const struct perfev_source_event *sr,
+		  const struct perfev_record *rec)
 {
 	const typeof(rec->u) *u = &rec->u;
 

@@ -23,27 +23,27 @@ int perfev__grow(void *arrp, size_t *cap, size_t need, size_t elsize);
 int perfev__append(void *arrp, size_t *n, size_t *cap, const void *src, size_t count,
 		   size_t elsize);
 
-#define PERFEV__ARRAY(type)                                                                \
-	struct {                                                                           \
-		type *v;                                                                   \
-		size_t n, cap;                                                             \
+#define PERFEV__ARRAY(type)                                                                        \
+	struct {                                                                                   \
+		type *v;                                                                           \
+		size_t n, cap;                                                                     \
 	}
 
 /* A pointer to a new zeroed element at the end of @a, or NULL: out of memory. */
-#define perfev__array_push(a)                                                              \
-	(perfev__grow(&(a)->v, &(a)->cap, (a)->n + 1, sizeof(*(a)->v))                      \
-		 ? NULL                                                                    \
-		 : (__typeof__((a)->v))memset(&(a)->v[(a)->n++], 0, sizeof(*(a)->v)))
+#define perfev__array_push(a)                                                                      \
+	(perfev__grow(&(a)->v, &(a)->cap, (a)->n + 1, sizeof(*(a)->v))                             \
+	     ? NULL                                                                                \
+	     : (__typeof__((a)->v))memset(&(a)->v[(a)->n++], 0, sizeof(*(a)->v)))
 
 /* Append @count elements from @src to @a: 0 or -ENOMEM. */
-#define perfev__array_append(a, src, count)                                                \
+#define perfev__array_append(a, src, count)                                                        \
 	perfev__append(&(a)->v, &(a)->n, &(a)->cap, (src), (count), sizeof(*(a)->v))
 
-#define perfev__array_release(a)                                                           \
-	do {                                                                               \
-		free((a)->v);                                                              \
-		(a)->v = NULL;                                                             \
-		(a)->n = (a)->cap = 0;                                                     \
+#define perfev__array_release(a)                                                                   \
+	do {                                                                                       \
+		free((a)->v);                                                                      \
+		(a)->v = NULL;                                                                     \
+		(a)->n = (a)->cap = 0;                                                             \
 	} while (0)
 
 /*

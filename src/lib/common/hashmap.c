@@ -8,8 +8,8 @@
 
 #define HASH_USED (1ULL << 63)
 
-void perfev__hashmap_init(struct perfev__hashmap *m, perfev__hash_fn hash,
-			  perfev__equal_fn equal, void *ctx)
+void perfev__hashmap_init(struct perfev__hashmap *m, perfev__hash_fn hash, perfev__equal_fn equal,
+			  void *ctx)
 {
 	memset(m, 0, sizeof(*m));
 	m->hash = hash;
@@ -94,8 +94,7 @@ static int reserve(struct perfev__hashmap *m)
 	return rehash(m, cap);
 }
 
-struct perfev__hashmap_entry *perfev__hashmap_entry(const struct perfev__hashmap *m,
-						    uint64_t key)
+struct perfev__hashmap_entry *perfev__hashmap_entry(const struct perfev__hashmap *m, uint64_t key)
 {
 	struct perfev__hashmap_entry *e;
 
@@ -152,8 +151,8 @@ int perfev__hashmap_add(struct perfev__hashmap *m, uint64_t key, uint64_t value)
 	return 0;
 }
 
-int perfev__hashmap_set(struct perfev__hashmap *m, uint64_t key, uint64_t value,
-			uint64_t *old_key, uint64_t *old_value)
+int perfev__hashmap_set(struct perfev__hashmap *m, uint64_t key, uint64_t value, uint64_t *old_key,
+			uint64_t *old_value)
 {
 	struct perfev__hashmap_entry *e;
 	bool added;

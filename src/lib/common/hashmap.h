@@ -38,10 +38,13 @@ struct perfev__hashmap {
 	size_t n;
 };
 
-#define PERFEV__HASHMAP_INIT(h, e, c) {.hash = (h), .equal = (e), .ctx = (c)}
+#define PERFEV__HASHMAP_INIT(h, e, c)                                                              \
+	{                                                                                          \
+		.hash = (h), .equal = (e), .ctx = (c)                                              \
+	}
 
-void perfev__hashmap_init(struct perfev__hashmap *m, perfev__hash_fn hash,
-			  perfev__equal_fn equal, void *ctx);
+void perfev__hashmap_init(struct perfev__hashmap *m, perfev__hash_fn hash, perfev__equal_fn equal,
+			  void *ctx);
 /* Frees the table, not what the keys and values point to. */
 void perfev__hashmap_release(struct perfev__hashmap *m);
 void perfev__hashmap_clear(struct perfev__hashmap *m);
@@ -52,8 +55,7 @@ static inline size_t perfev__hashmap_size(const struct perfev__hashmap *m)
 }
 
 /* The entry of @key, or NULL.  Valid until the map is next changed. */
-struct perfev__hashmap_entry *perfev__hashmap_entry(const struct perfev__hashmap *m,
-						    uint64_t key);
+struct perfev__hashmap_entry *perfev__hashmap_entry(const struct perfev__hashmap *m, uint64_t key);
 /* Sets *@value (when @value is not NULL) and returns true when @key is present. */
 bool perfev__hashmap_find(const struct perfev__hashmap *m, uint64_t key, uint64_t *value);
 /*
@@ -66,8 +68,8 @@ int perfev__hashmap_add(struct perfev__hashmap *m, uint64_t key, uint64_t value)
  * and @old_value when not NULL (for the caller to free) and 1 is returned;
  * 0 on an insert; -ENOMEM.
  */
-int perfev__hashmap_set(struct perfev__hashmap *m, uint64_t key, uint64_t value,
-			uint64_t *old_key, uint64_t *old_value);
+int perfev__hashmap_set(struct perfev__hashmap *m, uint64_t key, uint64_t value, uint64_t *old_key,
+			uint64_t *old_value);
 /*
  * The entry of @key, inserted with value 0 when absent (*@added then
  * true): one probe for "find or add".  NULL: out of memory.
@@ -79,8 +81,8 @@ bool perfev__hashmap_delete(struct perfev__hashmap *m, uint64_t key, uint64_t *o
 			    uint64_t *old_value);
 
 /* Every entry, in no particular order; the map must not change meanwhile. */
-#define perfev__hashmap_for_each(m, e)                                                     \
-	for ((e) = (m)->v; (m)->v && (e) < (m)->v + (m)->cap; (e)++)                       \
+#define perfev__hashmap_for_each(m, e)                                                             \
+	for ((e) = (m)->v; (m)->v && (e) < (m)->v + (m)->cap; (e)++)                               \
 		if ((e)->hash)
 
 /* Hashes for the usual keys; perfev__hash_u64() is splitmix64's finalizer. */

@@ -51,7 +51,6 @@ static inline bool perfev__out_ok(const void *out, size_t sz, size_t min)
 	return out && sz >= min;
 }
 
-
 /* Overflow-checked size arithmetic; returns false on overflow. */
 static inline bool perfev__mul_ok(size_t a, size_t b, size_t *out)
 {

@@ -591,23 +591,23 @@ void perfev_machine_free(struct perfev_machine *m)
 	if (!m)
 		return;
 	perfev__machine_frames_release(m);
-	perfev__hashmap_for_each(&m->threads, e)
-	{
+	perfev__hashmap_for_each(&m->threads, e) {
 		struct pm_thread *t = perfev__key_ptr(e->value);
 
 		free(t->comm);
 		free(t);
 	}
-	perfev__hashmap_for_each(&m->procs, e)
-	{
+	perfev__hashmap_for_each(&m->procs, e) {
 		struct pm_proc *p = perfev__key_ptr(e->value);
 
 		free(p->maps.v);
 		perfev__array_release(&p->umaps);
 		free(p);
 	}
-	perfev__hashmap_for_each(&m->build_ids, e) free(perfev__key_ptr(e->value));
-	perfev__hashmap_for_each(&m->strings, e) free(perfev__key_ptr(e->key));
+	perfev__hashmap_for_each(&m->build_ids, e)
+		free(perfev__key_ptr(e->value));
+	perfev__hashmap_for_each(&m->strings, e)
+		free(perfev__key_ptr(e->key));
 	perfev__hashmap_release(&m->threads);
 	perfev__hashmap_release(&m->procs);
 	perfev__hashmap_release(&m->build_ids);

@@ -19,9 +19,9 @@
 
 /* One mapping of an address space, as MMAP/MMAP2 records describe it. */
 struct perfev__unwind_map {
-	uint64_t start, end; /* [start, end) */
-	uint64_t pgoff;	     /* file offset of @start */
-	const char *path;    /* the file; NULL, "//anon", "[vdso]", "[stack]"...: no file */
+	uint64_t start, end;	 /* [start, end) */
+	uint64_t pgoff;		 /* file offset of @start */
+	const char *path;	 /* the file; NULL, "//anon", "[vdso]", "[stack]"...: no file */
 	const uint8_t *build_id; /* NULL: unknown */
 	size_t build_id_size;
 };

@@ -222,7 +222,10 @@ struct perfev_unwind_stats {
 	size_t sz;	  /* sizeof(struct perfev_unwind_stats) */
 	uint64_t samples; /* samples whose user stack was unwound (each call that did) */
 	uint64_t frames;  /* user frames found in all */
-	/* Samples whose outermost frame is a thread's first: _start, clone, clone3, start_thread.
+	/*
+	 * Samples whose outermost frame is a thread's first: _start, clone,
+	 * clone3, start_thread.  Frames asked for with PERFEV_FRAMES_NO_SYMBOLS
+	 * name no function: those samples count under their stop reason.
 	 */
 	uint64_t root;
 	/* The others (samples - root), by why the unwind stopped.  Stays the last member. */

@@ -205,18 +205,22 @@ int input_fail(struct input *in, int err)
 static void warn_unwind(struct input *in)
 {
 	struct perfev_unwind_stats us = {.sz = sizeof(us)};
+	uint64_t stacks;
 	char why[512];
 	size_t pos = 0;
 	int i;
 
-	if (perfev_machine_unwind_stats(perfev_source_machine(in->src), &us) || !us.samples ||
-	    us.root == us.samples)
+	if (perfev_machine_unwind_stats(perfev_source_machine(in->src), &us))
+		return;
+	/* A kernel thread's sample has no user registers: it has no user stack to cut short. */
+	stacks = us.samples - us.stopped[PERFEV_UNWIND_NO_REGS];
+	if (!stacks || us.root == stacks)
 		return;
 	why[0] = '\0';
 	for (i = 0; i < PERFEV_UNWIND_NR_STOPS; i++) {
 		int n;
 
-		if (!us.stopped[i])
+		if (!us.stopped[i] || i == PERFEV_UNWIND_NO_REGS)
 			continue;
 		n = snprintf(why + pos, sizeof(why) - pos, "%s%s: %" PRIu64, pos ? ", " : "",
 			     perfev_unwind_stop_name(i), us.stopped[i]);
@@ -226,7 +230,7 @@ static void warn_unwind(struct input *in)
 	}
 	cli_error("warning: %" PRIu64 " of %" PRIu64 " user stacks were not unwound to their "
 		  "thread's first function (%s); their call chains are cut short",
-		  us.samples - us.root, us.samples, why);
+		  stacks - us.root, stacks, why);
 }
 
 void input_warn_end(struct input *in, bool *failed)

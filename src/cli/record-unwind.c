@@ -116,7 +116,6 @@ static int write_unwound(struct rec_unwind *u, const struct perfev_source_event 
 	const struct perfev_frame *frames;
 	struct perfev_record rec = *ev->rec;
 	struct perfev_sample *s = &rec.u.sample;
-	const uint64_t *cc = s->callchain;
 	size_t n, i, nuser = 0, need;
 	uint64_t *slot;
 	int err;
@@ -126,12 +125,11 @@ static int write_unwound(struct rec_unwind *u, const struct perfev_source_event 
 	if (err)
 		return err == -ENOMEM ? err : 1;
 	/* The recorded chain (the kernel's part) as it is, then the unwound user frames. */
-	u->chain.n = 0;
-	for (i = 0; i < s->callchain_nr; i++) {
-		if (!(slot = perfev__array_push(&u->chain)))
-			return -ENOMEM;
-		*slot = cc[i];
-	}
+	if (perfev__grow(&u->chain.v, &u->chain.cap, s->callchain_nr + 1, sizeof(*u->chain.v)))
+		return -ENOMEM;
+	/* Copied, not read in place: the decoder does not promise aligned fields. */
+	memcpy(u->chain.v, s->callchain, s->callchain_nr * sizeof(*u->chain.v));
+	u->chain.n = s->callchain_nr;
 	for (i = 0; i < n; i++)
 		nuser += !!(frames[i].flags & PERFEV_FRAME_UNWOUND);
 	if (nuser) {
@@ -212,8 +210,7 @@ void rec_unwind_stats(struct rec_unwind *u, struct rec_unwind_stats *out)
 	struct perfev_unwind_stats us = {.sz = sizeof(us)};
 
 	*out = u->st;
-	if (!perfev_machine_unwind_stats(perfev_source_machine(u->src), &us)) {
-		out->root = us.root;
+	/* Frames are asked for without symbols here: every stack counts under its stop reason. */
+	if (!perfev_machine_unwind_stats(perfev_source_machine(u->src), &us))
 		memcpy(out->stopped, us.stopped, sizeof(out->stopped));
-	}
 }

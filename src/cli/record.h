@@ -79,7 +79,6 @@ struct rec_unwind_stats {
 	uint64_t kept_raw; /* samples written with their stack: the unwinder was behind */
 	uint64_t failed;   /* samples that could not be re-encoded: written as recorded */
 	uint64_t bad;	   /* records the source could not decode: dropped */
-	uint64_t root;	   /* unwound to their thread's start */
 	uint64_t stopped[PERFEV_UNWIND_NR_STOPS];
 };
 

@@ -177,6 +177,18 @@ rc=$?
 if expect_rc dwarf_all_cpus 0; then
 	perf script -i "$TMP/all.data" >"$TMP/all.txt" 2>/dev/null
 	oracle dwarf_all_cpus chains-find "$TMP/all.txt" "$@" --min 10
+	# The unwinding warning counts user stacks only: a kernel thread's sample has none.
+	"$PERFEV" report -i "$TMP/all.data" >/dev/null 2>"$TMP/all-report.err"
+	"$PERFEV" script -i "$TMP/all.data" >"$TMP/all-perfev.txt" 2>/dev/null
+	with_user=$(awk '/^[^\t]/ { if (u) n++; u = 0; next }
+		/^\t/ && $1 !~ /^ffffffff/ { u = 1 }
+		END { if (u) n++; print n + 0 }' "$TMP/all-perfev.txt")
+	stacks=$(sed -n 's/.* of \([0-9]*\) user stacks were not unwound.*/\1/p' "$TMP/all-report.err")
+	if [ -z "$stacks" ] || [ "$stacks" -le "$with_user" ]; then
+		pass "unwind_warning_counts_user_stacks: ${stacks:-no warning}, $with_user samples with user frames"
+	else
+		fail unwind_warning_counts_user_stacks "warning counts $stacks stacks, only $with_user samples have user frames: $(head -c 300 "$TMP/all-report.err")"
+	fi
 fi
 
 # A running process (-p): its maps come from /proc, synthesized before its samples.

@@ -589,7 +589,8 @@ static int dwarf_chain(struct perfev_machine *m, const struct perf_event_attr *a
 		if (err)
 			return err;
 	}
-	if (nu && thread_root(m, smp->pid, m->ips.v[nu - 1]))
+	/* Which function is outermost needs its symbol: not looked up for callers who want none. */
+	if (nu && !(how & PERFEV_FRAMES_NO_SYMBOLS) && thread_root(m, smp->pid, m->ips.v[nu - 1]))
 		m->ustats.root++;
 	else
 		m->ustats.stopped[stop < PERFEV__UNWIND_NR_STOPS ? stop : PERFEV__UNWIND_ERROR]++;

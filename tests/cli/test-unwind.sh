@@ -150,6 +150,20 @@ for kind in fp nofp; do
 	done
 done
 
+# ---- no debuginfod client without servers ------------------------------------------
+# Without DEBUGINFOD_URLS nothing is fetched: libdebuginfod (and curl, TLS...) stays unloaded.
+f=$TMP/perfev-nofp.data
+if [ -s "$f" ]; then
+	env -u DEBUGINFOD_URLS LD_DEBUG=files "$PERFEV" report -i "$f" >/dev/null 2>"$TMP/ld.txt"
+	rc=$?
+	if [ "$rc" -eq 0 ] && grep -q 'calling init' "$TMP/ld.txt" &&
+		! grep -q 'libdebuginfod' "$TMP/ld.txt"; then
+		pass "report_without_debuginfod: $(grep -c 'calling init' "$TMP/ld.txt") libraries initialized"
+	else
+		fail report_without_debuginfod "exit $rc: $(grep -m 3 'libdebuginfod\|error' "$TMP/ld.txt")"
+	fi
+fi
+
 # ---- targets and outputs ----------------------------------------------------------
 W=$B/bench/unwind-workload-nofp
 if [ -z "$have_perf" ]; then

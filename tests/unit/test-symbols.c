@@ -809,6 +809,63 @@ TEST(kallsyms_kept_between_runs)
 	CHECK_INT(system(path), 0);
 }
 
+/* The path of the one kept table under @cache, or "" */
+static void kept_table(const char *cache, char *out, size_t len)
+{
+	char cmd[512];
+	FILE *f;
+
+	out[0] = '\0';
+	snprintf(cmd, sizeof(cmd), "ls %s/kallsyms-*.tab 2>/dev/null", cache);
+	f = popen(cmd, "r");
+	if (!f)
+		return;
+	if (fgets(out, (int)len, f))
+		out[strcspn(out, "\n")] = '\0';
+	pclose(f);
+}
+
+/* A kept table cut short is read no more; one with offsets gone wild finds nothing. */
+TEST(kallsyms_kept_table_damaged)
+{
+	char dir[] = "/tmp/perfev-kcache-XXXXXX", path[512], cache[256], name[64], tab[512];
+	static const char two[] = "ffffffff81000000 T second_name\nffffffff81001000 T next\n";
+	unsigned char *buf;
+	size_t i;
+	ssize_t n;
+	int fd;
+
+	CHECK(mkdtemp(dir));
+	CHECK(kallsyms_fixture(dir));
+	snprintf(cache, sizeof(cache), "%s/cache", dir);
+	CHECK_INT(ksym_via(dir, cache, 0xffffffff81000010ULL, name, sizeof(name)), 0);
+	CHECK_STR(name, "first_name");
+	kept_table(cache, tab, sizeof(tab));
+	CHECK(tab[0]);
+	/* Cut short: the text is read again (and kept anew). */
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	CHECK(write_file(path, two, sizeof(two) - 1));
+	CHECK_INT(truncate(tab, 40), 0);
+	CHECK_INT(ksym_via(dir, cache, 0xffffffff81000010ULL, name, sizeof(name)), 0);
+	CHECK_STR(name, "second_name");
+	/* Every byte of the entries set: no name lies there, nothing is read past the map. */
+	buf = calloc(1, 4096);
+	CHECK(buf);
+	fd = open(tab, O_RDWR);
+	CHECK(fd >= 0);
+	n = read(fd, buf, 4096);
+	CHECK(n > 32 + 2 * 24);
+	for (i = 32; i < 32 + 2 * 24; i++)
+		if ((i - 32) % 24 >= 8)
+			buf[i] = 0xee;
+	CHECK_INT(pwrite(fd, buf, (size_t)n, 0), n);
+	close(fd);
+	free(buf);
+	CHECK_INT(ksym_via(dir, cache, 0xffffffff81000010ULL, name, sizeof(name)), -ENOENT);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	CHECK_INT(system(path), 0);
+}
+
 static char logged[512];
 
 static void keep_log(enum perfev_log_level level, const char *msg, void *ctx)

@@ -11,10 +11,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include "common/internal.h"
@@ -235,4 +237,84 @@ void perfev__debug_keep_inflated(int fd, const char *name, const char *cache_dir
 		}
 	}
 	close(dfd);
+}
+
+/* Whether the ELF file open on @fd carries build id @id. */
+static bool has_build_id(int fd, const unsigned char *id, size_t len)
+{
+	const void *got = NULL;
+	ssize_t n;
+	bool same;
+	Elf *elf;
+
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf)
+		return false;
+	n = dwelf_elf_gnu_build_id(elf, &got);
+	same = n == (ssize_t)len && !memcmp(got, id, len);
+	elf_end(elf);
+	return same;
+}
+
+/*
+ * The .gnu_debuglink search of the GNU tools: @link beside the file, in
+ * .debug/ beside it and under /usr/lib/debug/ followed by the file's
+ * directory.  A candidate counts when its build id is the module's (or,
+ * with none known, when it is not the file itself).
+ */
+static int find_debuglink(Dwfl_Module *mod, const char *file_name, const char *link, char **found)
+{
+	static const char *const pre[] = {"", "", "/usr/lib/debug"};
+	static const char *const mid[] = {"", "/.debug", ""};
+	const unsigned char *id = NULL;
+	const char *slash;
+	struct stat self, st;
+	GElf_Addr vaddr;
+	char path[PATH_MAX];
+	int dlen, len, fd;
+	size_t i;
+
+	if (!link || !*link || !file_name || !(slash = strrchr(file_name, '/')))
+		return -1;
+	dlen = (int)(slash - file_name);
+	len = dwfl_module_build_id(mod, &id, &vaddr);
+	if (stat(file_name, &self))
+		memset(&self, 0, sizeof(self));
+	for (i = 0; i < PERFEV__ARRAY_SIZE(pre); i++) {
+		if (snprintf(path, sizeof(path), "%s%.*s%s/%s", pre[i], dlen, file_name, mid[i],
+			     link) >= (int)sizeof(path))
+			continue;
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (fstat(fd, &st) || (st.st_dev == self.st_dev && st.st_ino == self.st_ino) ||
+		    (len > 0 && !has_build_id(fd, id, (size_t)len))) {
+			close(fd);
+			continue;
+		}
+		*found = strdup(path);
+		if (*found)
+			return fd;
+		close(fd);
+		return -1;
+	}
+	return -1;
+}
+
+int perfev__find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			   const char *file_name, const char *debuglink_file,
+			   GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	const char *urls = getenv("DEBUGINFOD_URLS");
+	int fd;
+
+	if (urls && *urls)
+		return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
+						    debuglink_file, debuglink_crc,
+						    debuginfo_file_name);
+	fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+					  debuglink_crc, debuginfo_file_name);
+	if (fd >= 0)
+		return fd;
+	return find_debuglink(mod, file_name, debuglink_file, debuginfo_file_name);
 }

@@ -177,8 +177,9 @@ static int add_plt(struct perfev__elfsyms *t, Elf *elf)
 		}
 		if (!gelf_getsym(ddata, (int)GELF_R_SYM(info), &sym))
 			continue;
+		/* An IFUNC's entry (IRELATIVE) has no symbol: perf 6.1 calls it "@plt". */
 		name = elf_strptr(elf, dynsym.sh_link, sym.st_name);
-		if (!name || !*name)
+		if (!name)
 			continue;
 		e = add(t);
 		if (!e)

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * /proc/kallsyms: a pure parser of its text and address lookups.  The
- * names are kept in one copy of the text, NUL-terminated in place; the
- * symbols sorted by address, one per address, each ending where the next
- * one starts.  And the running kernel's build id, from its ELF notes.
+ * names are kept in one copy of the text, NUL-terminated in place and
+ * named by their offset in it; the symbols sorted by address, one per
+ * address, each ending where the next one starts.  The table of a boot
+ * is kept between runs as a file that is mapped, not parsed again.  And
+ * the running kernel's build id, from its ELF notes.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -11,27 +13,41 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <perfev/symbols.h>
 #include "common/internal.h"
 #include "symbols/symtab.h"
 #include "symbols/symbolizer-internal.h"
 
+#define NO_MODULE UINT32_MAX
+
+/* One symbol; also the layout of the kept table's entries. */
 struct kentry {
 	uint64_t addr;
-	const char *name, *module;
-	size_t seq; /* the line's place in the text */
+	uint32_t name, module; /* offsets in the text; module NO_MODULE: the kernel's */
+	uint32_t seq;	       /* the line's place in the text */
 	char type;
+	char pad[3];
 };
 
 struct perfev_kallsyms {
 	char *text;
+	size_t text_len; /* ends in a NUL */
 	struct kentry *v;
 	size_t n;
 	/* Symbols another one at their address hid: still found by name. */
 	struct kentry *alias;
 	size_t nalias;
+	void *map; /* the kept table all the above lies in, or NULL */
+	size_t map_len;
 };
+
+/* The string at @off of the text; NULL past it (a kept table gone bad). */
+static const char *str_at(const struct perfev_kallsyms *k, uint32_t off)
+{
+	return off < k->text_len ? k->text + off : NULL;
+}
 
 /* The types perf keeps: text, weak, data, bss (either case). */
 static bool kept(char t)
@@ -50,8 +66,8 @@ static int cmp_addr(const void *x, const void *y)
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-/* One line, NUL-terminated in place: "ADDR TYPE NAME[\t[MODULE]]". */
-static bool parse_line(char *line, struct kentry *e)
+/* One line of @text, NUL-terminated in place: "ADDR TYPE NAME[\t[MODULE]]". */
+static bool parse_line(const char *text, char *line, struct kentry *e)
 {
 	char *p = line, *end, *name, *mod;
 	uint64_t addr = 0;
@@ -94,8 +110,8 @@ static bool parse_line(char *line, struct kentry *e)
 	}
 	if (!*name)
 		return false;
-	e->name = name;
-	e->module = mod && *mod ? mod : NULL;
+	e->name = (uint32_t)(name - text);
+	e->module = mod && *mod ? (uint32_t)(mod - text) : NO_MODULE;
 	return true;
 }
 
@@ -108,6 +124,9 @@ int perfev_kallsyms_parse(const char *text, size_t len, struct perfev_kallsyms *
 	if (!out || (!text && len))
 		return -EINVAL;
 	*out = NULL;
+	/* Offsets are 32 bits, one of them meaning none. */
+	if (len >= NO_MODULE)
+		return -E2BIG;
 	k = calloc(1, sizeof(*k));
 	if (!k)
 		return -ENOMEM;
@@ -119,6 +138,7 @@ int perfev_kallsyms_parse(const char *text, size_t len, struct perfev_kallsyms *
 	if (len)
 		memcpy(k->text, text, len);
 	k->text[len] = '\0';
+	k->text_len = len + 1;
 	for (p = k->text; p < k->text + len; p = nl + 1) {
 		struct kentry e;
 
@@ -126,13 +146,13 @@ int perfev_kallsyms_parse(const char *text, size_t len, struct perfev_kallsyms *
 		if (!nl)
 			nl = k->text + len;
 		*nl = '\0';
-		if (!parse_line(p, &e) || !kept(e.type) || !e.addr)
+		if (!parse_line(k->text, p, &e) || !kept(e.type) || !e.addr)
 			continue;
 		if (perfev__grow(&k->v, &cap, k->n + 1, sizeof(*k->v))) {
 			perfev_kallsyms_free(k);
 			return -ENOMEM;
 		}
-		e.seq = k->n;
+		e.seq = (uint32_t)k->n;
 		k->v[k->n++] = e;
 	}
 	/* kallsyms comes mostly sorted: sort only when it is not. */
@@ -204,9 +224,13 @@ void perfev_kallsyms_free(struct perfev_kallsyms *k)
 {
 	if (!k)
 		return;
-	free(k->alias);
-	free(k->v);
-	free(k->text);
+	if (k->map) {
+		munmap(k->map, k->map_len);
+	} else {
+		free(k->alias);
+		free(k->v);
+		free(k->text);
+	}
 	free(k);
 }
 
@@ -235,9 +259,11 @@ int perfev_kallsyms_find(const struct perfev_kallsyms *k, uint64_t addr, struct 
 	if (!lo)
 		return -ENOENT;
 	e = &k->v[lo - 1];
+	out->name = str_at(k, e->name);
+	out->module = e->module == NO_MODULE ? NULL : str_at(k, e->module);
+	if (!out->name || (e->module != NO_MODULE && !out->module))
+		return -ENOENT;
 	/* The last symbol of the kernel proper has no known end. */
-	out->name = e->name;
-	out->module = e->module;
 	out->start = e->addr;
 	out->size = lo < k->n ? k->v[lo].addr - e->addr : 0;
 	return 0;
@@ -250,9 +276,10 @@ int perfev__kallsyms_addr(const struct perfev_kallsyms *k, const char *name, uin
 
 	for (i = 0; i < k->n + k->nalias; i++) {
 		const struct kentry *e = i < k->n ? &k->v[i] : &k->alias[i - k->n];
+		const char *s = str_at(k, e->name);
 		char t = (char)(e->type & ~0x20);
 
-		if (!e->module && (t == 'T' || t == 'W') && !strcmp(e->name, name)) {
+		if (e->module == NO_MODULE && (t == 'T' || t == 'W') && s && !strcmp(s, name)) {
 			*addr = e->addr;
 			return 0;
 		}
@@ -387,46 +414,186 @@ static int cache_name(const char *procfs_root, char *out, size_t len)
 		h = fnv_fields(h, buf, (size_t)n, 1U << 0 | 1U << 1 | 1U << 5);
 		free(buf);
 	}
-	snprintf(out, len, "kallsyms-%016llx", (unsigned long long)h);
+	snprintf(out, len, "kallsyms-%016llx.tab", (unsigned long long)h);
 	return 0;
 }
 
 /*
- * Keep @text as @name in @dirfd, without the lines of BPF programs,
- * which come and go while the boot and the modules stay; failures are
- * left unsaid.  Then remove the copies of other boots and module sets.
+ * The kept table: a header, the entries by address, the hidden aliases,
+ * then the names, all as this machine lays them out in memory.  Mapped
+ * as it is; the offsets are checked at each use.
+ */
+#define KEPT_MAGIC "PEVKSYM1"
+
+struct kept_hdr {
+	char magic[8];
+	uint64_t n, nalias, text_len;
+};
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+/*
+ * @k's names and modules packed into @blob (each module once, as its
+ * symbols come together), the entries rewritten to their offsets there.
+ */
+static size_t pack_names(const struct perfev_kallsyms *k, struct kentry *v, size_t n, char *blob,
+			 size_t used)
+{
+	uint32_t last_mod = NO_MODULE, packed_mod = NO_MODULE;
+	size_t i, len;
+
+	for (i = 0; i < n; i++) {
+		len = strlen(k->text + v[i].name) + 1;
+		memcpy(blob + used, k->text + v[i].name, len);
+		v[i].name = (uint32_t)used;
+		used += len;
+		if (v[i].module == NO_MODULE)
+			continue;
+		if (last_mod == NO_MODULE || strcmp(k->text + last_mod, k->text + v[i].module)) {
+			last_mod = v[i].module;
+			len = strlen(k->text + last_mod) + 1;
+			memcpy(blob + used, k->text + last_mod, len);
+			packed_mod = (uint32_t)used;
+			used += len;
+		}
+		v[i].module = packed_mod;
+	}
+	return used;
+}
+
+/* Write @k as @name in @dirfd; failures are left unsaid. */
+static void kept_write(int dirfd, const char *name, const struct perfev_kallsyms *k)
+{
+	struct kept_hdr h = {.magic = KEPT_MAGIC, .n = k->n, .nalias = k->nalias};
+	struct kentry *v;
+	char tmp[128], *blob;
+	int fd;
+
+	v = malloc((k->n + k->nalias + 1) * sizeof(*v));
+	blob = malloc(k->text_len);
+	if (!v || !blob)
+		goto out;
+	memcpy(v, k->v, k->n * sizeof(*v));
+	if (k->nalias)
+		memcpy(v + k->n, k->alias, k->nalias * sizeof(*v));
+	/* Names never take more room than in the text they come from. */
+	h.text_len = pack_names(k, v, k->n + k->nalias, blob, 0);
+	fd = perfev__tmp_at(dirfd, name, tmp, sizeof(tmp));
+	if (fd < 0)
+		goto out;
+	if (write_all(fd, &h, sizeof(h)) || write_all(fd, v, (k->n + k->nalias) * sizeof(*v)) ||
+	    write_all(fd, blob, h.text_len)) {
+		close(fd);
+		unlinkat(dirfd, tmp, 0);
+		goto out;
+	}
+	perfev__commit_at(dirfd, fd, tmp, name);
+out:
+	free(v);
+	free(blob);
+}
+
+/* The table kept as @name in @dirfd, mapped: 0, or -errno when there is none fit to use. */
+static int kept_load(int dirfd, const char *name, struct perfev_kallsyms **out)
+{
+	struct perfev_kallsyms *k;
+	struct kept_hdr h;
+	struct stat st;
+	uint64_t need;
+	void *map;
+	int fd;
+
+	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size < sizeof(h) ||
+	    pread(fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h)) {
+		close(fd);
+		return -EBADMSG;
+	}
+	need = sizeof(h);
+	if (memcmp(h.magic, KEPT_MAGIC, sizeof(h.magic)) || !h.n || h.n > (uint64_t)st.st_size ||
+	    h.nalias > (uint64_t)st.st_size || !h.text_len || h.text_len >= NO_MODULE ||
+	    need + (h.n + h.nalias) * sizeof(struct kentry) + h.text_len != (uint64_t)st.st_size) {
+		close(fd);
+		return -EBADMSG;
+	}
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return -errno;
+	k = calloc(1, sizeof(*k));
+	if (!k) {
+		munmap(map, (size_t)st.st_size);
+		return -ENOMEM;
+	}
+	k->map = map;
+	k->map_len = (size_t)st.st_size;
+	k->v = (struct kentry *)((char *)map + sizeof(h));
+	k->n = (size_t)h.n;
+	k->alias = k->v + k->n;
+	k->nalias = (size_t)h.nalias;
+	k->text = (char *)(k->alias + k->nalias);
+	k->text_len = (size_t)h.text_len;
+	/* Each name found ends inside the text. */
+	if (k->text[k->text_len - 1]) {
+		perfev_kallsyms_free(k);
+		return -EBADMSG;
+	}
+	*out = k;
+	return 0;
+}
+
+/*
+ * Keep the table of @text as @name in @dirfd, without the lines of BPF
+ * programs, which come and go while the boot and the modules stay;
+ * failures are left unsaid.  Then remove the tables of other boots and
+ * module sets.
  */
 static void cache_write(int dirfd, const char *name, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len;
-	char tmp[128];
+	struct perfev_kallsyms *k;
 	struct dirent *e;
+	size_t used = 0;
+	char *kept;
 	DIR *d;
-	int fd, dfd;
+	int dfd;
 
-	fd = perfev__tmp_at(dirfd, name, tmp, sizeof(tmp));
-	if (fd < 0)
+	kept = malloc(len + 1);
+	if (!kept)
 		return;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = (size_t)((nl ? nl + 1 : end) - p), done;
+		size_t n = (size_t)((nl ? nl + 1 : end) - p);
 
 		if (!(n >= 7 && !memcmp(p + n - (nl ? 7 : 6), "\t[bpf]", 6))) {
-			for (done = 0; done < n;) {
-				ssize_t w = write(fd, p + done, n - done);
-
-				if (w <= 0) {
-					close(fd);
-					unlinkat(dirfd, tmp, 0);
-					return;
-				}
-				done += (size_t)w;
-			}
+			memcpy(kept + used, p, n);
+			used += n;
 		}
 		p += n;
 	}
-	if (perfev__commit_at(dirfd, fd, tmp, name))
-		return;
+	if (!perfev_kallsyms_parse(kept, used, &k)) {
+		if (k->n)
+			kept_write(dirfd, name, k);
+		perfev_kallsyms_free(k);
+	}
+	free(kept);
 	dfd = dup(dirfd);
 	d = dfd < 0 ? NULL : fdopendir(dfd);
 	if (!d) {
@@ -451,16 +618,8 @@ int perfev__kallsyms_load_cached(const char *procfs_root, int cache_fd,
 		return -EINVAL;
 	if (cache_fd < 0 || cache_name(procfs_root, name, sizeof(name)))
 		return perfev_kallsyms_load(procfs_root, out);
-	n = perfev__read_at(cache_fd, name, &buf, (size_t)1 << 30);
-	if (n >= 0) {
-		err = perfev_kallsyms_parse(buf, (size_t)n, out);
-		free(buf);
-		if (!err && perfev_kallsyms_count(*out))
-			return 0;
-		if (!err)
-			perfev_kallsyms_free(*out);
-		*out = NULL;
-	}
+	if (!kept_load(cache_fd, name, out))
+		return 0;
 	n = read_kallsyms(procfs_root, &buf);
 	if (n < 0)
 		return (int)n;

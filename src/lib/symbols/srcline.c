@@ -387,37 +387,118 @@ static int cmp_cu(const void *a, const void *b)
 	return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /*
- * The CU of @pc (an address of the module as libdwfl sees it) from the
- * ranges of every CU's DIE, into *@cu and *@bias.  Returns 1 when found,
- * 0 when not, -ENOMEM.
+ * The CU DIE offsets .debug_aranges names, sorted, into *@out (NULL and
+ * 0 without aranges).  Returns how many, or -ENOMEM.
+ */
+static ssize_t aranges_cus(Dwarf *dw, uint64_t **out)
+{
+	Dwarf_Aranges *ar;
+	size_t nar = 0, i, n = 0;
+	uint64_t *v;
+
+	*out = NULL;
+	if (dwarf_getaranges(dw, &ar, &nar) || !nar)
+		return 0;
+	v = malloc(nar * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < nar; i++) {
+		Dwarf_Addr a;
+		Dwarf_Word len;
+		Dwarf_Off off;
+
+		if (!dwarf_getarangeinfo(dwarf_onearange(ar, i), &a, &len, &off))
+			v[n++] = off;
+	}
+	qsort(v, n, sizeof(*v), cmp_u64);
+	*out = v;
+	return (ssize_t)n;
+}
+
+static bool has_u64(const uint64_t *v, size_t n, uint64_t x)
+{
+	size_t l = 0, h = n, mid;
+
+	while (l < h) {
+		mid = l + (h - l) / 2;
+		if (v[mid] < x)
+			l = mid + 1;
+		else
+			h = mid;
+	}
+	return l < n && v[l] == x;
+}
+
+/*
+ * The ranges of the CUs .debug_aranges leaves out (some compilers write
+ * none; libdwfl's lookup finds only what it lists), sorted into @mc.
+ * Reading a CU's ranges costs its DIE's abbreviations: the CUs aranges
+ * names, whose addresses libdwfl has already searched, are skipped.
+ */
+static int build_cus(struct mod_cache *mc, Dwfl_Module *mod)
+{
+	Dwarf_Addr b = 0, base, lo, hi;
+	Dwarf_Off off = 0, next;
+	uint64_t *listed;
+	size_t cap = 0, hsize;
+	ssize_t nlisted;
+	ptrdiff_t r;
+	Dwarf *dw;
+
+	mc->cus_built = true;
+	dw = dwfl_module_getdwarf(mod, &b);
+	if (!dw)
+		return 0;
+	nlisted = aranges_cus(dw, &listed);
+	if (nlisted < 0)
+		return -ENOMEM;
+	while (dwarf_next_unit(dw, off, &next, &hsize, NULL, NULL, NULL, NULL, NULL, NULL) == 0) {
+		Dwarf_Die die;
+
+		if (!has_u64(listed, (size_t)nlisted, off + hsize) &&
+		    dwarf_offdie(dw, off + hsize, &die)) {
+			r = 0;
+			while ((r = dwarf_ranges(&die, r, &base, &lo, &hi)) > 0) {
+				if (lo >= hi)
+					continue;
+				if (perfev__grow(&mc->cus, &cap, mc->ncus + 1, sizeof(*mc->cus))) {
+					free(listed);
+					return -ENOMEM;
+				}
+				mc->cus[mc->ncus++] = (struct cu_range){lo + b, hi + b, die, b};
+			}
+		}
+		off = next;
+	}
+	free(listed);
+	if (mc->ncus)
+		qsort(mc->cus, mc->ncus, sizeof(*mc->cus), cmp_cu);
+	return 0;
+}
+
+/*
+ * The CU of @pc (an address of the module as libdwfl sees it) among
+ * those .debug_aranges leaves out, into *@cu and *@bias.  Returns 1 when
+ * found, 0 when not, -ENOMEM.
  */
 static int cu_by_ranges(struct mod_cache *mc, Dwfl_Module *mod, Dwarf_Addr pc, Dwarf_Die *cu,
 			Dwarf_Addr *bias)
 {
-	Dwarf_Die *it = NULL;
-	Dwarf_Addr b, base, lo, hi;
-	size_t cap = 0, l = 0, h, mid;
-	ptrdiff_t off;
+	size_t l = 0, h, mid;
 
-	if (!mc->cus_built) {
-		while ((it = dwfl_module_nextcu(mod, it, &b))) {
-			off = 0;
-			while ((off = dwarf_ranges(it, off, &base, &lo, &hi)) > 0) {
-				if (lo >= hi)
-					continue;
-				if (perfev__grow(&mc->cus, &cap, mc->ncus + 1, sizeof(*mc->cus))) {
-					free(mc->cus);
-					mc->cus = NULL;
-					mc->ncus = 0;
-					return -ENOMEM;
-				}
-				mc->cus[mc->ncus++] = (struct cu_range){lo + b, hi + b, *it, b};
-			}
-		}
-		if (mc->ncus)
-			qsort(mc->cus, mc->ncus, sizeof(*mc->cus), cmp_cu);
-		mc->cus_built = true;
+	if (!mc->cus_built && build_cus(mc, mod)) {
+		free(mc->cus);
+		mc->cus = NULL;
+		mc->ncus = 0;
+		return -ENOMEM;
 	}
 	/* CUs do not overlap: the last range starting at or before @pc. */
 	h = mc->ncus;

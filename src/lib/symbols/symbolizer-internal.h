@@ -60,4 +60,17 @@ bool perfev__debug_in_cache(const char *name, const char *cache_dir);
  */
 void perfev__debug_check(int cache_fd, const void *build_id, size_t id_len);
 
+/*
+ * libdwfl's find_debuginfo callback for the files of a profile: its
+ * standard search, except that debuginfod is asked only when
+ * DEBUGINFOD_URLS names a server.  libdw loads libdebuginfod (and curl,
+ * TLS, Kerberos: some thirty libraries) on a module's first miss, which
+ * cost a report of a DWARF recording a fifth of its time for nothing to
+ * ask.  Without servers: the build-id directories of the callbacks'
+ * debuginfo_path, then the .gnu_debuglink places (debugcache.c).
+ */
+int perfev__find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			   const char *file_name, const char *debuglink_file,
+			   GElf_Word debuglink_crc, char **debuginfo_file_name);
+
 #endif /* PERFEV_SYMBOLIZER_INTERNAL_H */

@@ -108,8 +108,8 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	/* A copy in the cache that does not hold up goes before the search meets it. */
 	if (s && s->cache_fd >= 0 && (len = dwfl_module_build_id(mod, &id, &vaddr)) > 0)
 		perfev__debug_check(s->cache_fd, id, (size_t)len);
-	fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
-					  debuglink_crc, debuginfo_file_name);
+	fd = perfev__find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+				    debuglink_crc, debuginfo_file_name);
 	if (fd < 0 || !s || s->cache_fd < 0)
 		return fd;
 	len = dwfl_module_build_id(mod, &id, &vaddr);

@@ -39,7 +39,8 @@
  *  - where no CFI covers a pc, the x86_64 backend follows the frame
  *    pointer, so frames without CFI may still be found;
  *  - dwfl_standard_find_debuginfo() asks debuginfod when DEBUGINFOD_URLS
- *    is set: a network fetch in the middle of a walk.
+ *    is set: a network fetch in the middle of a walk (and loads
+ *    libdebuginfod when it is not: perfev__find_debuginfo() does not).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -60,6 +61,7 @@
 #include <asm/perf_regs.h>
 #endif
 #include "common/internal.h"
+#include "symbols/symbolizer-internal.h"
 #include "symbols/unwind.h"
 
 /* Spaces kept at once; the least recently used is dropped for a new one. */
@@ -536,8 +538,8 @@ static int find_debuginfo(Dwfl_Module *dm, void **userdata, const char *modname,
 
 	if (!m || m->file->eh_frame)
 		return -1;
-	return dwfl_standard_find_debuginfo(dm, userdata, modname, base, file_name, debuglink_file,
-					    debuglink_crc, debuginfo_file_name);
+	return perfev__find_debuginfo(dm, userdata, modname, base, file_name, debuglink_file,
+				      debuglink_crc, debuginfo_file_name);
 }
 
 static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)

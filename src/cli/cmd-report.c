@@ -36,9 +36,11 @@ struct builder {
 	struct input in;
 	struct perfev_source *src; /* in.src */
 	/* Per frame id of the source's machine: its profile frame + 1, 0: not made yet. */
-	uint32_t *prof_of;
-	size_t cap_prof_of;
-	uint32_t *frames; /* the current sample's stack, as profile frames */
+	struct frame_cache {
+		uint32_t *v;
+		size_t cap;
+	} prof_of, sampled_of; /* sampled_of: as a sampled_only frame */
+	uint32_t *frames;      /* the current sample's stack, as profile frames */
 	size_t nframes, cap;
 	uint64_t seq;	  /* the record whose stack and command those are */
 	const char *comm; /* interned */
@@ -51,8 +53,9 @@ struct builder {
 		const char *name; /* interned, NULL: anonymous */
 	} * groups;
 	size_t ngroups;
-	bool force_group; /* --group: a file without groups is one group of all its events */
-	bool leaf_only;	  /* nothing shows callers: the sampled address is all a sample is */
+	bool force_group;  /* --group: a file without groups is one group of all its events */
+	bool leaf_only;	   /* nothing shows callers: the sampled address is all a sample is */
+	bool perf_inlines; /* unwound addresses as perf report shows them (see profile_frame) */
 	/* progress on a terminal */
 	bool progress;
 	off_t size;
@@ -142,23 +145,25 @@ static void push_index(struct builder *b, uint32_t frame)
 
 /*
  * The profile frame of frame @i of @f (@n frames) of process @pid, made
- * once per resolution: the machine gives equal resolutions one id.  An
- * inlined frame takes after the function it was inlined into, the next
- * frame of its address that is not inlined; an unwound address may have
- * none (perf's inlined frames of DWARF call chains), and then a symbol.
+ * once per resolution (the machine gives equal resolutions one id) and
+ * role (@sampled_only).  An inlined frame takes after the function it
+ * was inlined into, the next frame of its address that is not inlined;
+ * an unwound address may have none (perf's inlined frames of DWARF call
+ * chains), and then a symbol.
  */
 static uint32_t profile_frame(struct builder *b, const struct perfev_frame *f, size_t i, size_t n,
-			      uint32_t pid)
+			      uint32_t pid, bool sampled_only)
 {
 	const struct perfev_frame *fr = &f[i], *outer = fr;
+	struct frame_cache *c = sampled_only ? &b->sampled_of : &b->prof_of;
 	struct profile_frame pf = {0};
 	bool symtab;
 	char jit[64];
 	uint32_t idx;
 	size_t k;
 
-	if (fr->id < b->cap_prof_of && b->prof_of[fr->id])
-		return b->prof_of[fr->id] - 1;
+	if (fr->id < c->cap && c->v[fr->id])
+		return c->v[fr->id] - 1;
 	for (k = i; k < n && f[k].ip == fr->ip && (f[k].flags & PERFEV_FRAME_INLINED); k++)
 		;
 	if (k < n && f[k].ip == fr->ip)
@@ -171,6 +176,14 @@ static uint32_t profile_frame(struct builder *b, const struct perfev_frame *f, s
 		pf.dso = jit;
 	}
 	pf.addr = fr->dso && pf.level == 'k' ? fr->ip : fr->addr;
+	pf.sampled_only = sampled_only;
+	/* perf's inlined functions of an unwound address: entries named by DWARF, at the symbol's.
+	 */
+	if (b->perf_inlines && (fr->flags & PERFEV_FRAME_UNWOUND) &&
+	    (fr->flags & PERFEV_FRAME_INLINED)) {
+		pf.unwound_inline = true;
+		outer = fr;
+	}
 	/* A symbol of the symbol table, not a name DWARF gave an address none covers. */
 	symtab = outer->sym && !(outer->flags & PERFEV_FRAME_DWARF_NAME);
 	if (outer == fr && (fr->flags & PERFEV_FRAME_INLINED))
@@ -179,7 +192,7 @@ static uint32_t profile_frame(struct builder *b, const struct perfev_frame *f, s
 		pf.ip = fr->ip;
 	pf.file = fr->file;
 	pf.line = fr->line;
-	if (fr->flags & PERFEV_FRAME_INLINED) {
+	if ((fr->flags & PERFEV_FRAME_INLINED) && !pf.unwound_inline) {
 		pf.sym = fr->sym;
 		pf.inlined = true;
 	} else if (symtab) {
@@ -194,15 +207,14 @@ static uint32_t profile_frame(struct builder *b, const struct perfev_frame *f, s
 		pf.sym = fr->sym;
 	}
 	idx = profile_frame_add(&b->r->prof, &pf);
-	if (fr->id >= b->cap_prof_of) {
-		size_t old = b->cap_prof_of;
+	if (fr->id >= c->cap) {
+		size_t old = c->cap;
 
-		if (perfev__grow(&b->prof_of, &b->cap_prof_of, (size_t)fr->id + 1,
-				 sizeof(*b->prof_of)))
+		if (perfev__grow(&c->v, &c->cap, (size_t)fr->id + 1, sizeof(*c->v)))
 			cli_die("out of memory");
-		memset(b->prof_of + old, 0, (b->cap_prof_of - old) * sizeof(*b->prof_of));
+		memset(c->v + old, 0, (c->cap - old) * sizeof(*c->v));
 	}
-	b->prof_of[fr->id] = idx + 1;
+	c->v[fr->id] = idx + 1;
 	return idx;
 }
 
@@ -210,24 +222,46 @@ static uint32_t profile_frame(struct builder *b, const struct perfev_frame *f, s
 static void sample_frames(struct builder *b, const struct perfev_source_event *ev)
 {
 	unsigned int flags = b->r->lines ? PERFEV_FRAMES_SRCLINE | PERFEV_FRAMES_INLINE : 0;
+	struct perfev_machine *m = perfev_source_machine(b->src);
 	const struct perfev_frame *f = NULL;
 	size_t i, n = 0;
+	uint32_t sampled;
+	uint64_t leaf_ip;
 	int err = 0;
 
 	b->nframes = 0;
 	if (!b->leaf_only)
-		err = perfev_source_frames(b->src, ev, flags | PERFEV_FRAMES_CHAIN, &f, &n);
+		err =
+		    perfev_source_frames(b->src, ev,
+					 flags | PERFEV_FRAMES_CHAIN |
+					     (b->perf_inlines ? PERFEV_FRAMES_UNWOUND_INLINES : 0),
+					 &f, &n);
 	/* A chain perf drops (an unknown context) leaves the sampled address. */
 	if (!err && !n)
 		err = perfev_source_frames(b->src, ev, flags, &f, &n);
 	/* Not even that (no PERF_SAMPLE_IP): the address 0, unresolved. */
 	if (!err && !n)
-		err = perfev_machine_resolve(perfev_source_machine(b->src), ev->pid, ev->cpumode,
-					     ev->rec->u.sample.ip, flags, &f, &n);
+		err = perfev_machine_resolve(m, ev->pid, ev->cpumode, ev->rec->u.sample.ip, flags,
+					     &f, &n);
 	if (err)
 		cli_die("out of memory");
 	for (i = 0; i < n; i++)
-		push_index(b, profile_frame(b, f, i, n, ev->pid));
+		push_index(b, profile_frame(b, f, i, n, ev->pid, false));
+	/*
+	 * An unwound sampled address in an inlined function: the chain names
+	 * DWARF's functions there, the sampled function is the symbol's,
+	 * ahead of them.
+	 */
+	if (b->perf_inlines && n && (f[0].flags & PERFEV_FRAME_UNWOUND) &&
+	    (f[0].flags & PERFEV_FRAME_INLINED)) {
+		leaf_ip = f[0].ip;
+		if (perfev_machine_resolve(m, ev->pid, ev->cpumode, leaf_ip, flags, &f, &n) || !n)
+			cli_die("out of memory");
+		sampled = profile_frame(b, f, n - 1, n, ev->pid, true);
+		push_index(b, sampled);
+		memmove(b->frames + 1, b->frames, (b->nframes - 1) * sizeof(*b->frames));
+		b->frames[0] = sampled;
+	}
 }
 
 static const char *meta_string(struct builder *b, int feat)
@@ -674,12 +708,7 @@ int cmd_report(int argc, const char **argv)
 		if (b.force_group && no_group)
 			usage_error(report_usage, opts, "--group and --no-group disagree");
 		parse_keys(&r, fields ? fields : sort, fields != NULL, opts);
-		if (graph)
-			parse_graph(&r, graph, &order_set, opts);
-		if (inverted) {
-			r.caller = true;
-			order_set = true;
-		}
+		r.graph_skips_sym = !fields && !strncmp(sort, "sym", 3);
 		split(&comms, &r.fcomm);
 		split(&dsos, &r.fdso);
 		split(&syms, &r.fsym);
@@ -693,6 +722,14 @@ int cmd_report(int argc, const char **argv)
 					    "--percent-limit takes a percentage from 0 to 100, not "
 					    "'%s'",
 					    limit);
+			/* As perf, it hides call graph branches too, unless -g says otherwise. */
+			r.graph_limit = r.percent_limit;
+		}
+		if (graph)
+			parse_graph(&r, graph, &order_set, opts);
+		if (inverted) {
+			r.caller = true;
+			order_set = true;
 		}
 	}
 	/* Source lines are read when shown: the srcline key, inlined frames, the exports that carry
@@ -700,6 +737,8 @@ int cmd_report(int argc, const char **argv)
 	r.inline_frames = inline_frames;
 	r.lines = r.want[SK_SRCLINE] || inline_frames || pprof || html || speedscope;
 	b.r = &r;
+	/* perf report's inlined entries of DWARF call chains, in the text report alone. */
+	b.perf_inlines = !no_inline && !r.lines && !folded;
 	b.leaf_only =
 	    no_children && r.graph == GM_NONE && !folded && !speedscope && !pprof && !html;
 	b.progress = isatty(STDERR_FILENO) && io.path && strcmp(io.path, "-") &&
@@ -734,7 +773,8 @@ int cmd_report(int argc, const char **argv)
 	free(b.frames);
 	free(b.ev_of);
 	free(b.groups);
-	free(b.prof_of);
+	free(b.prof_of.v);
+	free(b.sampled_of.v);
 	report_release(&r);
 	opt_list_release(&comms);
 	opt_list_release(&dsos);

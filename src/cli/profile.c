@@ -51,8 +51,9 @@ static uint64_t frame_hash(uint64_t key, void *ctx)
 	h = perfev__hash_combine(h, f->offset);
 	h = perfev__hash_combine(h, f->ip);
 	h = perfev__hash_combine(h, (uintptr_t)f->file);
-	h = perfev__hash_combine(h, (uint64_t)f->line << 16 | (uint64_t)f->inlined << 8 |
-					(unsigned char)f->level);
+	h = perfev__hash_combine(h, (uint64_t)f->line << 24 | (uint64_t)f->sampled_only << 18 |
+					(uint64_t)f->unwound_inline << 17 |
+					(uint64_t)f->inlined << 16 | (unsigned char)f->level);
 	return perfev__hash_u64(h);
 }
 
@@ -63,7 +64,9 @@ static bool frame_equal(uint64_t x, uint64_t y, void *ctx)
 
 	return a->sym == b->sym && a->dso == b->dso && a->addr == b->addr &&
 	       a->offset == b->offset && a->ip == b->ip && a->file == b->file &&
-	       a->line == b->line && a->inlined == b->inlined && a->level == b->level;
+	       a->line == b->line && a->inlined == b->inlined &&
+	       a->unwound_inline == b->unwound_inline && a->sampled_only == b->sampled_only &&
+	       a->level == b->level;
 }
 
 static uint64_t stack_hash(uint64_t key, void *ctx)

@@ -29,7 +29,15 @@ struct profile_frame {
 	const char *file; /* the source file, NULL when unknown (or lines not asked for) */
 	uint32_t line;	  /* its line, 0 when unknown */
 	bool inlined;	  /* inlined into the next frame of the stack (its caller) */
-	char level;	  /* '.' user, 'k' kernel, 'H' hypervisor, 'g'/'u' guest */
+	/*
+	 * perf report's view of a DWARF-unwound address: each function DWARF
+	 * names there is an entry of the call chain of its own, those named
+	 * otherwise than the symbol shown "(inlined)" (@unwound_inline); the
+	 * sampled function's own symbol then stands apart before them, as
+	 * the sampled function only (@sampled_only).
+	 */
+	bool unwound_inline, sampled_only;
+	char level; /* '.' user, 'k' kernel, 'H' hypervisor, 'g'/'u' guest */
 };
 
 /* A distinct stack, with what the samples that had it add up to. */

@@ -22,6 +22,7 @@ struct gnode {
 	const char *name; /* interned in the profile */
 	uint32_t dso_ord; /* where its object and address order it among equal branches */
 	uint64_t addr;
+	bool inlined; /* an inlined function: ordered by name alone (perf's) */
 	uint64_t period;
 	uint64_t self; /* what ended here */
 	struct gnode **kids;
@@ -42,9 +43,10 @@ struct hent {
 	uint64_t addr;	     /* in the object */
 	const char *srcline; /* "file.c:12", interned; NULL unless sorted by it */
 	int32_t cpu;
-	uint32_t max_depth; /* of the call paths through this line (its group leader's) */
-	uint32_t seq;	    /* lines made before it */
-	struct gnode graph; /* the call paths through this line, when printed */
+	uint32_t max_depth;  /* of the call paths through this line (its group leader's) */
+	uint32_t seq;	     /* lines made before it */
+	bool unwound_inline; /* @sym is "name (inlined)" (profile_frame.unwound_inline) */
+	struct gnode graph;  /* the call paths through this line, when printed */
 	/* What identifies the line: the sort keys' fields (interned strings), the rest zero. */
 	struct hkey {
 		uint32_t ev, tid;
@@ -85,6 +87,8 @@ struct report {
 	bool want[SK_MAX];
 	double percent_limit;
 	bool show_nr, children, lines, inline_frames;
+	/* --sort sym...: a graph's one root starts after its first name, the line's own (perf's) */
+	bool graph_skips_sym;
 	enum graph_mode graph;
 	bool caller; /* call graphs from the callers down (else from the sampled function up) */
 	double graph_limit; /* -g threshold, percent */
@@ -130,6 +134,7 @@ struct gstep {
 	const char *name;
 	uint32_t dso_ord;
 	uint64_t addr;
+	bool inlined;
 };
 /* Add the path @steps[0..n-1] (outermost first) with @period to the graph @root. */
 void graph_add(struct perfev__arena *a, struct gnode *root, const struct gstep *steps, size_t n,

@@ -76,6 +76,7 @@ void graph_add(struct perfev__arena *a, struct gnode *root, const struct gstep *
 			next->name = steps[i].name;
 			next->addr = steps[i].addr;
 			next->dso_ord = steps[i].dso_ord;
+			next->inlined = steps[i].inlined;
 			at->kids[at->nkids++] = next;
 		}
 		next->period += period;
@@ -91,6 +92,9 @@ static int cmp_node(const void *a, const void *b)
 
 	if (x->period != y->period)
 		return x->period > y->period ? -1 : 1;
+	/* Where either is inlined perf compares names, the greater first. */
+	if ((x->inlined || y->inlined) && strcmp(x->name, y->name))
+		return strcmp(x->name, y->name) > 0 ? -1 : 1;
 	/* As perf: by object (in the order they were met), then address, the last first. */
 	if (x->dso_ord != y->dso_ord)
 		return x->dso_ord > y->dso_ord ? -1 : 1;
@@ -140,7 +144,7 @@ static size_t shown_kids(const struct gprint *g, const struct gnode *n, uint64_t
 	return m;
 }
 
-static void print_branches(struct gprint *g, const struct gnode *n, bool top);
+static bool print_branches(struct gprint *g, const struct gnode *n, bool top);
 
 /* The rest of a branch after its first name: the chain, then where it parts. */
 static void print_chain(struct gprint *g, const struct gnode *n, bool top)
@@ -152,12 +156,15 @@ static void print_chain(struct gprint *g, const struct gnode *n, bool top)
 	print_branches(g, n, top);
 }
 
-static void print_branches(struct gprint *g, const struct gnode *n, bool top)
+/* Whether it printed anything. */
+static bool print_branches(struct gprint *g, const struct gnode *n, bool top)
 {
 	struct gnode **kids;
 	uint64_t base = base_of(g, n, top);
-	size_t m = shown_kids(g, n, g->r->graph == GM_FRACTAL ? base : g->total, &kids), k,
-	       len = strlen(g->prefix);
+	/* -g fractal: a branch is shown by its share of what went on through @n (perf's). */
+	size_t m = shown_kids(g, n, g->r->graph == GM_FRACTAL ? n->period - n->self : g->total,
+			      &kids),
+	       k, len = strlen(g->prefix);
 
 	uint64_t rest = base;
 
@@ -181,6 +188,7 @@ static void print_branches(struct gprint *g, const struct gnode *n, bool top)
 	if (rest)
 		printf("%s --%.2f%%--[...]\n", g->prefix, report_pct(rest, base));
 	free(kids);
+	return m || rest;
 }
 
 /* Deeper than any stack: 127 frames, each with at most 64 inlined functions. */
@@ -316,10 +324,28 @@ void graph_print(const struct report *r, const struct gnode *root, uint64_t tota
 		return;
 	}
 	if (m == 1 && root->nkids == 1) {
-		/* One root: "---" starts it; several: the first branch's "|" line does. */
-		printf("            |\n            ---%s\n", kids[0]->name);
+		const struct gnode *n = kids[0];
+
+		/*
+		 * One root: "---" starts it; several: the first branch's "|" line
+		 * does.  Sorted by symbol first, perf leaves out the root's first
+		 * name (the line's own), and when the root's chain is that name
+		 * alone, its "---" too.
+		 */
+		if (r->graph_skips_sym &&
+		    !(n->nkids == 1 && n->kids[0]->period == n->period && !n->self)) {
+			strcpy(g.prefix, "            ");
+			/* perf: no blank line after a graph that printed nothing */
+			if (print_branches(&g, n, true))
+				putchar('\n');
+			free(kids);
+			return;
+		}
+		if (r->graph_skips_sym)
+			n = n->kids[0];
+		printf("            |\n            ---%s\n", n->name);
 		strcpy(g.prefix, "               ");
-		print_chain(&g, kids[0], true);
+		print_chain(&g, n, true);
 	} else {
 		strcpy(g.prefix, "            ");
 		print_branches(&g, root, true);

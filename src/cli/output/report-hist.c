@@ -22,7 +22,7 @@ static const struct {
 
 const char *report_frame_label(const struct profile_frame *f, char *buf, size_t len)
 {
-	if (f->sym && !f->inlined)
+	if (f->sym && !f->inlined && !f->unwound_inline)
 		return f->sym;
 	if (f->sym) {
 		snprintf(buf, len, "%s (inlined)", f->sym);
@@ -217,7 +217,9 @@ static struct hent *frame_entry(struct report *r, const struct profile_stack *s,
 	e.dso = r->short_dso[s->frames[i]];
 	/* As perf, a caller outside every map is shown at the sampled address's level. */
 	e.level = unmapped(f) && !self ? unmapped_level(r, s, i, leaf) : f->level;
-	e.sym = f->sym;
+	/* perf's inlined entries are symbols of their own, "name (inlined)". */
+	e.sym = f->unwound_inline ? r->labels[s->frames[i]] : f->sym;
+	e.unwound_inline = f->unwound_inline;
 	e.path = f->dso;
 	e.sym_start = f->addr - f->offset;
 	/* perf's quirk: an unresolved caller is named by its address in the process, not the file.
@@ -238,11 +240,13 @@ struct path {
 	size_t n, cap;
 };
 
-static void path_push(struct path *p, const char *name, uint32_t dso_ord, uint64_t addr)
+static void path_push(struct path *p, const char *name, uint32_t dso_ord, uint64_t addr,
+		      bool inlined)
 {
 	cli_grow(&p->v, &p->cap, p->n + 1, sizeof(*p->v));
 	p->v[p->n].name = name;
 	p->v[p->n].dso_ord = dso_ord;
+	p->v[p->n].inlined = inlined;
 	p->v[p->n++].addr = addr;
 }
 
@@ -260,18 +264,22 @@ static void graph_path(struct report *r, const struct profile_stack *s, uint32_t
 		uint32_t i = r->caller ? to - k : from + k;
 		const struct profile_frame *f = &r->prof.frames[s->frames[i]];
 
-		if (f->inlined && !r->inline_frames)
+		if ((f->inlined && !r->inline_frames) || f->sampled_only)
 			continue;
 		/* Without graphs only the path's length counts (perf's depth order). */
 		if (r->graph == GM_NONE) {
 			p->n++;
 			continue;
 		}
-		/* Inlined functions are told apart by name (their address is the sample's). */
+		/*
+		 * Inlined functions are told apart by name (their address is the
+		 * sample's, or perf's inlined entries' the symbol's they are in).
+		 */
 		path_push(p, r->labels[s->frames[i]], r->dso_ord[s->frames[i]],
-			  f->inlined ? 0
-			  : f->sym   ? f->addr - f->offset
-				     : f->ip);
+			  f->inlined || f->unwound_inline ? 0
+			  : f->sym			  ? f->addr - f->offset
+							  : f->ip,
+			  f->inlined || f->unwound_inline);
 	}
 }
 
@@ -636,6 +644,9 @@ static void print_event(struct report *r, size_t ev, struct hent **v, size_t nv)
 			len = r->keys[k] == SK_COMM && last ? strlen(last)
 			      : r->keys[k] == SK_CPU	    ? 3 /* perf's, even for "-001" */
 							    : strlen(buf);
+			/* perf's width is the name's: " (inlined)" runs over it. */
+			if (r->keys[k] == SK_SYM && v[i]->unwound_inline)
+				len -= strlen(" (inlined)");
 			if (len > width[k])
 				width[k] = len;
 		}

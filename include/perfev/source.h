@@ -207,6 +207,12 @@ struct perfev_source_stats {
 	uint32_t err_type;     /* its type, */
 	uint32_t err_size;     /* its size */
 	uint64_t err_offset;   /* and where it starts */
+	/*
+	 * Records handed out after a later one (by time): the file's rounds
+	 * did not hold them back, or a live record came later than the
+	 * window.  Samples may then come before the COMM or MMAP they need.
+	 */
+	uint64_t out_of_order;
 };
 
 /* Fill @out (out->sz set by the caller).  Errors: -EINVAL (NULL, out->sz too small). */

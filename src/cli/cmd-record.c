@@ -882,10 +882,11 @@ static char tags[3];
 static void loop(struct rec *rc)
 {
 	struct perfev_poll_event evs[64];
-	bool stop = false;
+	bool stop = false, ready;
 	int i, n;
 
 	while (!stop && !rc->werr) {
+		ready = false;
 		n = perfev_poller_wait(rc->poller, evs, 64, -1);
 		if (n == -EINTR)
 			continue;
@@ -917,8 +918,7 @@ static void loop(struct rec *rc)
 			} else {
 				struct rec_fd *f = d;
 
-				if (f->ring && !rc->o->overwrite)
-					drain(rc, f->ring);
+				ready |= f->ring != NULL;
 				if (evs[i].hangup && !f->hung_up) {
 					/* Its task has exited: it has nothing more to say. */
 					f->hung_up = true;
@@ -927,7 +927,16 @@ static void loop(struct rec *rc)
 				}
 			}
 		}
-		if (!rc->o->overwrite)
+		/*
+		 * A ring that woke us: every ring is read, then the round ends.  A
+		 * round of some rings only would let the records another one
+		 * holds (the exec's COMM and MMAP2, with few samples of its CPU)
+		 * come after later ones of the first: perf's sort by rounds then
+		 * meets samples before the process and maps they belong to.
+		 */
+		if (ready && !rc->o->overwrite)
+			drain_all(rc);
+		else if (!rc->o->overwrite)
 			end_round(rc);
 		/* Threads given with -t: done when every one of them has exited. */
 		if (rc->ct.t.kind == PERFEV_TARGET_THREADS && rc->nhup == rc->nfds)

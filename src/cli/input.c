@@ -254,6 +254,11 @@ void input_warn_end(struct input *in, bool *failed)
 	if (st.bad)
 		cli_error("warning: %llu records could not be decoded and were skipped",
 			  (unsigned long long)st.bad);
+	if (st.out_of_order)
+		cli_error("warning: %llu records came after later ones: the recording's rounds did not "
+			  "keep them in time order, so samples may be shown before the process or "
+			  "mappings they belong to",
+			  (unsigned long long)st.out_of_order);
 	if (st.lost)
 		cli_error("warning: the recording lost %llu records (LOST records: the ring buffer "
 			  "filled up; record with a larger -m or a lower frequency)",

@@ -150,6 +150,60 @@ for kind in fp nofp; do
 	done
 done
 
+# ---- perfev report as perf report on perf's DWARF recording ---------------------------
+# The lines exactly; the graph lines as a set (branches of equal share may come in another
+# order), so perf's inlined entries of unwound addresses must be there, each with its share.
+pf=$TMP/perf-nofp.data
+if [ -n "$have_perf" ] && [ -s "$pf" ]; then
+	for opts in "" "--no-children" "-g caller" "--sort sym" "--percent-limit 2" "-g fractal"; do
+		name=report_as_perf_$(printf '%s' "${opts:-default}" | tr -c 'a-z0-9\n' _)
+		# shellcheck disable=SC2086
+		perf report -i "$pf" --stdio $opts 2>/dev/null | grep -v '^#' |
+			sed 's/\[\.\.\.\] (inlined)$/[...]/' >"$TMP/rp.txt"
+		# shellcheck disable=SC2086
+		"$PERFEV" report -i "$pf" $opts 2>"$TMP/rq.err" | grep -v '^#' >"$TMP/rq.txt"
+		grep -E '^ +[0-9.]+%' "$TMP/rp.txt" >"$TMP/rp.lines"
+		grep -E '^ +[0-9.]+%' "$TMP/rq.txt" >"$TMP/rq.lines"
+		sort "$TMP/rp.txt" >"$TMP/rp.sorted"
+		sort "$TMP/rq.txt" >"$TMP/rq.sorted"
+		inl=$(grep -c '(inlined)' "$TMP/rq.txt")
+		if ! grep -q '(inlined)' "$TMP/rp.txt"; then
+			fail "$name" "perf shows no inlined entry: $(head -c 300 "$TMP/rp.txt")"
+		elif cmp -s "$TMP/rp.lines" "$TMP/rq.lines" && cmp -s "$TMP/rp.sorted" "$TMP/rq.sorted"; then
+			pass "$name: $(wc -l <"$TMP/rq.lines") lines, $(wc -l <"$TMP/rq.txt") in all, $inl inlined"
+		else
+			fail "$name" "$(diff "$TMP/rp.lines" "$TMP/rq.lines" | head -n 8)
+$(diff "$TMP/rp.sorted" "$TMP/rq.sorted" | head -n 12)"
+		fi
+	done
+fi
+
+# ---- rounds hold every ring's records ---------------------------------------------------
+# Processes that exec on one CPU and sample on another, both CPUs busy: a round written after
+# reading only the rings that woke up let the exec's COMM and MMAP2 come after later samples.
+W=$B/bench/unwind-workload-nofp
+sh -c 'while :; do :; done' &
+busy1=$!
+sh -c 'while :; do :; done' &
+busy2=$!
+late=0
+i=0
+while [ $i -lt 4 ]; do
+	"$PERFEV" record -q -F 10000 -e cpu-clock --call-graph dwarf -o "$TMP/rounds.data" -- \
+		sh -c "for k in 1 2 3 4 5 6; do $W 10; done" >/dev/null 2>&1
+	if "$PERFEV" report -i "$TMP/rounds.data" 2>&1 >/dev/null | grep -q 'came after later ones'; then
+		late=$((late + 1))
+	fi
+	i=$((i + 1))
+done
+kill "$busy1" "$busy2" 2>/dev/null
+wait "$busy1" "$busy2" 2>/dev/null
+if [ "$late" -eq 0 ]; then
+	pass "record_rounds_in_time_order: 4 recordings, none with records out of order"
+else
+	fail record_rounds_in_time_order "$late of 4 recordings have records out of time order"
+fi
+
 # ---- no debuginfod client without servers ------------------------------------------
 # Without DEBUGINFOD_URLS nothing is fetched: libdebuginfod (and curl, TLS...) stays unloaded.
 f=$TMP/perfev-nofp.data

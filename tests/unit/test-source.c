@@ -162,6 +162,43 @@ TEST(file_time_order)
 	CHECK_U64(st.records, 10);
 	CHECK_U64(st.samples, 5);
 	CHECK_U64(st.good_end, f.len); /* no feature sections after the data */
+	CHECK_U64(st.out_of_order, 0);
+	perfev_source_free(src);
+	free(data.p);
+	free(f.p);
+}
+
+/* A record older than what a round before let out comes late, and is counted. */
+TEST(file_out_of_order)
+{
+	struct perf_event_attr a;
+	struct buf data = {0}, f = {0};
+	struct perfev_source *src = NULL;
+	const struct perfev_source_event *ev;
+	struct perfev_source_stats st = {.sz = sizeof(st)};
+	uint64_t times[8];
+	size_t n = 0;
+	int ret;
+
+	src_attr(&a);
+	sample(&data, &a, 42, 0x401234, 300, 1);
+	round_end(&data);
+	sample(&data, &a, 42, 0x401234, 400, 1);
+	round_end(&data);
+	/* The exec's COMM, held back by a ring read late: older than the samples let out. */
+	comm(&data, &a, 42, "late", 100);
+	sample(&data, &a, 42, 0x401234, 500, 1);
+	round_end(&data);
+	CHECK_INT(open_file(&a, 1, NULL, 0, &data, &f, NULL, &src), 0);
+	while ((ret = perfev_source_next(src, &ev)) == 1)
+		if (ev->time && n < 8)
+			times[n++] = ev->time;
+	CHECK_INT(ret, 0);
+	CHECK_INT(n, 4);
+	CHECK_U64(times[0], 300);
+	CHECK_U64(times[1], 100);
+	CHECK_INT(perfev_source_stats(src, &st), 0);
+	CHECK_U64(st.out_of_order, 1);
 	perfev_source_free(src);
 	free(data.p);
 	free(f.p);

@@ -47,6 +47,7 @@ struct perfev_source {
 	struct src_queue q;
 	uint64_t qseq;
 	uint64_t max_time;   /* the newest timestamp read */
+	uint64_t last_time;  /* the newest timestamp handed out */
 	uint64_t next_flush; /* the newest of the round before the last FINISHED_ROUND */
 	uint64_t limit;	     /* the flush going on delivers records up to this time */
 	bool flushing;
@@ -411,6 +412,10 @@ static int deliver(struct perfev_source *src, const struct src_qent *e, bool dec
 		return 0;
 	}
 	src->rec_seq++;
+	if (e->time && e->time < src->last_time)
+		src->st.out_of_order++;
+	else if (e->time)
+		src->last_time = e->time;
 	fill_record(src, e->idx);
 	if (!src->raw) {
 		/* As perf, a COMM or FORK is shown with the name it gives. */

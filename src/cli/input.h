@@ -14,6 +14,8 @@ struct input {
 	const char *path; /* as given, or perf.data, or "-" (a pipe on standard input) */
 	struct perfev_source *src;
 	char cache_dir[4096]; /* where symbols are kept between runs; "" none */
+	/* A large file: mapped here, its pages faulted in ahead by a thread (input.c). */
+	struct input_map *map;
 };
 
 /* How the commands open it. */

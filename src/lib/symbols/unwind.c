@@ -133,6 +133,7 @@ struct rule {
 	bool cfa_undefined;
 	uint8_t cfa_reg, ra;
 	int32_t cfa_off;
+	uint32_t defined; /* the registers whose kind is not RULE_UNDEF */
 	uint8_t kind[NREGS];
 	int32_t arg[NREGS]; /* the offset, or the register for RULE_REG */
 };
@@ -1036,6 +1037,8 @@ static bool rule_from_frame(Dwarf_Frame *frame, struct rule *r)
 		} else {
 			return false;
 		}
+		if (r->kind[i] != RULE_UNDEF)
+			r->defined |= 1U << i;
 	}
 	return true;
 }
@@ -1086,7 +1089,7 @@ static const struct rule *rule_get(struct perfev__unwinder *u, struct mod *m, ui
 static int walk_rules(struct perfev__unwinder *u, struct cur *c, int *rc)
 {
 	uint64_t regs[NREGS], next[NREGS], pc = c->regs[NREGS - 1], cfa = 0;
-	uint32_t set = c->regs_set, nset;
+	uint32_t set = c->regs_set, nset, todo;
 	bool initial = true;
 	int i;
 
@@ -1111,9 +1114,12 @@ static int walk_rules(struct perfev__unwinder *u, struct cur *c, int *rc)
 		if (cfa_ok)
 			cfa = regs[r->cfa_reg] + (uint64_t)(int64_t)r->cfa_off;
 		nset = 0;
-		for (i = 0; i < NREGS; i++) {
-			uint64_t addr = cfa + (uint64_t)(int64_t)r->arg[i];
+		/* The registers a rule defines only: most are undefined at a call. */
+		for (todo = r->defined; todo; todo &= todo - 1) {
+			uint64_t addr;
 
+			i = __builtin_ctz(todo);
+			addr = cfa + (uint64_t)(int64_t)r->arg[i];
 			switch (r->kind[i]) {
 			case RULE_UNDEF:
 				continue;

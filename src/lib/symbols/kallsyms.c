@@ -140,7 +140,7 @@ int perfev_kallsyms_parse(const char *text, size_t len, struct perfev_kallsyms *
 	k->text[len] = '\0';
 	k->text_len = len + 1;
 	for (p = k->text; p < k->text + len; p = nl + 1) {
-		struct kentry e;
+		struct kentry e = {0};
 
 		nl = memchr(p, '\n', (size_t)(k->text + len - p));
 		if (!nl)

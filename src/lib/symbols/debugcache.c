@@ -147,8 +147,11 @@ bool perfev__debug_in_cache(const char *name, const char *cache_dir)
 	return name && !strncmp(name, cache_dir, n) && name[n] == '/';
 }
 
-/* Whether the ELF file open on @fd has build id @id and sections to read. */
-static bool copy_matches(int fd, const unsigned char *id, size_t len)
+/*
+ * Whether the ELF file open on @fd has build id @id; with @readable too
+ * sections to read, none of them compressed.
+ */
+static bool elf_matches(int fd, const unsigned char *id, size_t len, bool readable)
 {
 	const void *got = NULL;
 	size_t shnum = 0;
@@ -160,11 +163,20 @@ static bool copy_matches(int fd, const unsigned char *id, size_t len)
 	if (!elf)
 		return false;
 	n = dwelf_elf_gnu_build_id(elf, &got);
-	if (elf_getshdrnum(elf, &shnum))
-		shnum = 0;
-	ok = shnum > 1 && n == (ssize_t)len && !memcmp(got, id, len) && !has_compressed(elf);
+	ok = n == (ssize_t)len && !memcmp(got, id, len);
+	if (ok && readable) {
+		if (elf_getshdrnum(elf, &shnum))
+			shnum = 0;
+		ok = shnum > 1 && !has_compressed(elf);
+	}
 	elf_end(elf);
 	return ok;
+}
+
+/* Whether the cache's copy open on @fd has build id @id and sections to read. */
+static bool copy_matches(int fd, const unsigned char *id, size_t len)
+{
+	return elf_matches(fd, id, len, true);
 }
 
 /*
@@ -239,23 +251,6 @@ void perfev__debug_keep_inflated(int fd, const char *name, const char *cache_dir
 	close(dfd);
 }
 
-/* Whether the ELF file open on @fd carries build id @id. */
-static bool has_build_id(int fd, const unsigned char *id, size_t len)
-{
-	const void *got = NULL;
-	ssize_t n;
-	bool same;
-	Elf *elf;
-
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf)
-		return false;
-	n = dwelf_elf_gnu_build_id(elf, &got);
-	same = n == (ssize_t)len && !memcmp(got, id, len);
-	elf_end(elf);
-	return same;
-}
-
 /*
  * The .gnu_debuglink search of the GNU tools: @link beside the file, in
  * .debug/ beside it and under /usr/lib/debug/ followed by the file's
@@ -288,7 +283,7 @@ static int find_debuglink(Dwfl_Module *mod, const char *file_name, const char *l
 		if (fd < 0)
 			continue;
 		if (fstat(fd, &st) || (st.st_dev == self.st_dev && st.st_ino == self.st_ino) ||
-		    (len > 0 && !has_build_id(fd, id, (size_t)len))) {
+		    (len > 0 && !elf_matches(fd, id, (size_t)len, false))) {
 			close(fd);
 			continue;
 		}

@@ -180,6 +180,28 @@ $(diff "$TMP/rp.sorted" "$TMP/rq.sorted" | head -n 12)"
 	done
 fi
 
+# ---- script -j: the frames of a DWARF sample are the unwound ones ----------------------
+f=$TMP/perfev-nofp.data
+if [ -s "$f" ]; then
+	"$PERFEV" script -j -i "$f" 2>/dev/null | python3 -c '
+import json, sys
+n = ok = 0
+for line in sys.stdin:
+    d = json.loads(line)
+    if d.get("type") != "SAMPLE" or d.get("cpumode") != "user":
+        continue
+    n += 1
+    fr = d.get("frames", [])
+    ok += any(x.get("sym") == "main" and x.get("unwound") for x in fr)
+print("samples=%d with_main=%d" % (n, ok))
+sys.exit(0 if n and ok * 100 >= n * 90 else 1)' >"$TMP/json.out" 2>&1
+	if [ $? -eq 0 ]; then
+		pass "script_json_unwound_frames: $(cat "$TMP/json.out")"
+	else
+		fail script_json_unwound_frames "$(head -c 600 "$TMP/json.out")"
+	fi
+fi
+
 # ---- rounds hold every ring's records ---------------------------------------------------
 # Processes that exec on one CPU and sample on another, both CPUs busy: a round written after
 # reading only the rings that woke up let the exec's COMM and MMAP2 come after later samples.

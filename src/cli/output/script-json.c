@@ -5,6 +5,7 @@
  * resolved from the other records and the binaries: the event name, the
  * comm, the dso and the symbol.  Written by json.c in its lines style.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,17 +194,47 @@ static unsigned int marker_cpumode(uint64_t marker)
 	}
 }
 
+/* One frame: its "ip", "cpumode", dso and symbol, and whether it was unwound. */
+static void frame(struct json *w, const struct perfev_frame *f)
+{
+	json_obj_begin(w);
+	json_ku64(w, "ip", f->ip);
+	json_kstr(w, "cpumode", cpumode_name(f->cpumode));
+	json_kstr(w, "dso", f->dso);
+	json_kstr(w, "sym", f->sym);
+	if (f->sym)
+		json_ku64(w, "symoff", f->sym_off);
+	if (f->flags & PERFEV_FRAME_UNWOUND)
+		json_kbool(w, "unwound", true);
+	json_obj_end(w);
+}
+
 /*
  * The callchain's frames, context markers left out: each with its "ip",
- * the "cpumode" the markers before it set, and its dso and symbol.
+ * the "cpumode" the markers before it set, and its dso and symbol.  A
+ * sample with a copy of its user stack (--call-graph dwarf): its chain's
+ * kernel part, then the user frames unwound from the copy ("unwound").
  */
-static void frames(struct script *s, struct json *w, const struct perfev_sample *smp)
+static void frames(struct script *s, struct json *w, const struct perfev_source_event *sr,
+		   const struct perfev_sample *smp)
 {
 	unsigned int cpumode = PERF_RECORD_MISC_USER;
+	const struct perfev_frame *f;
 	uint64_t i;
+	size_t n;
+	int err;
 
 	json_key(w, "frames");
 	json_arr_begin(w);
+	if ((smp->present & PERF_SAMPLE_STACK_USER) && (smp->present & PERF_SAMPLE_REGS_USER)) {
+		err = perfev_source_frames(s->src, sr, PERFEV_FRAMES_CHAIN, &f, &n);
+		if (err == -ENOMEM)
+			cli_die("out of memory");
+		for (i = 0; !err && i < n; i++)
+			frame(w, &f[i]);
+		json_arr_end(w);
+		return;
+	}
 	for (i = 0; i < smp->callchain_nr; i++) {
 		uint64_t ip = perfev_u64_at(smp->callchain, i);
 
@@ -314,7 +345,7 @@ static void sample(struct script *s, struct json *w, const struct perfev_source_
 		read_values(w, layout, smp);
 	if (t & PERF_SAMPLE_CALLCHAIN) {
 		u64_array(w, "callchain", smp->callchain, smp->callchain_nr);
-		frames(s, w, smp);
+		frames(s, w, sr, smp);
 	}
 	if (t & PERF_SAMPLE_RAW) {
 		json_ku64(w, "raw_size", smp->raw_size);

@@ -664,7 +664,7 @@ int cmd_report(int argc, const char **argv)
 		    OPT_STR('F', "fields", &fields, "FIELDS",
 			    "the columns: overhead, sample and sort keys"),
 		    OPT_STR(0, "percent-limit", &limit, "PERCENT",
-			    "hide the lines below this percentage"),
+			    "hide the lines (and graph branches) below this percentage"),
 		    OPT_FLAG('n', "show-nr-samples", &r.show_nr, "a column with the sample count"),
 		    OPT_MULTI(0, "comm", &comms, "COMMS", "only these commands (comma list)"),
 		    OPT_MULTI('d', "dsos", &dsos, "DSOS", "only these shared objects (comma list)"),
@@ -680,7 +680,8 @@ int cmd_report(int argc, const char **argv)
 		    OPT_FLAG('G', "inverted", &inverted,
 			     "call graphs from the callers (-g caller)"),
 		    OPT_FLAG(0, "inline", &inline_frames,
-			     "inlined functions in call graphs (reads source lines)"),
+			     "inlined functions in call graphs (reads source lines; without it, "
+			     "those of DWARF-unwound addresses only, as perf)"),
 		    OPT_FLAG(0, "no-inline", &no_inline, "no inlined functions in call graphs"),
 		    OPT_FLAG(0, "no-demangle", &io.no_demangle,
 			     "C++ and Rust names as the files spell them"),

@@ -146,10 +146,16 @@ static size_t shown_kids(const struct gprint *g, const struct gnode *n, uint64_t
 
 static bool print_branches(struct gprint *g, const struct gnode *n, bool top);
 
+/* Whether @n's one child carries all it has: the two are printed as one chain. */
+static bool chain_goes_on(const struct gnode *n)
+{
+	return n->nkids == 1 && n->kids[0]->period == n->period && !n->self;
+}
+
 /* The rest of a branch after its first name: the chain, then where it parts. */
 static void print_chain(struct gprint *g, const struct gnode *n, bool top)
 {
-	while (n->nkids == 1 && n->kids[0]->period == n->period && !n->self) {
+	while (chain_goes_on(n)) {
 		n = n->kids[0];
 		printf("%s%s\n", g->prefix, n->name);
 	}
@@ -332,8 +338,7 @@ void graph_print(const struct report *r, const struct gnode *root, uint64_t tota
 		 * name (the line's own), and when the root's chain is that name
 		 * alone, its "---" too.
 		 */
-		if (r->graph_skips_sym &&
-		    !(n->nkids == 1 && n->kids[0]->period == n->period && !n->self)) {
+		if (r->graph_skips_sym && !chain_goes_on(n)) {
 			strcpy(g.prefix, "            ");
 			/* perf: no blank line after a graph that printed nothing */
 			if (print_branches(&g, n, true))

@@ -423,20 +423,6 @@ static ssize_t aranges_cus(Dwarf *dw, uint64_t **out)
 	return (ssize_t)n;
 }
 
-static bool has_u64(const uint64_t *v, size_t n, uint64_t x)
-{
-	size_t l = 0, h = n, mid;
-
-	while (l < h) {
-		mid = l + (h - l) / 2;
-		if (v[mid] < x)
-			l = mid + 1;
-		else
-			h = mid;
-	}
-	return l < n && v[l] == x;
-}
-
 /*
  * The ranges of the CUs .debug_aranges leaves out (some compilers write
  * none; libdwfl's lookup finds only what it lists), sorted into @mc.
@@ -461,10 +447,12 @@ static int build_cus(struct mod_cache *mc, Dwfl_Module *mod)
 	if (nlisted < 0)
 		return -ENOMEM;
 	while (dwarf_next_unit(dw, off, &next, &hsize, NULL, NULL, NULL, NULL, NULL, NULL) == 0) {
+		uint64_t die_off = off + hsize;
 		Dwarf_Die die;
 
-		if (!has_u64(listed, (size_t)nlisted, off + hsize) &&
-		    dwarf_offdie(dw, off + hsize, &die)) {
+		if (!(nlisted &&
+		      bsearch(&die_off, listed, (size_t)nlisted, sizeof(*listed), cmp_u64)) &&
+		    dwarf_offdie(dw, die_off, &die)) {
 			r = 0;
 			while ((r = dwarf_ranges(&die, r, &base, &lo, &hi)) > 0) {
 				if (lo >= hi)

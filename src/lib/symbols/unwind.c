@@ -133,7 +133,6 @@ struct rule {
 	bool cfa_undefined;
 	uint8_t cfa_reg, ra;
 	int32_t cfa_off;
-	uint32_t defined; /* the registers whose kind is not RULE_UNDEF */
 	uint8_t kind[NREGS];
 	int32_t arg[NREGS]; /* the offset, or the register for RULE_REG */
 };
@@ -1037,8 +1036,6 @@ static bool rule_from_frame(Dwarf_Frame *frame, struct rule *r)
 		} else {
 			return false;
 		}
-		if (r->kind[i] != RULE_UNDEF)
-			r->defined |= 1U << i;
 	}
 	return true;
 }
@@ -1089,7 +1086,7 @@ static const struct rule *rule_get(struct perfev__unwinder *u, struct mod *m, ui
 static int walk_rules(struct perfev__unwinder *u, struct cur *c, int *rc)
 {
 	uint64_t regs[NREGS], next[NREGS], pc = c->regs[NREGS - 1], cfa = 0;
-	uint32_t set = c->regs_set, nset, todo;
+	uint32_t set = c->regs_set, nset;
 	bool initial = true;
 	int i;
 
@@ -1114,12 +1111,9 @@ static int walk_rules(struct perfev__unwinder *u, struct cur *c, int *rc)
 		if (cfa_ok)
 			cfa = regs[r->cfa_reg] + (uint64_t)(int64_t)r->cfa_off;
 		nset = 0;
-		/* The registers a rule defines only: most are undefined at a call. */
-		for (todo = r->defined; todo; todo &= todo - 1) {
-			uint64_t addr;
+		for (i = 0; i < NREGS; i++) {
+			uint64_t addr = cfa + (uint64_t)(int64_t)r->arg[i];
 
-			i = __builtin_ctz(todo);
-			addr = cfa + (uint64_t)(int64_t)r->arg[i];
 			switch (r->kind[i]) {
 			case RULE_UNDEF:
 				continue;

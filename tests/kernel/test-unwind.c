@@ -120,6 +120,21 @@ struct recording {
 	size_t samples, lost;
 };
 
+/* The next sample of @rec from *@off on with user registers, decoded into @d; false at the end. */
+static bool next_user_sample(const struct recording *rec, size_t *off, struct perfev_record *d)
+{
+	while (*off + sizeof(struct perf_event_header) <= rec->len) {
+		const struct perf_event_header *h = (const void *)(rec->buf + *off);
+
+		if (h->size < sizeof(*h))
+			return false;
+		*off += h->size;
+		if (!perfev_record_decode(&rec->layout, h, h->size, d) && d->u.sample.regs_user_abi)
+			return true;
+	}
+	return false;
+}
+
 static bool keep_record(struct recording *rec, const struct perf_event_header *h)
 {
 	if (h->type == PERF_RECORD_LOST) {
@@ -388,6 +403,7 @@ TEST(unwind_chain_without_frame_pointers)
 	struct check c;
 	struct unwound *w = malloc(sizeof(*w));
 	size_t off, in_chain = 0, full = 0, named_start_call = 0, shown = 0;
+	struct perfev_record d;
 	char text[2048];
 
 	CHECK(w);
@@ -404,15 +420,9 @@ TEST(unwind_chain_without_frame_pointers)
 		free(rec.buf);
 		return;
 	}
-	for (off = 0; off + sizeof(struct perf_event_header) <= rec.len;) {
-		const struct perf_event_header *h = (const void *)(rec.buf + off);
-		struct perfev_record d;
+	for (off = 0; next_user_sample(&rec, &off, &d);) {
 		bool via;
 
-		off += h->size;
-		if (perfev_record_decode(&rec.layout, h, h->size, &d) ||
-		    d.u.sample.regs_user_abi == 0)
-			continue;
 		if (!unwind_sample(&c, &d.u.sample, w))
 			break;
 		EXPECT(w->n >= 1 && w->ips[0] == d.u.sample.ip,
@@ -467,6 +477,7 @@ TEST(unwind_through_qsort)
 	struct check c;
 	struct unwound *w = malloc(sizeof(*w));
 	size_t off, in_cmp = 0, full = 0, named_msort = 0, shown = 0;
+	struct perfev_record d;
 	char text[2048];
 
 	CHECK(w);
@@ -475,16 +486,10 @@ TEST(unwind_through_qsort)
 		free(rec.buf);
 		return;
 	}
-	for (off = 0; off + sizeof(struct perf_event_header) <= rec.len;) {
-		const struct perf_event_header *h = (const void *)(rec.buf + off);
-		struct perfev_record d;
+	for (off = 0; next_user_sample(&rec, &off, &d);) {
 		size_t i;
 		bool via;
 
-		off += h->size;
-		if (perfev_record_decode(&rec.layout, h, h->size, &d) ||
-		    d.u.sample.regs_user_abi == 0)
-			continue;
 		if (!unwind_sample(&c, &d.u.sample, w))
 			break;
 		if (!w->n || strcmp(test_sym(c.s, &c.tm, w->ips[0]), "cmp_burn"))
@@ -523,6 +528,7 @@ struct one_sample {
 static bool take_one(struct one_sample *o)
 {
 	struct recording rec;
+	struct perfev_record d;
 	size_t off;
 
 	memset(o, 0, sizeof(*o));
@@ -530,13 +536,8 @@ static bool take_one(struct one_sample *o)
 		free(rec.buf);
 		return false;
 	}
-	for (off = 0; off + sizeof(struct perf_event_header) <= rec.len;) {
-		const struct perf_event_header *h = (const void *)(rec.buf + off);
-		struct perfev_record d;
-
-		off += h->size;
-		if (perfev_record_decode(&rec.layout, h, h->size, &d) ||
-		    d.u.sample.regs_user_abi != PERF_SAMPLE_REGS_ABI_64 ||
+	for (off = 0; next_user_sample(&rec, &off, &d);) {
+		if (d.u.sample.regs_user_abi != PERF_SAMPLE_REGS_ABI_64 ||
 		    d.u.sample.stack_user_dyn_size < 256)
 			continue;
 		memcpy(o->regs, d.u.sample.regs_user, sizeof(o->regs));

@@ -621,8 +621,89 @@ def chains_dist(args):
     return 0 if leaf_tvd <= o["--max"] else 1
 
 
+def graph_entries(path):
+    """The entries of a report with call graphs: [percentages, key, graph lines]."""
+    ents = []
+    with open(path, errors="replace") as f:
+        for raw in f:
+            line = raw.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            if re.match(r"^ +[0-9.]+%", line):
+                toks = line.split()
+                i = 0
+                while i < len(toks) and toks[i].endswith("%"):
+                    i += 1
+                ents.append([[float(t[:-1]) for t in toks[:i]], " ".join(toks[i:]), [line], []])
+            elif ents:
+                # Which of two equal branches comes last changes its '|': not compared.
+                ents[-1][3].append(line.replace("|", " ").rstrip())
+    return ents
+
+
+def graph_cmp(args):
+    """
+    perf report --stdio against perfev report, both with call graphs.  perf
+    sorts its entries in a tree whose order is not total (inlined symbols
+    are equal when their ranges overlap), so it sometimes shows one symbol
+    as two entries whose shares add up to perfev's one: those are compared
+    by their sum, their graphs not.  Every other entry must be equal: the
+    line, and the graph's lines as a multiset.  Without such a split, the
+    entries must also come in the same order (those of equal shares in any).
+    """
+    if len(args) != 2:
+        sys.exit("usage: oracle.py graph-cmp PERF_REPORT PERFEV_REPORT")
+    (pe, pk), (oe, ok) = [(e, {}) for e in map(graph_entries, args)]
+    for ents, by in ((pe, pk), (oe, ok)):
+        for e in ents:
+            by.setdefault(e[1], []).append(e)
+    if not pe:
+        sys.exit("perf's report has no entries")
+    if set(pk) != set(ok):
+        sys.exit("entries only in perf: %s\nonly in perfev: %s" %
+                 (sorted(set(pk) - set(ok))[:8], sorted(set(ok) - set(pk))[:8]))
+    split = 0
+    for key, p in pk.items():
+        o = ok[key]
+        if len(o) > len(p):
+            sys.exit("perfev shows '%s' %d times, perf %d" % (key, len(o), len(p)))
+        if len(p) > len(o):
+            split += 1
+            sums = [[sum(col) for col in zip(*[e[0] for e in side])] for side in (p, o)]
+            slack = 0.0051 * (len(p) + len(o))
+            if len(sums[0]) != len(sums[1]) or \
+               any(abs(x - y) > slack for x, y in zip(*sums)):
+                sys.exit("'%s': perf's %d entries add up to %s, perfev's %d to %s" %
+                         (key, len(p), sums[0], len(o), sums[1]))
+            continue
+        for x, y in zip(sorted(p, key=lambda e: e[2]), sorted(o, key=lambda e: e[2])):
+            if x[2] != y[2]:
+                sys.exit("perf:   %s\nperfev: %s" % (x[2][0], y[2][0]))
+            gx, gy = sorted(x[3]), sorted(y[3])
+            if gx != gy:
+                sys.exit("graph of '%s' differs:\n  perf only:   %s\n  perfev only: %s" %
+                         (key, [g for g in gx if g not in gy][:4],
+                          [g for g in gy if g not in gx][:4]))
+    if not split:
+        # Entries of equal shares come in an order perf does not define: compared as a set.
+        def runs(ents):
+            out = []
+            for e in ents:
+                if out and out[-1][0] == e[0]:
+                    out[-1][1].append(e[2][0])
+                else:
+                    out.append((e[0], [e[2][0]]))
+            return [(pcts, sorted(lines)) for pcts, lines in out]
+        for x, y in zip(runs(pe), runs(oe)):
+            if x != y:
+                sys.exit("order differs: perf %s, perfev %s" % (x[1][0], y[1][0]))
+    print("entries=%d graph_lines=%d split_by_perf=%d" %
+          (len(oe), sum(len(e[3]) for e in oe), split))
+    return 0
+
+
 COMMANDS = {"report-cmp": report_cmp, "set-build-id": set_build_id, "chains-cmp": chains_cmp,
-            "chains-find": chains_find, "chains-dist": chains_dist}
+            "chains-find": chains_find, "chains-dist": chains_dist, "graph-cmp": graph_cmp}
 
 
 def main():

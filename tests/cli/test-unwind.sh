@@ -151,31 +151,44 @@ for kind in fp nofp; do
 done
 
 # ---- perfev report as perf report on perf's DWARF recording ---------------------------
-# The lines exactly; the graph lines as a set (branches of equal share may come in another
-# order, see perfev-report(1)), so perf's inlined entries of unwound addresses must be there,
-# each with its share.
+# Each entry's line and its graph's lines (a multiset: branches of equal share may come in
+# another order, see perfev-report(1)), so perf's inlined entries of unwound addresses must
+# be there, each with its share (oracle.py graph-cmp).  Both must read the same chains: a
+# recording where perf's unwinding stops short on a sample (in exit, say) is made again.
+same_chains() { # perf.data
+	perf script -i "$1" >"$TMP/rs-perf.txt" 2>/dev/null &&
+		"$PERFEV" script -i "$1" >"$TMP/rs-perfev.txt" 2>/dev/null &&
+		python3 "$ORACLE" chains-cmp "$TMP/rs-perf.txt" "$TMP/rs-perfev.txt" --min 100 \
+			>"$TMP/rs.out" 2>&1
+}
 pf=$TMP/perf-nofp.data
+if [ -n "$have_perf" ] && [ -s "$pf" ]; then
+	try=1
+	until same_chains "$pf" || [ $try -gt 3 ]; do
+		pf=$TMP/perf-again-$try.data
+		perf record -q -F 4000 -e cpu-clock --call-graph dwarf -o "$pf" -- \
+			"$B/bench/unwind-workload-nofp" $MS >/dev/null 2>&1
+		try=$((try + 1))
+	done
+	if [ $try -gt 3 ] && ! same_chains "$pf"; then
+		fail report_as_perf "perf and perfev unwound samples apart in 4 recordings: $(head -c 1200 "$TMP/rs.out")"
+		pf=
+	fi
+fi
 if [ -n "$have_perf" ] && [ -s "$pf" ]; then
 	for opts in "" "--no-children" "-g caller" "--sort sym" "--percent-limit 2" "-g fractal"; do
 		name=report_as_perf_$(printf '%s' "${opts:-default}" | tr -c 'a-z0-9\n' _)
 		# shellcheck disable=SC2086
-		perf report -i "$pf" --stdio $opts 2>/dev/null | grep -v '^#' |
+		perf report -i "$pf" --stdio $opts 2>/dev/null |
 			sed 's/\[\.\.\.\] (inlined)$/[...]/' >"$TMP/rp.txt"
 		# shellcheck disable=SC2086
-		"$PERFEV" report -i "$pf" $opts 2>"$TMP/rq.err" | grep -v '^#' >"$TMP/rq.txt"
-		grep -E '^ +[0-9.]+%' "$TMP/rp.txt" >"$TMP/rp.lines"
-		grep -E '^ +[0-9.]+%' "$TMP/rq.txt" >"$TMP/rq.lines"
-		# Which of two equal branches comes last changes the '|' of its lines: not compared.
-		tr '|' ' ' <"$TMP/rp.txt" | sort >"$TMP/rp.sorted"
-		tr '|' ' ' <"$TMP/rq.txt" | sort >"$TMP/rq.sorted"
-		inl=$(grep -c '(inlined)' "$TMP/rq.txt")
+		"$PERFEV" report -i "$pf" $opts >"$TMP/rq.txt" 2>"$TMP/rq.err"
 		if ! grep -q '(inlined)' "$TMP/rp.txt"; then
 			fail "$name" "perf shows no inlined entry: $(head -c 300 "$TMP/rp.txt")"
-		elif cmp -s "$TMP/rp.lines" "$TMP/rq.lines" && cmp -s "$TMP/rp.sorted" "$TMP/rq.sorted"; then
-			pass "$name: $(wc -l <"$TMP/rq.lines") lines, $(wc -l <"$TMP/rq.txt") in all, $inl inlined"
+		elif python3 "$ORACLE" graph-cmp "$TMP/rp.txt" "$TMP/rq.txt" >"$TMP/gc.out" 2>&1; then
+			pass "$name: $(cat "$TMP/gc.out") inlined=$(grep -c '(inlined)' "$TMP/rq.txt")"
 		else
-			fail "$name" "$(diff "$TMP/rp.lines" "$TMP/rq.lines" | head -n 8)
-$(diff "$TMP/rp.sorted" "$TMP/rq.sorted" | head -n 12)"
+			fail "$name" "$(head -c 1500 "$TMP/gc.out")"
 		fi
 	done
 fi

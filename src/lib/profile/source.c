@@ -574,6 +574,26 @@ static int read_one(struct perfev_source *src)
 	return ret;
 }
 
+/*
+ * The record that goes out after this one was read a round ago and has
+ * left the caches since: its first bytes (header, registers and the top
+ * of a stack copy, what unwinding reads) are asked for now, so that they
+ * arrive while this one is handled.
+ */
+#define PREFETCH_BYTES 2048
+
+static void prefetch_next(const struct perfev_source *src)
+{
+	const struct src_qent *top = perfev__queue_top(&src->q);
+	size_t k, n;
+
+	if (!top)
+		return;
+	n = top->size < PREFETCH_BYTES ? top->size : PREFETCH_BYTES;
+	for (k = 0; k < n; k += 64)
+		__builtin_prefetch((const char *)top->bytes + k);
+}
+
 /* May the oldest queued record go out now? */
 static bool ready(struct perfev_source *src, const struct src_qent *top)
 {
@@ -610,6 +630,7 @@ int perfev_source_next(struct perfev_source *src, const struct perfev_source_eve
 		top = perfev__queue_top(&src->q);
 		if (top && ready(src, top)) {
 			perfev__queue_pop(&src->q, &e);
+			prefetch_next(src);
 			ret = deliver(src, &e, false);
 			if (ret < 0)
 				goto fail;

@@ -75,7 +75,11 @@
 #define VDSO_PATH "[vdso]"
 /* DWARF registers of x86_64 that libdwfl unwinds: rax..r15, then rip. */
 #define NREGS 17
-/* Unwind rules kept: one per pc of a file, direct-mapped (about 1.7 MiB). */
+/*
+ * Unwind rules kept: one per pc of a file, found through a direct-mapped
+ * table of indexes (64 KiB) into an array filled in order of first use,
+ * so that the rules a profile keeps using sit together.
+ */
 #define RULE_BITS  14
 #define RULE_SLOTS (1U << RULE_BITS)
 
@@ -126,15 +130,22 @@ struct mod {
  */
 enum rule_kind { RULE_UNDEF, RULE_SAME, RULE_AT_CFA, RULE_CFA_PLUS, RULE_REG };
 
+/* The rule of one register that is neither undefined nor the same. */
+struct rule_reg {
+	uint8_t reg, kind;
+	int32_t arg; /* the offset, or the register for RULE_REG */
+};
+
 struct rule {
-	const struct file *file; /* NULL: an empty slot */
-	uint64_t rel_pc;	 /* the pc in the file's addresses (minus the load bias) */
+	const struct file *file;
+	uint64_t rel_pc; /* the pc in the file's addresses (minus the load bias) */
 	bool slow;
 	bool cfa_undefined;
 	uint8_t cfa_reg, ra;
 	int32_t cfa_off;
-	uint8_t kind[NREGS];
-	int32_t arg[NREGS]; /* the offset, or the register for RULE_REG */
+	uint32_t same;		 /* the registers RULE_SAME */
+	uint32_t nregs;		 /* in @regs, by register number */
+	struct rule_reg regs[NREGS]; /* the others not RULE_UNDEF */
 };
 
 struct space {
@@ -178,7 +189,9 @@ struct perfev__unwinder {
 	char *buildid_dir; /* perf's build-id cache ($HOME/.debug), or NULL */
 	uint64_t tick;
 	struct cur cur;
-	struct rule *rules; /* RULE_SLOTS, allocated at the first use */
+	uint32_t *rule_slot; /* RULE_SLOTS indexes into @rules plus 1 (0: empty), or NULL */
+	struct rule *rules;
+	size_t nrules, rules_cap;
 	bool libdwfl_only;  /* no rules: every sample walked by libdwfl */
 	struct perfev__unwind_stats stats;
 };
@@ -1009,14 +1022,17 @@ static bool rule_from_frame(Dwarf_Frame *frame, struct rule *r)
 		return false;
 	}
 	for (i = 0; i < NREGS; i++) {
+		struct rule_reg *g = &r->regs[r->nregs];
+
 		if (dwarf_frame_register(frame, i, mem, &ops, &nops) || (nops == 0 && ops == mem)) {
 			/* libdwfl leaves the register unknown after an error, as when undefined. */
-			r->kind[i] = RULE_UNDEF;
+			continue;
 		} else if (nops == 0 && !ops) {
-			r->kind[i] = RULE_SAME;
+			r->same |= 1U << i;
+			continue;
 		} else if (nops == 1 && ops[0].atom == DW_OP_regx && ops[0].number < NREGS) {
-			r->kind[i] = RULE_REG;
-			r->arg[i] = (int32_t)ops[0].number;
+			g->kind = RULE_REG;
+			g->arg = (int32_t)ops[0].number;
 		} else if (nops >= 1 && ops[0].atom == DW_OP_call_frame_cfa) {
 			size_t k = 1;
 			int64_t off = 0;
@@ -1025,17 +1041,19 @@ static bool rule_from_frame(Dwarf_Frame *frame, struct rule *r)
 				off = (int64_t)ops[k].number;
 				k++;
 			}
-			r->kind[i] = RULE_AT_CFA;
+			g->kind = RULE_AT_CFA;
 			if (k < nops && ops[k].atom == DW_OP_stack_value) {
-				r->kind[i] = RULE_CFA_PLUS;
+				g->kind = RULE_CFA_PLUS;
 				k++;
 			}
 			if (k != nops || !fits32(off))
 				return false;
-			r->arg[i] = (int32_t)off;
+			g->arg = (int32_t)off;
 		} else {
 			return false;
 		}
+		g->reg = (uint8_t)i;
+		r->nregs++;
 	}
 	return true;
 }
@@ -1044,19 +1062,29 @@ static bool rule_from_frame(Dwarf_Frame *frame, struct rule *r)
 static const struct rule *rule_get(struct perfev__unwinder *u, struct mod *m, uint64_t lookup)
 {
 	uint64_t rel = lookup - m->bias, h;
+	uint32_t *slot;
 	struct rule *r;
 	Dwarf_CFI *cfi;
 	Dwarf_Frame *frame;
 	Dwarf_Addr bias;
 	bool found = false, ok = false;
 
-	if (!u->rules && !(u->rules = calloc(RULE_SLOTS, sizeof(*u->rules))))
+	if (!u->rule_slot && !(u->rule_slot = calloc(RULE_SLOTS, sizeof(*u->rule_slot))))
 		return NULL;
 	h = (rel ^ ((uint64_t)(uintptr_t)m->file >> 4)) * 0x9e3779b97f4a7c15ULL;
-	r = &u->rules[h >> (64 - RULE_BITS)];
-	if (r->file == m->file && r->rel_pc == rel)
-		return r;
-	memset(r, 0, sizeof(*r));
+	slot = &u->rule_slot[h >> (64 - RULE_BITS)];
+	if (*slot) {
+		r = &u->rules[*slot - 1];
+		if (r->file == m->file && r->rel_pc == rel)
+			return r;
+	} else {
+		/* A new slot takes the next rule: at most RULE_SLOTS of them. */
+		if (perfev__grow(&u->rules, &u->rules_cap, u->nrules + 1, sizeof(*u->rules)))
+			return NULL;
+		*slot = (uint32_t)++u->nrules;
+		r = &u->rules[*slot - 1];
+	}
+	memset(r, 0, offsetof(struct rule, regs));
 	/* As libdwfl looks: .eh_frame first, then .debug_frame. */
 	if ((cfi = dwfl_module_eh_cfi(m->dm, &bias)) &&
 	    !dwarf_cfi_addrframe(cfi, lookup - bias, &frame)) {
@@ -1086,9 +1114,8 @@ static const struct rule *rule_get(struct perfev__unwinder *u, struct mod *m, ui
 static int walk_rules(struct perfev__unwinder *u, struct cur *c, int *rc)
 {
 	uint64_t regs[NREGS], next[NREGS], pc = c->regs[NREGS - 1], cfa = 0;
-	uint32_t set = c->regs_set, nset;
+	uint32_t set = c->regs_set, nset, k;
 	bool initial = true;
-	int i;
 
 	memcpy(regs, c->regs, sizeof(regs));
 	for (;;) {
@@ -1110,37 +1137,33 @@ static int walk_rules(struct perfev__unwinder *u, struct cur *c, int *rc)
 		cfa_ok = !r->cfa_undefined && (set & (1U << r->cfa_reg));
 		if (cfa_ok)
 			cfa = regs[r->cfa_reg] + (uint64_t)(int64_t)r->cfa_off;
-		nset = 0;
-		for (i = 0; i < NREGS; i++) {
-			uint64_t addr = cfa + (uint64_t)(int64_t)r->arg[i];
+		/* Undefined registers stay out of the set; the same keep their values. */
+		memcpy(next, regs, sizeof(next));
+		nset = set & r->same;
+		for (k = 0; k < r->nregs; k++) {
+			const struct rule_reg *g = &r->regs[k];
+			uint64_t addr = cfa + (uint64_t)(int64_t)g->arg;
 
-			switch (r->kind[i]) {
-			case RULE_UNDEF:
-				continue;
-			case RULE_SAME:
-				if (!(set & (1U << i)))
-					continue;
-				next[i] = regs[i];
-				break;
+			switch (g->kind) {
 			case RULE_REG:
-				if (!(set & (1U << r->arg[i])))
+				if (!(set & (1U << g->arg)))
 					continue;
-				next[i] = regs[r->arg[i]];
+				next[g->reg] = regs[g->arg];
 				break;
 			case RULE_AT_CFA:
-				if (!cfa_ok || !memory_read(NULL, addr, &next[i], c))
+				if (!cfa_ok || !memory_read(NULL, addr, &next[g->reg], c))
 					continue;
 				break;
 			case RULE_CFA_PLUS:
 				if (!cfa_ok)
 					continue;
-				next[i] = addr;
+				next[g->reg] = addr;
 				break;
 			}
-			nset |= 1U << i;
+			nset |= 1U << g->reg;
 		}
 		/* An undefined or unknown return address, or 0: the outermost frame. */
-		if (r->kind[r->ra] == RULE_UNDEF || !(nset & (1U << r->ra)) || !next[r->ra]) {
+		if (!(nset & (1U << r->ra)) || !next[r->ra]) {
 			*rc = 0;
 			return 1;
 		}
@@ -1218,6 +1241,7 @@ void perfev__unwinder_free(struct perfev__unwinder *u)
 	for (i = 0; i < u->nspaces; i++)
 		space_free(u->spaces[i]);
 	free(u->spaces);
+	free(u->rule_slot);
 	free(u->rules);
 	for (i = 0; i < u->nfiles; i++)
 		file_free(u->files[i]);

@@ -143,8 +143,8 @@ struct rule {
 	bool cfa_undefined;
 	uint8_t cfa_reg, ra;
 	int32_t cfa_off;
-	uint32_t same;		 /* the registers RULE_SAME */
-	uint32_t nregs;		 /* in @regs, by register number */
+	uint32_t same;		     /* the registers RULE_SAME */
+	uint32_t nregs;		     /* in @regs, by register number */
 	struct rule_reg regs[NREGS]; /* the others not RULE_UNDEF */
 };
 
@@ -192,7 +192,7 @@ struct perfev__unwinder {
 	uint32_t *rule_slot; /* RULE_SLOTS indexes into @rules plus 1 (0: empty), or NULL */
 	struct rule *rules;
 	size_t nrules, rules_cap;
-	bool libdwfl_only;  /* no rules: every sample walked by libdwfl */
+	bool libdwfl_only; /* no rules: every sample walked by libdwfl */
 	struct perfev__unwind_stats stats;
 };
 

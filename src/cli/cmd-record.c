@@ -11,7 +11,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -39,6 +42,14 @@ struct rec_opts {
 	bool all_cpus, no_inherit, callchain, timestamp, sample_cpu, data_addr, raw;
 	bool switch_events, overwrite, quiet;
 	bool phys_data, unwind;
+	/* perf's attr options */
+	const char *branch_filter, *user_regs, *intr_regs, *clockid, *delay, *compress;
+	const char *aux_sample, *snapshot;
+	bool branch_any, weight, data_page_size, code_page_size, sample_identifier, period;
+	bool no_samples, inherit_stat, all_user, all_kernel, group, per_thread, namespaces;
+	bool timestamp_filename, tail_synthesize;
+	uint64_t branch_type, regs_user, regs_intr; /* as parsed */
+	int clock, delay_ms;			    /* clock: -1 none */
 	int count;
 	/* -g and --call-graph: for the events without a call-graph= term */
 	enum perfev_callgraph cg_mode;
@@ -319,6 +330,40 @@ static int configure(struct perf_event_attr *a, size_t ev, void *ctx)
 	}
 	if (o->phys_data)
 		a->sample_type |= PERF_SAMPLE_PHYS_ADDR;
+	if (o->branch_type) {
+		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		a->branch_sample_type = o->branch_type;
+	}
+	if (o->weight)
+		a->sample_type |= PERFEV_SAMPLE_WEIGHT_STRUCT;
+	if (o->data_page_size)
+		a->sample_type |= PERF_SAMPLE_DATA_PAGE_SIZE;
+	if (o->code_page_size)
+		a->sample_type |= PERF_SAMPLE_CODE_PAGE_SIZE;
+	if (o->sample_identifier)
+		a->sample_type |= PERF_SAMPLE_IDENTIFIER;
+	if (o->regs_user) {
+		a->sample_type |= PERF_SAMPLE_REGS_USER;
+		a->sample_regs_user |= o->regs_user;
+	}
+	if (o->regs_intr) {
+		a->sample_type |= PERF_SAMPLE_REGS_INTR;
+		a->sample_regs_intr = o->regs_intr;
+	}
+	if (o->clock >= 0) {
+		a->use_clockid = 1;
+		a->clockid = o->clock;
+	}
+	if (o->inherit_stat)
+		a->inherit_stat = 1;
+	/* As perf: the one level asked for, whatever the event's modifiers said. */
+	if (o->all_user) {
+		a->exclude_kernel = 1;
+		a->exclude_user = 0;
+	} else if (o->all_kernel) {
+		a->exclude_kernel = 0;
+		a->exclude_user = 1;
+	}
 	/* The string's inherit or no-inherit overrides the target's choice. */
 	if (info.terms_set & PERFEV_TERM_INHERIT)
 		a->inherit = info.attr->inherit;
@@ -353,7 +398,7 @@ static int configure(struct perf_event_attr *a, size_t ev, void *ctx)
 		}
 	}
 	/* As perf: each sample carries its period when it varies, and always for tracepoints. */
-	if (a->freq || is_tracepoint(a))
+	if (a->freq || is_tracepoint(a) || o->period)
 		a->sample_type |= PERF_SAMPLE_PERIOD;
 	else
 		a->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
@@ -369,12 +414,39 @@ static int configure(struct perf_event_attr *a, size_t ev, void *ctx)
 		/* The kernel cannot read the group of an inherited sample. */
 		a->inherit = 0;
 	}
-	/* The first event also reports what samples need to be understood. */
-	if (ev == 0) {
+	/* -n: the events count, nothing is sampled. */
+	if (o->no_samples)
+		a->sample_period = 0;
+	/* --per-thread: one task per ring, nothing to put in time order (perf drops the times). */
+	if (o->per_thread) {
+		a->inherit = 0;
+		if (!o->timestamp)
+			a->sample_type &= ~(uint64_t)PERF_SAMPLE_TIME;
+	}
+	/*
+	 * -D: the events wait, disabled, for the delay to pass; a dummy event
+	 * added last follows the command's exec and mappings meanwhile.
+	 */
+	if (o->delay_ms > 0 && ev + 1 == nev) {
+		a->sample_type = (a->sample_type & PERF_SAMPLE_CPU) | PERF_SAMPLE_IP |
+				 PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_IDENTIFIER;
+		a->freq = 0;
+		a->sample_period = 1;
+		a->read_format = PERF_FORMAT_ID;
+		a->exclude_user = a->exclude_kernel = a->exclude_hv = 0;
+		a->exclude_guest = 0;
+	} else if (o->delay_ms > 0) {
+		a->disabled = 1;
+		a->enable_on_exec = 0;
+	}
+	/* The first event (the dummy of -D) also reports what samples need to be understood. */
+	if (o->delay_ms > 0 ? ev + 1 == nev : ev == 0) {
 		a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = 1;
 		a->ksymbol = 1;
 		a->build_id = rc->want_build_ids;
 		a->context_switch = o->switch_events;
+		a->namespaces = o->namespaces;
+		a->mmap_data |= o->data_addr;
 	}
 	return 0;
 }
@@ -1163,13 +1235,48 @@ static void parse_events(struct rec *rc, const struct rec_opts *o)
 	pa.tracefs_error = rc->env->tracefs_error;
 	if (perfev_evspec_new(&rc->spec))
 		cli_die("out of memory");
-	for (i = 0; i < (o->events.n ? o->events.n : 1); i++) {
+	if (o->group && o->events.n > 0) {
+		/* --group: every event of the command line in one group, as {e1,e2,...}. */
+		struct perfev_parse_error pe = {.sz = sizeof(pe)};
+		size_t len = 3;
+		char *all;
+
+		for (i = 0; i < o->events.n; i++) {
+			if (strchr(o->events.items[i], '{'))
+				cli_die("--group puts every event in one group: '%s' has a group "
+					"of its own",
+					o->events.items[i]);
+			len += strlen(o->events.items[i]) + 1;
+		}
+		all = malloc(len);
+		if (!all)
+			cli_die("out of memory");
+		strcpy(all, "{");
+		for (i = 0; i < o->events.n; i++) {
+			strcat(all, o->events.items[i]);
+			strcat(all, i + 1 < o->events.n ? "," : "}");
+		}
+		if (perfev_evspec_add(rc->spec, all, &pa, &pe)) {
+			cli_parse_error(all, &pe);
+			exit(1);
+		}
+		free(all);
+	}
+	for (i = 0; !(o->group && o->events.n) && i < (o->events.n ? o->events.n : 1); i++) {
 		struct perfev_parse_error pe = {.sz = sizeof(pe)};
 		/* perf's default: cycles at the best precision, cpu-clock without hardware. */
 		const char *str = o->events.n ? o->events.items[i] : "cycles:P";
 
 		if (perfev_evspec_add(rc->spec, str, &pa, &pe)) {
 			cli_parse_error(str, &pe);
+			exit(1);
+		}
+	}
+	if (o->delay_ms > 0) {
+		struct perfev_parse_error pe = {.sz = sizeof(pe)};
+
+		if (perfev_evspec_add(rc->spec, "dummy", &pa, &pe)) {
+			cli_parse_error("dummy", &pe);
 			exit(1);
 		}
 	}
@@ -1226,6 +1333,151 @@ static void parse_call_graph(struct rec_opts *o, const char *s, const struct opt
 	o->cg_stack = (uint32_t)((v + 7) & ~7ULL);
 }
 
+/* Is there a PMU that traces into an AUX area (what --aux-sample and -S need)? */
+static const char *aux_pmu(const struct cli_env *env)
+{
+	static const char *const names[] = {"intel_pt", "intel_bts", "cs_etm", "arm_spe_0"};
+	char path[PATH_MAX];
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s",
+			 env && env->sysfs_root ? env->sysfs_root : "/sys", names[i]);
+		if (!access(path, F_OK))
+			return names[i];
+	}
+	return NULL;
+}
+
+static void check_attr_options(struct rec_opts *o, const struct option *opts)
+{
+	const char *bad;
+	size_t bad_len;
+	unsigned long long v;
+
+	if (o->branch_any && o->branch_filter)
+		usage_error(record_usage, opts, "give -b or -j, not both (-b is -j any)");
+	if (o->branch_any)
+		o->branch_type = PERF_SAMPLE_BRANCH_ANY;
+	if (o->branch_filter &&
+	    rec_branch_filter(o->branch_filter, &o->branch_type, &bad, &bad_len)) {
+		fprintf(stderr, "%s: unknown branch filter '%.*s' in -j %s; the filters are ",
+			cli_prog, (int)bad_len, bad, o->branch_filter);
+		rec_branch_filter_names(stderr);
+		fputc('\n', stderr);
+		exit(2);
+	}
+	for (int intr = 0; intr < 2; intr++) {
+		const char *s = intr ? o->intr_regs : o->user_regs;
+
+		if (!s)
+			continue;
+		if (!strcmp(s, "?")) {
+			rec_regs_list(stdout, intr);
+			exit(cli_finish(0));
+		}
+		if (rec_regs_mask(s, intr, intr ? &o->regs_intr : &o->regs_user, &bad, &bad_len)) {
+			fprintf(stderr, "%s: unknown register '%.*s' in --%s-regs; ", cli_prog,
+				(int)bad_len, bad, intr ? "intr" : "user");
+			rec_regs_list(stderr, intr);
+			exit(2);
+		}
+	}
+	o->clock = -1;
+	if (o->clockid && rec_clockid(o->clockid, &o->clock))
+		usage_error(record_usage, opts,
+			    "unknown clock '%s' for -k: monotonic, monotonic_raw, realtime, "
+			    "boottime, tai (or CLOCK_..., or a number)",
+			    o->clockid);
+	if (o->delay) {
+		if (!strcmp(o->delay, "-1"))
+			usage_error(record_usage, opts,
+				    "-D -1 starts disabled until a control command enables the "
+				    "events, and perfev record has no control channel: give a "
+				    "delay in milliseconds");
+		if (opt_parse_unsigned(o->delay, INT_MAX, &v, NULL))
+			usage_error(record_usage, opts, "-D expects milliseconds, not '%s'",
+				    o->delay);
+		o->delay_ms = (int)v;
+	}
+	if (o->all_user && o->all_kernel)
+		usage_error(record_usage, opts, "give --all-user or --all-kernel, not both");
+	if (o->compress)
+		cli_die("-z/--compression-level: perfev record does not compress records yet; "
+			"record without it");
+	if (o->aux_sample || o->snapshot) {
+		const char *pmu = aux_pmu(NULL);
+
+		if (!pmu)
+			cli_die("%s needs a PMU that traces into an AUX area (intel_pt, "
+				"intel_bts, cs_etm, arm_spe), and this machine has none",
+				o->aux_sample ? "--aux-sample" : "-S/--snapshot");
+		cli_die("%s: perfev does not drive %s's AUX area yet",
+			o->aux_sample ? "--aux-sample" : "-S/--snapshot", pmu);
+	}
+}
+
+/* ---- -D ------------------------------------------------------------------- */
+
+struct delay {
+	struct perfev_session *s;
+	int ms;
+	pthread_t thread;
+	bool running;
+};
+
+static void *delay_enable(void *arg)
+{
+	struct delay *d = arg;
+	struct timespec ts = {d->ms / 1000, (long)(d->ms % 1000) * 1000000L};
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+	perfev_session_enable(d->s);
+	return NULL;
+}
+
+static void delay_start(struct delay *d, struct perfev_session *s, int ms)
+{
+	d->s = s;
+	d->ms = ms;
+	d->running = !pthread_create(&d->thread, NULL, delay_enable, d);
+	if (!d->running)
+		perfev_session_enable(s);
+}
+
+/* The recording ends: a delay still running never enables. */
+static void delay_stop(struct delay *d)
+{
+	if (!d->running)
+		return;
+	pthread_cancel(d->thread);
+	pthread_join(d->thread, NULL);
+	d->running = false;
+}
+
+/* --timestamp-filename: perf's name for the file, FILE.YYYYmmddHHMMSScc, at the end. */
+static void rename_timestamped(struct rec *rc)
+{
+	struct timespec ts;
+	struct tm tm;
+	char stamp[32], *to;
+
+	if (!strcmp(rc->path, "-"))
+		return;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	localtime_r(&ts.tv_sec, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d%H%M%S", &tm);
+	if (asprintf(&to, "%s.%s%02ld", rc->path, stamp, ts.tv_nsec / 10000000L) < 0)
+		cli_die("out of memory");
+	if (rename(rc->path, to))
+		cli_error("cannot rename '%s' to '%s': %s (the recording stays in '%s')", rc->path,
+			  to, strerror(errno), rc->path);
+	else if (!rc->o->quiet)
+		fprintf(stderr, "[ perfev record: Dump %s ]\n", to);
+	free(to);
+}
+
 static void check_options(struct rec_opts *o, const struct option *opts)
 {
 	if (o->count < 0)
@@ -1240,6 +1492,7 @@ static void check_options(struct rec_opts *o, const struct option *opts)
 	if (o->unwind && o->cg_mode != PERFEV_CALLGRAPH_DWARF)
 		usage_error(record_usage, opts,
 			    "--unwind unwinds the stacks --call-graph dwarf copies: give both");
+	check_attr_options(o, opts);
 }
 
 static void setup_signals(struct rec *rc, sigset_t *orig)
@@ -1335,6 +1588,38 @@ int cmd_record(int argc, const char **argv)
 	    OPT_FLAG(0, "phys-data", &o.phys_data, "the physical data address of each sample"),
 	    OPT_FLAG('R', "raw-samples", &o.raw, "the raw data of tracepoint samples"),
 	    OPT_FLAG(0, "switch-events", &o.switch_events, "record context switches"),
+	    OPT_FLAG('b', "branch-any", &o.branch_any,
+		     "the taken branches of each sample (-j any)"),
+	    OPT_STR('j', "branch-filter", &o.branch_filter, "FILTERS",
+		    "the branches to sample: any,any_call,any_ret,ind_call,call,cond,u,k,..."),
+	    OPT_FLAG('W', "weight", &o.weight, "the weight (cost) of each sample"),
+	    OPT_FLAG(0, "data-page-size", &o.data_page_size,
+		     "the page size of each sample's data address"),
+	    OPT_FLAG(0, "code-page-size", &o.code_page_size,
+		     "the page size of each sample's instruction"),
+	    OPT_FLAG(0, "sample-identifier", &o.sample_identifier,
+		     "the event id first in each sample, even with one event"),
+	    OPT_FLAG('P', "period", &o.period, "the period of each sample, even with -c"),
+	    OPT_STR_OPT(0, "user-regs", &o.user_regs, "REGS",
+			"user registers of each sample (names, '?' lists them)"),
+	    OPT_STR_OPT(0, "intr-regs", &o.intr_regs, "REGS",
+			"registers at the interrupt of each sample ('?' lists them)"),
+	    OPT_STR('k', "clockid", &o.clockid, "CLOCK",
+		    "sample times from CLOCK: monotonic, monotonic_raw, realtime, boottime, tai"),
+	    OPT_FLAG(0, "namespaces", &o.namespaces, "record the namespaces of new tasks"),
+	    OPT_HEADING("events"),
+	    OPT_FLAG(0, "all-user", &o.all_user, "sample user space only, whatever the modifiers"),
+	    OPT_FLAG(0, "all-kernel", &o.all_kernel,
+		     "sample the kernel only, whatever the modifiers"),
+	    OPT_FLAG(0, "group", &o.group, "put the events in one group"),
+	    OPT_FLAG('n', "no-samples", &o.no_samples, "count only, take no samples"),
+	    OPT_FLAG('s', "stat", &o.inherit_stat, "counts of each thread (inherit_stat)"),
+	    OPT_STR('D', "delay", &o.delay, "MS",
+		    "start sampling MS milliseconds after the command"),
+	    OPT_FLAG(0, "per-thread", &o.per_thread,
+		     "no inheritance, no sample times (one task per ring, as perf)"),
+	    OPT_STR_OPT(0, "aux-sample", &o.aux_sample, "SIZE", "AUX area data in samples"),
+	    OPT_STR_OPT('S', "snapshot", &o.snapshot, "SIZE", "AUX area snapshots"),
 	    OPT_HEADING("output"),
 	    OPT_STR('o', "output", &o.output, "FILE",
 		    "write FILE (default perf.data; - is a pipe)"),
@@ -1345,11 +1630,17 @@ int cmd_record(int argc, const char **argv)
 	    OPT_FLAG(
 		0, "unwind", &o.unwind,
 		"with --call-graph dwarf: unwind while recording, store call chains, not stacks"),
+	    OPT_FLAG(0, "timestamp-filename", &o.timestamp_filename,
+		     "name the file FILE.YYYYmmddHHMMSScc at the end"),
+	    OPT_FLAG(0, "tail-synthesize", &o.tail_synthesize,
+		     "describe existing tasks and maps at the end rather than at the start"),
+	    OPT_STR_OPT('z', "compression-level", &o.compress, "N", "compress the records"),
 	    OPT_FLAG('q', "quiet", &o.quiet, "no summary"),
 	    OPT_TERMINATOR,
 	};
 	struct cli_target_args ta = {0};
 	struct rec rc = {.o = &o, .sigfd = -1};
+	struct delay delay = {0};
 	struct cli_env env;
 	sigset_t orig;
 	uint64_t max_before;
@@ -1371,6 +1662,13 @@ int cmd_record(int argc, const char **argv)
 	ta.cmd = nargs ? (char **)argv : NULL;
 	check_options(&o, opts);
 	cli_target_setup(&rc.ct, &ta, record_usage, opts);
+	if (o.delay_ms > 0 && rc.ct.t.kind != PERFEV_TARGET_COMMAND)
+		usage_error(record_usage, opts,
+			    "-D delays sampling from the start of the command: give one");
+	if (o.per_thread && rc.ct.t.kind != PERFEV_TARGET_COMMAND &&
+	    rc.ct.t.kind != PERFEV_TARGET_PID && rc.ct.t.kind != PERFEV_TARGET_THREADS)
+		usage_error(record_usage, opts,
+			    "--per-thread samples tasks: give a command, -p or -t, not -a or -C");
 
 	cli_env_init(&env);
 	cli_env_open(&env, true);
@@ -1406,9 +1704,11 @@ int cmd_record(int argc, const char **argv)
 
 	t0 = now_s();
 	if (rc.ct.t.kind == PERFEV_TARGET_COMMAND) {
-		if (kernel_samples_possible(&rc))
+		if (kernel_samples_possible(&rc) && !o.tail_synthesize)
 			synthesize(&rc);
 		err = perfev_session_start(rc.s);
+		if (!err && o.delay_ms > 0)
+			delay_start(&delay, rc.s, o.delay_ms);
 		if (err) {
 			/* The file is still complete, as perf leaves it. */
 			perfev_data_finish(rc.w);
@@ -1419,7 +1719,8 @@ int cmd_record(int argc, const char **argv)
 		err = perfev_session_start(rc.s);
 		if (err)
 			cli_die("cannot start recording: %s", perfev_strerror(err));
-		synthesize(&rc);
+		if (!o.tail_synthesize)
+			synthesize(&rc);
 		if (rc.ct.workload)
 			rc.child = spawn(rc.ct.workload, &orig);
 	}
@@ -1428,11 +1729,19 @@ int cmd_record(int argc, const char **argv)
 	if (!rc.child_done)
 		loop(&rc);
 
+	delay_stop(&delay);
 	perfev_session_disable(rc.s);
 	if (rc.o->overwrite)
 		dump_snapshot(&rc);
 	else
 		drain_all(&rc);
+	/* --tail-synthesize: what the tasks and maps are now, after their samples. */
+	if (o.tail_synthesize && !rc.werr &&
+	    (rc.ct.t.kind != PERFEV_TARGET_COMMAND || kernel_samples_possible(&rc))) {
+		synthesize(&rc);
+		if (!rc.o->overwrite)
+			end_round(&rc);
+	}
 	if (rc.child && !rc.child_done) {
 		/* Stopped by a signal while the command runs: end it, as perf does. */
 		kill(rc.child, SIGTERM);
@@ -1450,6 +1759,8 @@ int cmd_record(int argc, const char **argv)
 	if (err)
 		fail_finish(&rc, err);
 	summary(&rc, now_s() - t0);
+	if (o.timestamp_filename)
+		rename_timestamped(&rc);
 	report_rates(&rc, max_before);
 	if (rc.child)
 		status = cli_exit_status(rc.child_done ? rc.child_status : -1,

@@ -32,7 +32,8 @@ static void print_usage(FILE *f, const char *const *usage, const struct option *
 		else
 			n = snprintf(left, sizeof(left), "    --%s", o->long_name);
 		if (o->argh && n > 0 && (size_t)n < sizeof(left))
-			snprintf(left + n, sizeof(left) - (size_t)n, " %s", o->argh);
+			snprintf(left + n, sizeof(left) - (size_t)n,
+				 o->type == OPT_OPTSTR ? "[=%s]" : " %s", o->argh);
 		fprintf(f, "    %-26s %s\n", left, o->help);
 	}
 	fprintf(f, "    %-26s %s\n", "-h, --help", "show this help");
@@ -60,6 +61,9 @@ static int store(const struct option *o, const char *arg, const char *const *usa
 		return 0;
 	case OPT_STRING:
 		*(const char **)o->value = arg;
+		return 0;
+	case OPT_OPTSTR:
+		*(const char **)o->value = arg ? arg : "";
 		return 0;
 	case OPT_INT: {
 		char *end;
@@ -132,6 +136,10 @@ int parse_options(int argc, const char **argv, const struct option *opts, const 
 					break;
 			if (o->type == OPT_END)
 				usage_error(usage, opts, "unknown option '%.*s'", (int)len + 2, a);
+			if (o->type == OPT_OPTSTR) {
+				store(o, eq ? eq + 1 : NULL, usage, opts, a);
+				continue;
+			}
 			if (!takes_arg(o)) {
 				if (eq)
 					usage_error(usage, opts, "option '--%s' takes no value",
@@ -156,6 +164,10 @@ int parse_options(int argc, const char **argv, const struct option *opts, const 
 					break;
 			if (o->type == OPT_END)
 				usage_error(usage, opts, "unknown option '-%c'", *c);
+			if (o->type == OPT_OPTSTR) {
+				store(o, c[1] ? c + 1 : NULL, usage, opts, a);
+				break;
+			}
 			if (!takes_arg(o)) {
 				store(o, NULL, usage, opts, a);
 				continue;

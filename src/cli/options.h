@@ -14,6 +14,7 @@ enum opt_type {
 	OPT_STRING, /* const char **; one argument */
 	OPT_INT,    /* int *; one decimal argument */
 	OPT_LIST,   /* struct opt_list *; repeatable argument */
+	OPT_OPTSTR, /* const char **; "" alone, the value only as --name=VALUE or -xVALUE */
 	OPT_GROUP,  /* a heading in -h output */
 };
 
@@ -46,6 +47,10 @@ struct option {
 #define OPT_MULTI(s, l, v, a, h)                                                                   \
 	{                                                                                          \
 		OPT_LIST, (s), (l), (v), (a), (h)                                                  \
+	}
+#define OPT_STR_OPT(s, l, v, a, h)                                                                 \
+	{                                                                                          \
+		OPT_OPTSTR, (s), (l), (v), (a), (h)                                                \
 	}
 #define OPT_HEADING(h)                                                                             \
 	{                                                                                          \

@@ -4,6 +4,7 @@
 #define PERFEV_CLI_RECORD_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include "common/hashmap.h"
@@ -95,5 +96,21 @@ int rec_unwind_feed(struct rec_unwind *u, const void *rec, size_t len);
  */
 int rec_unwind_pump(struct rec_unwind *u, bool end, void (*drain)(void *), void *arg);
 void rec_unwind_stats(struct rec_unwind *u, struct rec_unwind_stats *out);
+
+/*
+ * record-attr.c: perf's spellings of the attr options.  A name not known
+ * returns -1 with *@bad and *@bad_len on it.
+ *
+ * -j: the comma list of branch filters (u, k, hv, any, any_call, ...) as
+ * branch_sample_type; privilege levels alone mean every branch.
+ */
+int rec_branch_filter(const char *s, uint64_t *out, const char **bad, size_t *bad_len);
+void rec_branch_filter_names(FILE *f);
+/* --user-regs / --intr-regs: register names (comma list) as a mask; "" is perf's default set. */
+int rec_regs_mask(const char *s, bool intr, uint64_t *out, const char **bad, size_t *bad_len);
+void rec_regs_list(FILE *f, bool intr);
+/* -k: a clock's name (monotonic, CLOCK_MONOTONIC, mono, ...) or number. */
+int rec_clockid(const char *s, int *out);
+const char *rec_clock_name(int id);
 
 #endif /* PERFEV_CLI_RECORD_H */

@@ -702,8 +702,59 @@ def graph_cmp(args):
     return 0
 
 
+def evlist_attrs(path):
+    """perf evlist -v of a file: per event, its attr fields as perf prints them."""
+    out = subprocess.run(["perf", "evlist", "-v", "-i", path], capture_output=True,
+                         text=True).stdout
+    evs = []
+    for line in out.splitlines():
+        if ": " not in line:
+            continue
+        fields = {}
+        for m in re.finditer(r"(\{[^}]*\}|[a-z_0-9]+): ([^,]*)(?:, |$)", line.split(": ", 1)[1]):
+            fields[m.group(1)] = m.group(2)
+        # perf's policy, not the option's: its LOST count in read_format.
+        if "read_format" in fields:
+            fields["read_format"] = "|".join(x for x in fields["read_format"].split("|")
+                                             if x != "LOST")
+        evs.append(fields)
+    return evs
+
+
+# Fields each tool sets its own way whatever the options (see perfev-record(1)).
+ATTR_POLICY = {"precise_ip", "bpf_event", "build_id", "watermark",
+               "{ wakeup_events, wakeup_watermark }", "read_format", "exclude_guest"}
+
+
+def attr_delta(args):
+    """
+    What an option changes in the attrs perf writes (perf's file with the
+    option against perf's without) must be what it changes in perfev's:
+    the same fields, to the same values.
+    """
+    if len(args) != 4:
+        sys.exit("usage: oracle.py attr-delta PERF_BASE PERF_FILE PERFEV_BASE PERFEV_FILE")
+    pb, pc, ob, oc = map(evlist_attrs, args)
+    if len(pc) != len(oc):
+        sys.exit("perf's file has %d events, perfev's %d" % (len(pc), len(oc)))
+    changed = 0
+    for i, (p, o) in enumerate(zip(pc, oc)):
+        pbase = pb[i] if i < len(pb) else {}
+        obase = ob[i] if i < len(ob) else {}
+        pd = {k for k in set(p) | set(pbase) if p.get(k) != pbase.get(k)} - ATTR_POLICY
+        od = {k for k in set(o) | set(obase) if o.get(k) != obase.get(k)} - ATTR_POLICY
+        for k in sorted(pd | od):
+            if p.get(k, "0") != o.get(k, "0"):
+                sys.exit("event %d, %s: perf %s, perfev %s" % (i, k, p.get(k, "0"),
+                                                              o.get(k, "0")))
+        changed += len(pd)
+    print("events=%d fields_changed=%d" % (len(pc), changed))
+    return 0
+
+
 COMMANDS = {"report-cmp": report_cmp, "set-build-id": set_build_id, "chains-cmp": chains_cmp,
-            "chains-find": chains_find, "chains-dist": chains_dist, "graph-cmp": graph_cmp}
+            "chains-find": chains_find, "chains-dist": chains_dist, "graph-cmp": graph_cmp,
+            "attr-delta": attr_delta}
 
 
 def main():

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The values of perf record's attr options, spelled as perf spells them:
+ * branch filters (-j), sampled registers (--user-regs, --intr-regs) and
+ * clocks (-k).
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <linux/perf_event.h>
+#include "options.h"
+#include "record.h"
+
+/* ---- -j/--branch-filter ------------------------------------------------------------ */
+
+static const struct {
+	const char *name;
+	uint64_t bit;
+} branch_modes[] = {
+    {"u", PERF_SAMPLE_BRANCH_USER},
+    {"k", PERF_SAMPLE_BRANCH_KERNEL},
+    {"hv", PERF_SAMPLE_BRANCH_HV},
+    {"any", PERF_SAMPLE_BRANCH_ANY},
+    {"any_call", PERF_SAMPLE_BRANCH_ANY_CALL},
+    {"any_ret", PERF_SAMPLE_BRANCH_ANY_RETURN},
+    {"ind_call", PERF_SAMPLE_BRANCH_IND_CALL},
+    {"abort_tx", PERF_SAMPLE_BRANCH_ABORT_TX},
+    {"in_tx", PERF_SAMPLE_BRANCH_IN_TX},
+    {"no_tx", PERF_SAMPLE_BRANCH_NO_TX},
+    {"cond", PERF_SAMPLE_BRANCH_COND},
+    {"ind_jmp", PERF_SAMPLE_BRANCH_IND_JUMP},
+    {"call", PERF_SAMPLE_BRANCH_CALL},
+    {"save_type", PERF_SAMPLE_BRANCH_TYPE_SAVE},
+    {"stack", PERF_SAMPLE_BRANCH_CALL_STACK},
+    {"priv", 1ULL << 18 /* PERF_SAMPLE_BRANCH_PRIV_SAVE, Linux 6.1 */},
+};
+
+#define BRANCH_PLM (PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL | PERF_SAMPLE_BRANCH_HV)
+
+int rec_branch_filter(const char *s, uint64_t *out, const char **bad, size_t *bad_len)
+{
+	uint64_t mode = 0;
+	const char *p = s;
+
+	for (;;) {
+		size_t len = strcspn(p, ","), i;
+
+		for (i = 0; i < sizeof(branch_modes) / sizeof(branch_modes[0]); i++)
+			if (strlen(branch_modes[i].name) == len &&
+			    !strncasecmp(branch_modes[i].name, p, len))
+				break;
+		if (i == sizeof(branch_modes) / sizeof(branch_modes[0])) {
+			*bad = p;
+			*bad_len = len;
+			return -1;
+		}
+		mode |= branch_modes[i].bit;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	/* Privilege levels alone: every branch, as perf (which then drops the levels). */
+	if (!(mode & ~(uint64_t)BRANCH_PLM))
+		mode = PERF_SAMPLE_BRANCH_ANY;
+	*out = mode;
+	return 0;
+}
+
+void rec_branch_filter_names(FILE *f)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(branch_modes) / sizeof(branch_modes[0]); i++)
+		fprintf(f, "%s%s", i ? "," : "", branch_modes[i].name);
+}
+
+/* ---- --user-regs / --intr-regs ----------------------------------------------------- */
+
+/* x86_64's registers as perf_regs numbers them (asm/perf_regs.h). */
+static const char *const reg_names[] = {
+    "AX", "BX", "CX", "DX", "SI", "DI", "BP",  "SP",  "IP",  "FLAGS", "CS",  "SS",
+    "DS", "ES", "FS", "GS", "R8", "R9", "R10", "R11", "R12", "R13",   "R14", "R15",
+};
+#define NREG_NAMES (sizeof(reg_names) / sizeof(reg_names[0]))
+#define XMM_FIRST  32 /* XMM0 takes bits 32 and 33, XMM1 34 and 35, ... */
+#define XMM_COUNT  16
+
+/* perf's default set: the general registers, not the segment ones perf leaves out. */
+#define REGS_DEFAULT 0xff0fffULL
+
+void rec_regs_list(FILE *f, bool intr)
+{
+	size_t i;
+
+	fputs("available registers:", f);
+	for (i = 0; i < NREG_NAMES; i++)
+		if (REGS_DEFAULT & (1ULL << i))
+			fprintf(f, " %s", reg_names[i]);
+	if (intr)
+		for (i = 0; i < XMM_COUNT; i++)
+			fprintf(f, " XMM%zu", i);
+	fputc('\n', f);
+}
+
+int rec_regs_mask(const char *s, bool intr, uint64_t *out, const char **bad, size_t *bad_len)
+{
+	uint64_t mask = 0;
+	const char *p = s;
+
+	if (!*s) {
+		*out = REGS_DEFAULT;
+		return 0;
+	}
+	for (;;) {
+		size_t len = strcspn(p, ","), i;
+		uint64_t bits = 0;
+
+		for (i = 0; i < NREG_NAMES && !bits; i++)
+			if ((REGS_DEFAULT & (1ULL << i)) && strlen(reg_names[i]) == len &&
+			    !strncasecmp(reg_names[i], p, len))
+				bits = 1ULL << i;
+		if (!bits && intr && len > 3 && !strncasecmp(p, "xmm", 3)) {
+			char *end;
+			unsigned long n = strtoul(p + 3, &end, 10);
+
+			if (end == p + len && isdigit((unsigned char)p[3]) && n < XMM_COUNT)
+				bits = 3ULL << (XMM_FIRST + 2 * n);
+		}
+		if (!bits) {
+			*bad = p;
+			*bad_len = len;
+			return -1;
+		}
+		mask |= bits;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	*out = mask;
+	return 0;
+}
+
+/* ---- -k/--clockid ------------------------------------------------------------------ */
+
+static const struct {
+	const char *name;
+	int id;
+} clocks[] = {
+    {"monotonic", CLOCK_MONOTONIC},
+    {"monotonic_raw", CLOCK_MONOTONIC_RAW},
+    {"realtime", CLOCK_REALTIME},
+    {"boottime", CLOCK_BOOTTIME},
+    {"tai", CLOCK_TAI},
+    {"mono", CLOCK_MONOTONIC},
+    {"raw", CLOCK_MONOTONIC_RAW},
+    {"real", CLOCK_REALTIME},
+    {"boot", CLOCK_BOOTTIME},
+};
+
+int rec_clockid(const char *s, int *out)
+{
+	unsigned long long v;
+	size_t i;
+
+	if (!opt_parse_unsigned(s, 0x7fffffff, &v, NULL)) {
+		*out = (int)v;
+		return 0;
+	}
+	if (!strncasecmp(s, "CLOCK_", 6))
+		s += 6;
+	for (i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++)
+		if (!strcasecmp(clocks[i].name, s)) {
+			*out = clocks[i].id;
+			return 0;
+		}
+	return -1;
+}
+
+const char *rec_clock_name(int id)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++)
+		if (clocks[i].id == id)
+			return clocks[i].name;
+	return NULL;
+}

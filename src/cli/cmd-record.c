@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
@@ -1349,6 +1350,20 @@ static const char *aux_pmu(const struct cli_env *env)
 	return NULL;
 }
 
+/* Does the -j list name privilege levels (u, k, hv) only? */
+static bool levels_only(const char *s)
+{
+	while (*s) {
+		size_t n = strcspn(s, ",");
+
+		if (!((n == 1 && (*s == 'u' || *s == 'U' || *s == 'k' || *s == 'K')) ||
+		      (n == 2 && !strncasecmp(s, "hv", 2))))
+			return false;
+		s += n + (s[n] == ',');
+	}
+	return true;
+}
+
 static void check_attr_options(struct rec_opts *o, const struct option *opts)
 {
 	const char *bad;
@@ -1359,14 +1374,15 @@ static void check_attr_options(struct rec_opts *o, const struct option *opts)
 		usage_error(record_usage, opts, "give -b or -j, not both (-b is -j any)");
 	if (o->branch_any)
 		o->branch_type = PERF_SAMPLE_BRANCH_ANY;
-	if (o->branch_filter &&
-	    rec_branch_filter(o->branch_filter, &o->branch_type, &bad, &bad_len)) {
-		fprintf(stderr, "%s: unknown branch filter '%.*s' in -j %s; the filters are ",
-			cli_prog, (int)bad_len, bad, o->branch_filter);
-		rec_branch_filter_names(stderr);
-		fputc('\n', stderr);
-		exit(2);
-	}
+	if (o->branch_filter && perfev_branch_type_parse(o->branch_filter, &o->branch_type))
+		usage_error(record_usage, opts,
+			    "unknown branch filter in -j %s: give a comma list of u, k, hv, any, "
+			    "any_call, any_ret, ind_call, ind_jmp, call, cond, abort_tx, in_tx, "
+			    "no_tx, save_type, stack, priv",
+			    o->branch_filter);
+	/* perf's -j (not its branch_type= term): levels alone are any branch, without them. */
+	if (o->branch_filter && levels_only(o->branch_filter))
+		o->branch_type = PERF_SAMPLE_BRANCH_ANY;
 	for (int intr = 0; intr < 2; intr++) {
 		const char *s = intr ? o->intr_regs : o->user_regs;
 

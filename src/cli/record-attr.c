@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The values of perf record's attr options, spelled as perf spells them:
- * branch filters (-j), sampled registers (--user-regs, --intr-regs) and
- * clocks (-k).
+ * sampled registers (--user-regs, --intr-regs) and clocks (-k); branch
+ * filters (-j) are the library's perfev_branch_type_parse().
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -13,69 +13,6 @@
 #include <linux/perf_event.h>
 #include "options.h"
 #include "record.h"
-
-/* ---- -j/--branch-filter ------------------------------------------------------------ */
-
-static const struct {
-	const char *name;
-	uint64_t bit;
-} branch_modes[] = {
-    {"u", PERF_SAMPLE_BRANCH_USER},
-    {"k", PERF_SAMPLE_BRANCH_KERNEL},
-    {"hv", PERF_SAMPLE_BRANCH_HV},
-    {"any", PERF_SAMPLE_BRANCH_ANY},
-    {"any_call", PERF_SAMPLE_BRANCH_ANY_CALL},
-    {"any_ret", PERF_SAMPLE_BRANCH_ANY_RETURN},
-    {"ind_call", PERF_SAMPLE_BRANCH_IND_CALL},
-    {"abort_tx", PERF_SAMPLE_BRANCH_ABORT_TX},
-    {"in_tx", PERF_SAMPLE_BRANCH_IN_TX},
-    {"no_tx", PERF_SAMPLE_BRANCH_NO_TX},
-    {"cond", PERF_SAMPLE_BRANCH_COND},
-    {"ind_jmp", PERF_SAMPLE_BRANCH_IND_JUMP},
-    {"call", PERF_SAMPLE_BRANCH_CALL},
-    {"save_type", PERF_SAMPLE_BRANCH_TYPE_SAVE},
-    {"stack", PERF_SAMPLE_BRANCH_CALL_STACK},
-    {"priv", 1ULL << 18 /* PERF_SAMPLE_BRANCH_PRIV_SAVE, Linux 6.1 */},
-};
-
-#define BRANCH_PLM (PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL | PERF_SAMPLE_BRANCH_HV)
-
-int rec_branch_filter(const char *s, uint64_t *out, const char **bad, size_t *bad_len)
-{
-	uint64_t mode = 0;
-	const char *p = s;
-
-	for (;;) {
-		size_t len = strcspn(p, ","), i;
-
-		for (i = 0; i < sizeof(branch_modes) / sizeof(branch_modes[0]); i++)
-			if (strlen(branch_modes[i].name) == len &&
-			    !strncasecmp(branch_modes[i].name, p, len))
-				break;
-		if (i == sizeof(branch_modes) / sizeof(branch_modes[0])) {
-			*bad = p;
-			*bad_len = len;
-			return -1;
-		}
-		mode |= branch_modes[i].bit;
-		if (!p[len])
-			break;
-		p += len + 1;
-	}
-	/* Privilege levels alone: every branch, as perf (which then drops the levels). */
-	if (!(mode & ~(uint64_t)BRANCH_PLM))
-		mode = PERF_SAMPLE_BRANCH_ANY;
-	*out = mode;
-	return 0;
-}
-
-void rec_branch_filter_names(FILE *f)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(branch_modes) / sizeof(branch_modes[0]); i++)
-		fprintf(f, "%s%s", i ? "," : "", branch_modes[i].name);
-}
 
 /* ---- --user-regs / --intr-regs ----------------------------------------------------- */
 

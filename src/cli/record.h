@@ -101,11 +101,7 @@ void rec_unwind_stats(struct rec_unwind *u, struct rec_unwind_stats *out);
  * record-attr.c: perf's spellings of the attr options.  A name not known
  * returns -1 with *@bad and *@bad_len on it.
  *
- * -j: the comma list of branch filters (u, k, hv, any, any_call, ...) as
- * branch_sample_type; privilege levels alone mean every branch.
  */
-int rec_branch_filter(const char *s, uint64_t *out, const char **bad, size_t *bad_len);
-void rec_branch_filter_names(FILE *f);
 /* --user-regs / --intr-regs: register names (comma list) as a mask; "" is perf's default set. */
 int rec_regs_mask(const char *s, bool intr, uint64_t *out, const char **bad, size_t *bad_len);
 void rec_regs_list(FILE *f, bool intr);

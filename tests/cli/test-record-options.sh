@@ -102,6 +102,8 @@ attr_asked branch_any 'branch_sample_type=PERF_SAMPLE_BRANCH_ANY[,}]' -b
 attr_asked branch_filter 'branch_sample_type=PERF_SAMPLE_BRANCH_USER|PERF_SAMPLE_BRANCH_ANY_CALL' \
 	-j any_call,u
 attr_asked branch_filter_levels_only 'branch_sample_type=PERF_SAMPLE_BRANCH_ANY[,}]' -j u,k
+attr_asked branch_filter_any_user 'branch_sample_type=PERF_SAMPLE_BRANCH_USER|PERF_SAMPLE_BRANCH_ANY[,}]' \
+	-j any,u
 attr_asked branch_filter_save_type 'branch_sample_type=PERF_SAMPLE_BRANCH_TYPE_SAVE[,}]' -j save_type
 
 if perf stat -x, -e instructions true 2>&1 | grep -q '^[0-9]'; then
@@ -127,7 +129,7 @@ bad() { # NAME WANT_IN_STDERR OPTS...
 		fail "$name" "rc=$rc: $(head -c 300 "$TMP/err")"
 	fi
 }
-bad bad_branch_filter "unknown branch filter 'bogus'.*any_call" -j any,bogus
+bad bad_branch_filter "unknown branch filter in -j any,bogus: .*any_call" -j any,bogus
 bad bad_register "unknown register 'QQ'.*R15" --user-regs=AX,QQ
 bad bad_clock "unknown clock 'nope'" -k nope
 bad bad_delay "milliseconds" -D soon

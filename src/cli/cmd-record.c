@@ -1335,15 +1335,14 @@ static void parse_call_graph(struct rec_opts *o, const char *s, const struct opt
 }
 
 /* Is there a PMU that traces into an AUX area (what --aux-sample and -S need)? */
-static const char *aux_pmu(const struct cli_env *env)
+static const char *aux_pmu(void)
 {
 	static const char *const names[] = {"intel_pt", "intel_bts", "cs_etm", "arm_spe_0"};
 	char path[PATH_MAX];
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s",
-			 env && env->sysfs_root ? env->sysfs_root : "/sys", names[i]);
+		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s", names[i]);
 		if (!access(path, F_OK))
 			return names[i];
 	}
@@ -1422,7 +1421,7 @@ static void check_attr_options(struct rec_opts *o, const struct option *opts)
 		cli_die("-z/--compression-level: perfev record does not compress records yet; "
 			"record without it");
 	if (o->aux_sample || o->snapshot) {
-		const char *pmu = aux_pmu(NULL);
+		const char *pmu = aux_pmu();
 
 		if (!pmu)
 			cli_die("%s needs a PMU that traces into an AUX area (intel_pt, "
@@ -1633,9 +1632,11 @@ int cmd_record(int argc, const char **argv)
 	    OPT_STR('D', "delay", &o.delay, "MS",
 		    "start sampling MS milliseconds after the command"),
 	    OPT_FLAG(0, "per-thread", &o.per_thread,
-		     "no inheritance, no sample times (one task per ring, as perf)"),
-	    OPT_STR_OPT(0, "aux-sample", &o.aux_sample, "SIZE", "AUX area data in samples"),
-	    OPT_STR_OPT('S', "snapshot", &o.snapshot, "SIZE", "AUX area snapshots"),
+		     "no inheritance and no sample times, as perf's per-thread mode"),
+	    OPT_STR_OPT(0, "aux-sample", &o.aux_sample, "SIZE",
+			"AUX area data in samples (refused: no AUX tracing yet)"),
+	    OPT_STR_OPT('S', "snapshot", &o.snapshot, "SIZE",
+			"AUX area snapshots (refused: no AUX tracing yet)"),
 	    OPT_HEADING("output"),
 	    OPT_STR('o', "output", &o.output, "FILE",
 		    "write FILE (default perf.data; - is a pipe)"),
@@ -1650,7 +1651,8 @@ int cmd_record(int argc, const char **argv)
 		     "name the file FILE.YYYYmmddHHMMSScc at the end"),
 	    OPT_FLAG(0, "tail-synthesize", &o.tail_synthesize,
 		     "describe existing tasks and maps at the end rather than at the start"),
-	    OPT_STR_OPT('z', "compression-level", &o.compress, "N", "compress the records"),
+	    OPT_STR_OPT('z', "compression-level", &o.compress, "N",
+			"compress the records (refused: not supported yet)"),
 	    OPT_FLAG('q', "quiet", &o.quiet, "no summary"),
 	    OPT_TERMINATOR,
 	};

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
+#include "output/attr-print.h"
 #include "output/json.h"
 #include "options.h"
 #include "perfev-cli.h"
@@ -34,44 +35,6 @@ static const char *flag_names[] = {
     "sample_read", "weak_group", "precise_max", "bpf_counter",	  "retire_latency",
     "percore",	   "per_pkg",	 "snapshot",	"guest_host_set",
 };
-
-static void print_value(FILE *f, const struct perfev_attr_field *fl)
-{
-	char buf[256];
-
-	switch (fl->fmt) {
-	case PERFEV_ATTR_FMT_HEX:
-		fprintf(f, "%#llx", (unsigned long long)fl->value);
-		break;
-	case PERFEV_ATTR_FMT_SIGNED:
-		fprintf(f, "%d", (int)(int32_t)fl->value);
-		break;
-	case PERFEV_ATTR_FMT_FLAGS:
-		if (!strcmp(fl->key, "sample_type"))
-			perfev_sample_type_str(fl->value, buf, sizeof(buf));
-		else if (!strcmp(fl->key, "read_format"))
-			perfev_read_format_str(fl->value, buf, sizeof(buf));
-		else
-			perfev_branch_type_str(fl->value, buf, sizeof(buf));
-		fputs(buf[0] ? buf : "0", f);
-		break;
-	default:
-		fprintf(f, "%llu", (unsigned long long)fl->value);
-	}
-}
-
-static int text_field(const struct perfev_attr_field *fl, void *ctx)
-{
-	struct attr_out *o = ctx;
-
-	/* Like perf -vv: zero fields are omitted unless every field is asked for. */
-	if (!fl->value && !o->all && strcmp(fl->key, "type") && strcmp(fl->key, "size"))
-		return 0;
-	printf("    %-32s ", fl->name);
-	print_value(stdout, fl);
-	putchar('\n');
-	return 0;
-}
 
 static int json_field(const struct perfev_attr_field *fl, void *ctx)
 {
@@ -180,7 +143,7 @@ static void text_event(const struct perfev_evspec *spec, size_t i, const struct 
 					     : info.callgraph == PERFEV_CALLGRAPH_LBR	? "lbr"
 											: "no");
 	printf("  perf_event_attr%s:\n", o->all ? "" : " (fields that are not zero; -a shows all)");
-	perfev_attr_foreach(info.attr, text_field, o);
+	attr_print_fields(stdout, info.attr, "    ", o->all);
 	if (!op)
 		return;
 	if (op[i].fd >= 0) {

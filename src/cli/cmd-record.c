@@ -26,6 +26,7 @@
 #include <unistd.h>
 #include "options.h"
 #include "output/output.h"
+#include "output/attr-print.h"
 #include "record.h"
 #include "target.h"
 
@@ -49,6 +50,11 @@ struct rec_opts {
 	bool branch_any, weight, data_page_size, code_page_size, sample_identifier, period;
 	bool no_samples, inherit_stat, all_user, all_kernel, group, per_thread, namespaces;
 	bool timestamp_filename, tail_synthesize;
+	/* perf's output and run options */
+	bool strict_freq, inherit, no_buildid, no_buildid_cache, buildid_all, verbose;
+	const char *synth, *max_size, *mmap_flush;
+	unsigned int synth_mask; /* SYNTH_* */
+	uint64_t max_bytes, flush_bytes;
 	uint64_t branch_type, regs_user, regs_intr; /* as parsed */
 	int clock, delay_ms;			    /* clock: -1 none */
 	int count;
@@ -107,7 +113,13 @@ struct rec {
 	bool want_build_ids;   /* the kernel puts build ids in MMAP2 records */
 	struct rec_unwind *uw; /* --unwind */
 	struct build_ids build_ids;
+	uint64_t bytes;	 /* written to the file, for --max-size */
+	bool size_limit; /* --max-size reached: stop */
+	bool in_loop;	 /* reading at a wakeup: --mmap-flush applies */
 };
+
+/* --synth: what is described of the tasks that exist before the recording. */
+enum { SYNTH_TASK = 1, SYNTH_MMAP = 2, SYNTH_ALL = SYNTH_TASK | SYNTH_MMAP };
 
 /* ---- options ------------------------------------------------------------- */
 
@@ -222,19 +234,20 @@ static uint64_t ring_max_pages(const char *procfs_root, size_t ps)
  * past what the kernel maps in one ring, the limit is said first, before
  * the power of two.
  */
-static size_t parse_pages(const char *s, const struct cli_env *env, const struct option *opts)
+/*
+ * A number with an optional unit B, K, M or G (perf's sizes): *@v is the
+ * number of bytes with a unit, the bare number without (*@unit false).
+ * -EINVAL for anything else, -ERANGE past 64 bits.
+ */
+static int parse_size(const char *s, uint64_t *v, bool *unit)
 {
-	size_t ps = (size_t)sysconf(_SC_PAGESIZE);
-	uint64_t max = ring_max_pages(env->procfs_root, ps), pages;
-	unsigned long long v, mul = 0;
+	unsigned long long n, mul = 0;
 	const char *end;
-	char size[32];
-	int err;
+	int err = opt_parse_unsigned(s, UINT64_MAX, &n, &end);
 
-	err = opt_parse_unsigned(s, UINT64_MAX, &v, &end);
-	if (err == -EINVAL || (!err && !v))
-		usage_error(record_usage, opts,
-			    "-m expects pages (a power of two) or a size like 4M, not '%s'", s);
+	if (err == -EINVAL)
+		return err;
+	*unit = *end != 0;
 	if (*end) {
 		switch (end[0] | 0x20) {
 		case 'b':
@@ -251,17 +264,32 @@ static size_t parse_pages(const char *s, const struct cli_env *env, const struct
 			break;
 		}
 		if (!mul || end[1])
-			usage_error(record_usage, opts,
-				    "-m expects pages (a power of two) or a size like 4M, not '%s'",
-				    s);
+			return -EINVAL;
 	}
-	if (err || (mul && v > (max * ps) / mul) || (!mul && v > max))
+	if (err || (mul && n > UINT64_MAX / mul))
+		return -ERANGE;
+	*v = mul ? n * mul : n;
+	return 0;
+}
+
+static size_t parse_pages(const char *s, const struct cli_env *env, const struct option *opts)
+{
+	size_t ps = (size_t)sysconf(_SC_PAGESIZE);
+	uint64_t max = ring_max_pages(env->procfs_root, ps), pages, v;
+	char size[32];
+	bool unit;
+	int err = parse_size(s, &v, &unit);
+
+	if (err == -EINVAL || (!err && !v))
+		usage_error(record_usage, opts,
+			    "-m expects pages (a power of two) or a size like 4M, not '%s'", s);
+	if (err || (unit && v > max * ps) || (!unit && v > max))
 		usage_error(record_usage, opts,
 			    "-m %s: over the limit: the kernel maps at most %" PRIu64
 			    " pages (%s) per CPU",
 			    s, max, ring_size(size, sizeof(size), max * ps));
-	if (mul) {
-		v = (v * mul + ps - 1) / ps;
+	if (unit) {
+		v = (v + ps - 1) / ps;
 		for (pages = 1; pages < v; pages <<= 1)
 			;
 		return (size_t)pages;
@@ -272,6 +300,44 @@ static size_t parse_pages(const char *s, const struct cli_env *env, const struct
 			    "like 512K)",
 			    s);
 	return (size_t)v;
+}
+
+/* --max-size and --mmap-flush: a byte count (a bare number is bytes too). */
+static uint64_t parse_bytes(const char *s, const char *what, const struct option *opts)
+{
+	uint64_t v;
+	bool unit;
+
+	if (parse_size(s, &v, &unit) || !v)
+		usage_error(record_usage, opts,
+			    "%s expects a size in bytes, with B, K, M or G if wanted (4M), not '%s'",
+			    what, s);
+	return v;
+}
+
+/* --synth: no, all, task, mmap (perf's cgroup is refused: no cgroup records yet). */
+static unsigned int parse_synth(const char *s, const struct option *opts)
+{
+	unsigned int m = 0;
+	char *copy = strdup(s), *save = NULL, *t;
+
+	if (!copy)
+		cli_die("out of memory");
+	for (t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(t, "no"))
+			m = 0;
+		else if (!strcmp(t, "all"))
+			m = SYNTH_ALL;
+		else if (!strcmp(t, "task"))
+			m |= SYNTH_TASK;
+		else if (!strcmp(t, "mmap"))
+			m |= SYNTH_ALL; /* maps belong to tasks: perf describes both */
+		else
+			usage_error(record_usage, opts,
+				    "--synth: unknown '%s' (no, all, task or mmap)", t);
+	}
+	free(copy);
+	return m;
 }
 
 /* ---- event setup -------------------------------------------------------- */
@@ -527,6 +593,19 @@ static void open_events(struct rec *rc)
  * for all of the user's rings, then the process's RLIMIT_MEMLOCK.  Root
  * (CAP_IPC_LOCK) is not held to it; ENOMEM is memory that ran out.
  */
+/* -v: each event as opened, as perf -vv shows it. */
+static void show_attrs(struct rec *rc)
+{
+	size_t i, n = perfev_session_event_count(rc->s);
+
+	for (i = 0; i < n; i++) {
+		if (perfev_session_event_state(rc->s, i) != PERFEV_EVENT_OPEN)
+			continue;
+		fprintf(stderr, "event '%s':\n", event_name(rc, i));
+		attr_print_fields(stderr, perfev_session_event_attr(rc->s, i), "  ", false);
+	}
+}
+
 static void ring_map_failed(const struct rec *rc, int cpu, int err)
 {
 	size_t ps = (size_t)sysconf(_SC_PAGESIZE);
@@ -751,10 +830,19 @@ static void write_bytes(struct rec *rc, const void *p, size_t n)
 	if (rc->werr)
 		return;
 	err = perfev_data_write(rc->w, p, n);
-	if (err)
+	if (err) {
 		rc->werr = err;
-	else
-		rc->wrote_in_round = true;
+		return;
+	}
+	rc->wrote_in_round = true;
+	rc->bytes += n;
+	if (rc->o->max_bytes && rc->bytes >= rc->o->max_bytes && !rc->size_limit) {
+		/* As perf: the session stops, what the rings hold is still written. */
+		rc->size_limit = true;
+		if (!rc->o->quiet)
+			cli_error("size limit reached (%" PRIu64 " KB): stopping",
+				  rc->bytes / 1024);
+	}
 }
 
 /* Count and write one record of a ring. */
@@ -801,6 +889,11 @@ static void drain(struct rec *rc, struct rec_ring *rr)
 	int64_t n = perfev_ring_begin(rr->r);
 	int ret;
 
+	if (n >= 0 && rc->in_loop && (uint64_t)n < rc->o->flush_bytes) {
+		/* --mmap-flush: too little to read at this wakeup; the end reads it all. */
+		perfev_ring_end(rr->r);
+		return;
+	}
 	if (n < 0) {
 		cli_error("the ring buffer of cpu %d is corrupt: its records are dropped", rr->cpu);
 		perfev_ring_end(rr->r);
@@ -896,9 +989,11 @@ static void synthesize(struct rec *rc)
 
 	sc.procfs_root = rc->env->procfs_root ?: "/proc";
 	sc.data_maps = rc->o->data_addr;
+	sc.no_maps = !(rc->o->synth_mask & SYNTH_MMAP);
+	/* The kernel's map whatever --synth says, as perf. */
 	if (kernel_samples_possible(rc))
 		synth_kernel(&sc);
-	switch (rc->ct.t.kind) {
+	switch (rc->o->synth_mask & SYNTH_TASK ? rc->ct.t.kind : PERFEV_TARGET_COMMAND) {
 	case PERFEV_TARGET_PID:
 		synth_process(&sc, rc->ct.t.pid);
 		break;
@@ -960,7 +1055,9 @@ static void loop(struct rec *rc)
 
 	while (!stop && !rc->werr) {
 		ready = false;
-		n = perfev_poller_wait(rc->poller, evs, 64, -1);
+		/* --max-size: the rings are read at least every 100 ms to see the size grow. */
+		n = perfev_poller_wait(rc->poller, evs, 64, rc->o->max_bytes ? 100 : -1);
+		ready = n == 0;
 		if (n == -EINTR)
 			continue;
 		if (n < 0) {
@@ -1007,10 +1104,13 @@ static void loop(struct rec *rc)
 		 * come after later ones of the first: perf's sort by rounds then
 		 * meets samples before the process and maps they belong to.
 		 */
+		rc->in_loop = true;
 		if (ready && !rc->o->overwrite)
 			drain_all(rc);
 		else if (!rc->o->overwrite)
 			end_round(rc);
+		rc->in_loop = false;
+		stop |= rc->size_limit;
 		/* Threads given with -t: done when every one of them has exited. */
 		if (rc->ct.t.kind == PERFEV_TARGET_THREADS && rc->nhup == rc->nfds)
 			stop = true;
@@ -1508,6 +1608,13 @@ static void check_options(struct rec_opts *o, const struct option *opts)
 		usage_error(record_usage, opts,
 			    "--unwind unwinds the stacks --call-graph dwarf copies: give both");
 	check_attr_options(o, opts);
+	if (o->inherit && o->no_inherit)
+		usage_error(record_usage, opts, "give --inherit or -i/--no-inherit, not both");
+	o->synth_mask = o->synth ? parse_synth(o->synth, opts) : SYNTH_ALL;
+	if (o->max_size)
+		o->max_bytes = parse_bytes(o->max_size, "--max-size", opts);
+	if (o->mmap_flush)
+		o->flush_bytes = parse_bytes(o->mmap_flush, "--mmap-flush", opts);
 }
 
 static void setup_signals(struct rec *rc, sigset_t *orig)
@@ -1596,6 +1703,7 @@ int cmd_record(int argc, const char **argv)
 	    OPT_FLAG('a', "all-cpus", &o.all_cpus, "sample everything on every CPU"),
 	    OPT_STR('C', "cpu", &o.cpu_list, "CPUS", "sample everything on these CPUs (0-3,8)"),
 	    OPT_FLAG('i', "no-inherit", &o.no_inherit, "do not follow child tasks"),
+	    OPT_FLAG(0, "inherit", &o.inherit, "follow child tasks (the default)"),
 	    OPT_HEADING("sample contents"),
 	    OPT_FLAG('T', "timestamp", &o.timestamp, "sample times (unless time=0)"),
 	    OPT_FLAG(0, "sample-cpu", &o.sample_cpu, "the CPU of each sample"),
@@ -1653,6 +1761,20 @@ int cmd_record(int argc, const char **argv)
 		     "describe existing tasks and maps at the end rather than at the start"),
 	    OPT_STR_OPT('z', "compression-level", &o.compress, "N",
 			"compress the records (refused: not supported yet)"),
+	    OPT_STR(0, "max-size", &o.max_size, "SIZE",
+		    "stop once the file holds SIZE bytes (B, K, M, G)"),
+	    OPT_STR(0, "mmap-flush", &o.mmap_flush, "SIZE",
+		    "read a ring at a wakeup only when it holds SIZE bytes"),
+	    OPT_STR(0, "synth", &o.synth, "WHAT",
+		    "what to describe of existing tasks: all, task, mmap or no"),
+	    OPT_FLAG('B', "no-buildid", &o.no_buildid, "no build ids in the file"),
+	    OPT_FLAG('N', "no-buildid-cache", &o.no_buildid_cache,
+		     "accepted for perf's command lines: perfev record never fills the cache"),
+	    OPT_FLAG(0, "buildid-all", &o.buildid_all,
+		     "the build id of every mapped file (perfev's default)"),
+	    OPT_FLAG(0, "strict-freq", &o.strict_freq,
+		     "fail rather than lower -F to perf_event_max_sample_rate"),
+	    OPT_FLAG('v', "verbose", &o.verbose, "show the perf_event_attr of each event opened"),
 	    OPT_FLAG('q', "quiet", &o.quiet, "no summary"),
 	    OPT_TERMINATOR,
 	};
@@ -1694,6 +1816,10 @@ int cmd_record(int argc, const char **argv)
 	rc.data_pages = o.mmap_pages ? parse_pages(o.mmap_pages, &env, opts) : default_pages();
 	max_before = max_sample_rate(&env);
 	rc.freq = o.count ? 0 : o.freq ? parse_freq(o.freq, &env, opts) : DEFAULT_FREQ;
+	if (rc.freq && max_before && rc.freq > max_before && o.strict_freq)
+		cli_die("cannot sample at -F %" PRIu64 ": perf_event_max_sample_rate is %" PRIu64
+			" Hz (lower -F, or raise kernel.perf_event_max_sample_rate)",
+			rc.freq, max_before);
 	if (rc.freq && max_before && rc.freq > max_before) {
 		cli_error("-F %" PRIu64 " is above perf_event_max_sample_rate: sampling at %" PRIu64
 			  " Hz (raise kernel.perf_event_max_sample_rate for more)",
@@ -1701,10 +1827,12 @@ int cmd_record(int argc, const char **argv)
 		rc.freq = max_before;
 	}
 	parse_events(&rc, &o);
-	rc.want_build_ids = build_ids_supported();
+	rc.want_build_ids = !o.no_buildid && build_ids_supported();
 	raise_fd_limit();
 	create_output(&rc, orig_argv, argc);
 	open_events(&rc);
+	if (o.verbose)
+		show_attrs(&rc);
 	map_rings(&rc);
 	if (o.unwind && (err = rec_unwind_new(rc.w, &rc.uw)))
 		cli_die("cannot unwind while recording: %s", perfev_strerror(err));
@@ -1771,7 +1899,8 @@ int cmd_record(int argc, const char **argv)
 		if (err)
 			rc.werr = err;
 	}
-	err = rc.werr ?: build_ids_write(&rc.build_ids, rc.w, kernel_samples_possible(&rc));
+	err = rc.werr ?: o.no_buildid ? 0
+				     : build_ids_write(&rc.build_ids, rc.w, kernel_samples_possible(&rc));
 	/* After a write error too: the file is completed for the records that reached it. */
 	err = perfev_data_finish(rc.w) ?: err;
 	if (err)

@@ -180,7 +180,8 @@ void synth_process(struct synth_ctx *sc, pid_t pid)
 	if (!tids)
 		return;
 	emit_comm(sc, pid, pid);
-	emit_maps(sc, pid);
+	if (!sc->no_maps)
+		emit_maps(sc, pid);
 	for (i = 0; i < n; i++) {
 		if (tids[i] == pid)
 			continue;

@@ -20,6 +20,7 @@ struct synth_ctx {
 	struct rec_unwind *uw; /* --unwind: records go there instead, in time order */
 	const char *procfs_root;
 	bool data_maps; /* -d: non-executable mappings too */
+	bool no_maps;	/* --synth=task: threads only */
 	uint64_t records;
 	int err; /* first write error */
 	/*

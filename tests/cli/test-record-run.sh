@@ -1,0 +1,111 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# perf record's run and output options in perfev record: --strict-freq, --max-size,
+# --mmap-flush, --synth, -B/--no-buildid, -N, --buildid-all, --inherit, -v.
+. tests/cli/lib.sh
+
+if ! "$PERFEV" record -q -o "$TMP/probe.data" -- true >"$TMP/probe.out" 2>&1; then
+	case "$(cat "$TMP/probe.out")" in
+	*"not permitted"*|*"not supported"*|*"Permission denied"*)
+		skip sampling record_run "cannot sample here: $(head -c 200 "$TMP/probe.out")"
+		finish
+		;;
+	esac
+fi
+
+# --strict-freq: a rate above perf_event_max_sample_rate fails instead of being lowered.
+max=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
+run "$PERFEV" record -q --strict-freq -F $((max + 1)) -o "$TMP/sf.data" -- true
+if expect_rc strict_freq 1; then
+	if grep -q "perf_event_max_sample_rate is $max Hz" "$TMP/err"; then
+		pass strict_freq
+	else
+		fail strict_freq "no reason given: $(head -c 300 "$TMP/err")"
+	fi
+fi
+run "$PERFEV" record -q -F $((max + 1)) -o "$TMP/sf.data" -- true
+expect_rc freq_lowered_without_strict 0 && pass freq_lowered_without_strict
+
+# --max-size: the session stops once the file is that large; the workload is ended (SIGTERM,
+# so the exit status is 143, as perf's) and the file is whole.
+cat >"$TMP/spin.sh" <<'SH'
+end=$(($(date +%s) + 3))
+while [ "$(date +%s)" -lt "$end" ]; do :; done
+touch "$1"
+SH
+run "$PERFEV" record --max-size=8K -F 5000 -o "$TMP/ms.data" -- sh "$TMP/spin.sh" "$TMP/spin.done"
+if expect_rc max_size 143; then
+	if ! grep -q "size limit reached" "$TMP/err"; then
+		fail max_size "no size limit message: $(head -c 300 "$TMP/err")"
+	elif [ -e "$TMP/spin.done" ]; then
+		fail max_size "the workload ran to its end: the session did not stop"
+	elif ! "$PERFEV" script -i "$TMP/ms.data" >"$TMP/ms.txt" 2>"$TMP/ms.err" ||
+		[ ! -s "$TMP/ms.txt" ]; then
+		fail max_size "the file cannot be read: $(head -c 300 "$TMP/ms.err")"
+	else
+		pass "max_size ($(wc -l <"$TMP/ms.txt") samples, $(wc -c <"$TMP/ms.data") bytes)"
+	fi
+fi
+for bad in 3X 0 "" -1 4MB; do
+	run "$PERFEV" record --max-size="$bad" -o "$TMP/x.data" -- true
+	expect_rc "max_size_bad_$bad" 2 && pass "max_size_bad '$bad'"
+done
+
+# --mmap-flush: rings read at wakeups only past the size, everything at the end.
+run "$PERFEV" record -q --mmap-flush=64K -F 2000 -o "$TMP/mf.data" -- sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done'
+if expect_rc mmap_flush 0; then
+	n=$("$PERFEV" script -i "$TMP/mf.data" 2>/dev/null | wc -l)
+	if [ "$n" -gt 0 ]; then pass "mmap_flush ($n samples)"; else fail mmap_flush "no samples"; fi
+fi
+run "$PERFEV" record --mmap-flush=lots -o "$TMP/x.data" -- true
+expect_rc mmap_flush_bad 2 && pass mmap_flush_bad
+
+# --synth: a sleeping process given with -p is described (COMM, MMAP2) or not.
+sleep 30 &
+sp=$!
+synth_count() {
+	"$PERFEV" script -i "$TMP/sy.data" --show-task-events --show-mmap-events 2>/dev/null |
+		grep "PERF_RECORD_$1" | grep -c " $sp/$sp\|:$sp/$sp"
+}
+for m in no task mmap all; do
+	run "$PERFEV" record -q --synth=$m -p $sp -o "$TMP/sy.data" -- sleep 0.1
+	expect_rc "synth_$m" 0 || continue
+	c=$(synth_count COMM) m2=$(synth_count MMAP2)
+	case "$m:$c:$m2" in
+	no:0:0 | task:1:0 | mmap:1:[1-9]* | all:1:[1-9]*) pass "synth_$m (comm $c, mmap2 $m2)" ;;
+	*) fail "synth_$m" "COMM records $c, MMAP2 records $m2 of pid $sp" ;;
+	esac
+done
+kill $sp 2>/dev/null
+run "$PERFEV" record --synth=cgroups -o "$TMP/x.data" -- true
+expect_rc synth_bad 2 && pass synth_bad
+
+# -B: no build ids asked of the kernel and no BUILD_ID section (perf report says it is missing).
+run "$PERFEV" record -q -B -v -o "$TMP/nb.data" -- true
+if expect_rc no_buildid 0; then
+	if grep -q "build_id" "$TMP/err"; then
+		fail no_buildid "attr.build_id still set"
+	elif command -v perf >/dev/null &&
+		! perf report --header-only -i "$TMP/nb.data" 2>/dev/null | grep -q "missing features:.* BUILD_ID"; then
+		fail no_buildid "perf finds a BUILD_ID section"
+	else
+		pass no_buildid
+	fi
+fi
+for o in -N --no-buildid-cache --buildid-all --inherit; do
+	run "$PERFEV" record -q "$o" -o "$TMP/x.data" -- true
+	expect_rc "accepted $o" 0 && pass "accepted $o"
+done
+run "$PERFEV" record -q --inherit -i -o "$TMP/x.data" -- true
+expect_rc inherit_conflict 2 && pass inherit_conflict
+
+# -v: the attr of each event as opened, perf -vv's fields.
+run "$PERFEV" record -q -v -e task-clock -o "$TMP/v.data" -- true
+if expect_rc verbose 0; then
+	if grep -q "^event 'task-clock':" "$TMP/err" && grep -Eq "^  sample_type +IP\|TID\|TIME\|PERIOD" "$TMP/err" &&
+		grep -Eq "^  config +0x1$" "$TMP/err"; then
+		pass verbose
+	else
+		fail verbose "attr not shown: $(head -c 400 "$TMP/err")"
+	fi
+fi
+finish

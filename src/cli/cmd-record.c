@@ -51,7 +51,7 @@ struct rec_opts {
 	bool no_samples, inherit_stat, all_user, all_kernel, group, per_thread, namespaces;
 	bool timestamp_filename, tail_synthesize;
 	/* perf's output and run options */
-	bool strict_freq, inherit, no_buildid, no_buildid_cache, buildid_all, verbose;
+	bool strict_freq, inherit, no_buildid, no_buildid_cache, buildid_all, verbose, all_cgroups;
 	const char *synth, *max_size, *mmap_flush;
 	unsigned int synth_mask; /* SYNTH_* */
 	uint64_t max_bytes, flush_bytes;
@@ -119,7 +119,7 @@ struct rec {
 };
 
 /* --synth: what is described of the tasks that exist before the recording. */
-enum { SYNTH_TASK = 1, SYNTH_MMAP = 2, SYNTH_ALL = SYNTH_TASK | SYNTH_MMAP };
+enum { SYNTH_TASK = 1, SYNTH_MMAP = 2, SYNTH_CGROUP = 4, SYNTH_ALL = 7 };
 
 /* ---- options ------------------------------------------------------------- */
 
@@ -315,7 +315,7 @@ static uint64_t parse_bytes(const char *s, const char *what, const struct option
 	return v;
 }
 
-/* --synth: no, all, task, mmap (perf's cgroup is refused: no cgroup records yet). */
+/* --synth: no, all, task, mmap, cgroup (a list adds them up). */
 static unsigned int parse_synth(const char *s, const struct option *opts)
 {
 	unsigned int m = 0;
@@ -331,10 +331,12 @@ static unsigned int parse_synth(const char *s, const struct option *opts)
 		else if (!strcmp(t, "task"))
 			m |= SYNTH_TASK;
 		else if (!strcmp(t, "mmap"))
-			m |= SYNTH_ALL; /* maps belong to tasks: perf describes both */
+			m |= SYNTH_TASK | SYNTH_MMAP; /* maps belong to tasks: perf describes both */
+		else if (!strcmp(t, "cgroup"))
+			m |= SYNTH_CGROUP;
 		else
 			usage_error(record_usage, opts,
-				    "--synth: unknown '%s' (no, all, task or mmap)", t);
+				    "--synth: unknown '%s' (no, all, task, mmap or cgroup)", t);
 	}
 	free(copy);
 	return m;
@@ -397,6 +399,8 @@ static int configure(struct perf_event_attr *a, size_t ev, void *ctx)
 	}
 	if (o->phys_data)
 		a->sample_type |= PERF_SAMPLE_PHYS_ADDR;
+	if (o->all_cgroups)
+		a->sample_type |= PERF_SAMPLE_CGROUP;
 	if (o->branch_type) {
 		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
 		a->branch_sample_type = o->branch_type;
@@ -513,6 +517,7 @@ static int configure(struct perf_event_attr *a, size_t ev, void *ctx)
 		a->build_id = rc->want_build_ids;
 		a->context_switch = o->switch_events;
 		a->namespaces = o->namespaces;
+		a->cgroup = o->all_cgroups;
 		a->mmap_data |= o->data_addr;
 	}
 	return 0;
@@ -990,6 +995,9 @@ static void synthesize(struct rec *rc)
 	sc.procfs_root = rc->env->procfs_root ?: "/proc";
 	sc.data_maps = rc->o->data_addr;
 	sc.no_maps = !(rc->o->synth_mask & SYNTH_MMAP);
+	/* Before the tasks, as perf: a sample's cgroup id is named by these. */
+	if (rc->o->all_cgroups && (rc->o->synth_mask & SYNTH_CGROUP))
+		synth_cgroups(&sc);
 	/* The kernel's map whatever --synth says, as perf. */
 	if (kernel_samples_possible(rc))
 		synth_kernel(&sc);
@@ -1730,6 +1738,8 @@ int cmd_record(int argc, const char **argv)
 	    OPT_STR('k', "clockid", &o.clockid, "CLOCK",
 		    "sample times from CLOCK: monotonic, monotonic_raw, realtime, boottime, tai"),
 	    OPT_FLAG(0, "namespaces", &o.namespaces, "record the namespaces of new tasks"),
+	    OPT_FLAG(0, "all-cgroups", &o.all_cgroups,
+		     "the cgroup of each sample, and the cgroups' names"),
 	    OPT_HEADING("events"),
 	    OPT_FLAG(0, "all-user", &o.all_user, "sample user space only, whatever the modifiers"),
 	    OPT_FLAG(0, "all-kernel", &o.all_kernel,
@@ -1766,7 +1776,7 @@ int cmd_record(int argc, const char **argv)
 	    OPT_STR(0, "mmap-flush", &o.mmap_flush, "SIZE",
 		    "read a ring at a wakeup only when it holds SIZE bytes"),
 	    OPT_STR(0, "synth", &o.synth, "WHAT",
-		    "what to describe of existing tasks: all, task, mmap or no"),
+		    "what to describe of what exists: all, task, mmap, cgroup or no"),
 	    OPT_FLAG('B', "no-buildid", &o.no_buildid, "no build ids in the file"),
 	    OPT_FLAG('N', "no-buildid-cache", &o.no_buildid_cache,
 		     "accepted for perf's command lines: perfev record never fills the cache"),

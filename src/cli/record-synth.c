@@ -8,11 +8,13 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include "record.h"
 
 static void emit(struct synth_ctx *sc, struct perfev_record *rec)
@@ -271,4 +273,103 @@ void synth_kernel(struct synth_ctx *sc)
 	rec.u.mmap.pgoff = addr;
 	rec.u.mmap.filename = "[kernel.kallsyms]_text";
 	emit(sc, &rec);
+}
+
+/*
+ * Where the cgroups of samples are named, as perf looks: a cgroup v1
+ * hierarchy with the perf_event controller, else the cgroup2 one.
+ */
+static bool cgroup_root(const char *procfs_root, char *out, size_t len)
+{
+	char path[256], *line = NULL;
+	size_t cap = 0;
+	bool v1 = false, v2 = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/self/mounts", procfs_root);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (!v1 && getline(&line, &cap, f) > 0) {
+		char dir[4096], type[64], opts[1024];
+
+		if (sscanf(line, "%*s %4095s %63s %1023s", dir, type, opts) != 3)
+			continue;
+		if (!strcmp(type, "cgroup")) {
+			char *save = NULL, *o;
+
+			for (o = strtok_r(opts, ",", &save); o; o = strtok_r(NULL, ",", &save))
+				if (!strcmp(o, "perf_event"))
+					v1 = true;
+			if (v1)
+				snprintf(out, len, "%s", dir);
+		} else if (!strcmp(type, "cgroup2") && !v2) {
+			v2 = true;
+			snprintf(out, len, "%s", dir);
+		}
+	}
+	free(line);
+	fclose(f);
+	return v1 || v2;
+}
+
+/* The kernel's id of a cgroup: its kernfs node id, the 8 bytes of its file handle. */
+static bool cgroup_id(int dirfd, const char *name, uint64_t *id)
+{
+	struct {
+		struct file_handle fh;
+		unsigned char bytes[MAX_HANDLE_SZ];
+	} h = {.fh.handle_bytes = MAX_HANDLE_SZ};
+	int mount_id;
+
+	if (name_to_handle_at(dirfd, name, &h.fh, &mount_id, 0) || h.fh.handle_bytes < 8)
+		return false;
+	memcpy(id, h.fh.f_handle, sizeof(*id));
+	return true;
+}
+
+/* @dirfd (closed here) is cgroup @path: its record, then its children's, depth first. */
+static void emit_cgroup_tree(struct synth_ctx *sc, int dirfd, char *path, size_t len, int depth)
+{
+	struct perfev_record rec = {.type = PERF_RECORD_CGROUP};
+	struct dirent *de;
+	size_t at = strlen(path);
+	DIR *d;
+
+	if (cgroup_id(dirfd, ".", &rec.u.cgroup.id)) {
+		rec.u.cgroup.path = at ? path : "/";
+		emit(sc, &rec);
+	}
+	d = depth < 64 ? fdopendir(dirfd) : NULL;
+	if (!d) {
+		close(dirfd);
+		return;
+	}
+	while ((de = readdir(d))) {
+		int fd;
+
+		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			continue;
+		if (at + 1 + strlen(de->d_name) >= len)
+			continue; /* deeper than a record can name */
+		fd = openat(dirfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		snprintf(path + at, len - at, "/%s", de->d_name);
+		emit_cgroup_tree(sc, fd, path, len, depth + 1);
+		path[at] = 0;
+	}
+	closedir(d);
+}
+
+void synth_cgroups(struct synth_ctx *sc)
+{
+	char root[4096], path[4096] = "";
+	int fd;
+
+	if (!cgroup_root(sc->procfs_root, root, sizeof(root)))
+		return;
+	fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0)
+		emit_cgroup_tree(sc, fd, path, sizeof(path), 0);
 }

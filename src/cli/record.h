@@ -47,6 +47,12 @@ void synth_threads(struct synth_ctx *sc, const pid_t *tids, size_t n);
  * only up to there).  Nothing when the addresses are hidden.
  */
 void synth_kernel(struct synth_ctx *sc);
+/*
+ * --all-cgroups: a CGROUP record (kernel id, path from the hierarchy's
+ * root) for every cgroup of the hierarchy perf names samples' cgroups
+ * from: cgroup v1's perf_event controller, else cgroup2.
+ */
+void synth_cgroups(struct synth_ctx *sc);
 
 /*
  * Build ids of the files mapped during the recording, for perf's

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # perf record's run and output options in perfev record: --strict-freq, --max-size,
-# --mmap-flush, --synth, -B/--no-buildid, -N, --buildid-all, --inherit, -v.
+# --mmap-flush, --synth, -B/--no-buildid, -N, --buildid-all, --inherit, -v, --all-cgroups.
 . tests/cli/lib.sh
 
 if ! "$PERFEV" record -q -o "$TMP/probe.data" -- true >"$TMP/probe.out" 2>&1; then
@@ -76,7 +76,7 @@ for m in no task mmap all; do
 	esac
 done
 kill $sp 2>/dev/null
-run "$PERFEV" record --synth=cgroups -o "$TMP/x.data" -- true
+run "$PERFEV" record --synth=cgroupz -o "$TMP/x.data" -- true
 expect_rc synth_bad 2 && pass synth_bad
 
 # -B: no build ids asked of the kernel and no BUILD_ID section (perf report says it is missing).
@@ -97,6 +97,29 @@ for o in -N --no-buildid-cache --buildid-all --inherit; do
 done
 run "$PERFEV" record -q --inherit -i -o "$TMP/x.data" -- true
 expect_rc inherit_conflict 2 && pass inherit_conflict
+
+# --all-cgroups: the cgroup of each sample and a CGROUP record naming each cgroup; perf's report
+# by cgroup of perfev's file names the cgroup the workload ran in.
+cgroot=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+if ! command -v perf >/dev/null; then
+	skip perf all_cgroups "perf is not installed: it reads the cgroups of perfev's file"
+elif [ -z "$cgroot" ] || ! mkdir "$cgroot/perfev-test-$$" 2>"$TMP/cg.err"; then
+	skip cgroups all_cgroups "cannot make a cgroup2 cgroup here: $(cat "$TMP/cg.err" 2>/dev/null)"
+else
+	cg="$cgroot/perfev-test-$$"
+	run "$PERFEV" record -q --all-cgroups -o "$TMP/cg.data" -- \
+		sh -c "echo \$\$ >$cg/cgroup.procs && i=0 && while [ \$i -lt 100000 ]; do i=\$((i+1)); done"
+	if expect_rc all_cgroups 0; then
+		perf report --stdio --sort cgroup -i "$TMP/cg.data" 2>/dev/null | grep -v '^#' | grep . >"$TMP/cg.txt"
+		if awk -v c="/perfev-test-$$" '$2 == c && $1 + 0 > 90 { ok = 1 } END { exit !ok }' "$TMP/cg.txt" &&
+			perf evlist -v -i "$TMP/cg.data" 2>/dev/null | grep -q "sample_type: [A-Z|]*CGROUP.*cgroup: 1"; then
+			pass all_cgroups
+		else
+			fail all_cgroups "perf's report by cgroup: $(head -c 300 "$TMP/cg.txt")"
+		fi
+	fi
+	rmdir "$cg" 2>/dev/null
+fi
 
 # -v: the attr of each event as opened, perf -vv's fields.
 run "$PERFEV" record -q -v -e task-clock -o "$TMP/v.data" -- true

@@ -52,7 +52,11 @@ struct rec_opts {
 	bool timestamp_filename, tail_synthesize;
 	/* perf's output and run options */
 	bool strict_freq, inherit, no_buildid, no_buildid_cache, buildid_all, verbose, all_cgroups;
-	const char *synth, *max_size, *mmap_flush;
+	const char *synth, *max_size, *mmap_flush, *switch_output;
+	int switch_max_files;
+	uint64_t switch_bytes;	/* --switch-output=SIZE */
+	double switch_secs;	/* --switch-output=TIME */
+	bool switch_signal;	/* --switch-output (SIGUSR2) */
 	unsigned int synth_mask; /* SYNTH_* */
 	uint64_t max_bytes, flush_bytes;
 	uint64_t branch_type, regs_user, regs_intr; /* as parsed */
@@ -116,6 +120,16 @@ struct rec {
 	uint64_t bytes;	 /* written to the file, for --max-size */
 	bool size_limit; /* --max-size reached: stop */
 	bool in_loop;	 /* reading at a wakeup: --mmap-flush applies */
+
+	/* --switch-output */
+	const char **argv; /* the command line, for each file's cmdline */
+	int argc;
+	uint64_t file_start; /* rc->bytes when the file began */
+	double next_switch;  /* when the time mode switches next */
+	bool want_switch;
+	unsigned int nswitches;
+	char **dumped; /* the files written, oldest first (--switch-max-files) */
+	size_t ndumped, dumped_cap;
 };
 
 /* --synth: what is described of the tasks that exist before the recording. */
@@ -313,6 +327,44 @@ static uint64_t parse_bytes(const char *s, const char *what, const struct option
 			    "%s expects a size in bytes, with B, K, M or G if wanted (4M), not '%s'",
 			    what, s);
 	return v;
+}
+
+/* --switch-output[=signal|SIZE|TIME]: perf's units, B/K/M/G and s/m/h/d. */
+static void parse_switch_output(struct rec_opts *o, const struct option *opts)
+{
+	const char *s = o->switch_output;
+	unsigned long long v;
+	const char *end;
+	bool unit;
+
+	if (!*s || !strcmp(s, "signal")) {
+		o->switch_signal = true;
+	} else if (!parse_size(s, &o->switch_bytes, &unit) && unit && o->switch_bytes) {
+		/* a size */
+	} else if (!opt_parse_unsigned(s, UINT32_MAX, &v, &end) && v && end[0] && !end[1] &&
+		   strchr("smhd", end[0])) {
+		o->switch_secs = (double)v * (end[0] == 's'   ? 1
+					      : end[0] == 'm' ? 60
+					      : end[0] == 'h' ? 3600
+							      : 86400);
+	} else {
+		usage_error(record_usage, opts,
+			    "--switch-output expects signal, a size (100M) or a time (30s, 5m, 1h, "
+			    "1d), not '%s'",
+			    s);
+	}
+	if (o->switch_max_files < 0)
+		usage_error(record_usage, opts, "--switch-max-files expects a count, not %d",
+			    o->switch_max_files);
+	if (o->output && !strcmp(o->output, "-"))
+		usage_error(record_usage, opts, "--switch-output writes files: not with -o -");
+	if (o->overwrite && !o->switch_signal)
+		usage_error(record_usage, opts,
+			    "--overwrite writes on SIGUSR2 only: --switch-output=signal goes with it");
+	if (o->unwind)
+		usage_error(record_usage, opts, "--switch-output does not go with --unwind yet");
+	/* Every file is named by its time, the last one too, as perf does. */
+	o->timestamp_filename = true;
 }
 
 /* --synth: no, all, task, mmap, cgroup (a list adds them up). */
@@ -783,9 +835,12 @@ static void add_attrs(struct rec *rc)
 	size_t nev = perfev_session_event_count(rc->s), ev;
 	size_t ninst = perfev_session_instance_count(rc->s);
 	uint64_t *ids = calloc(ninst ? ninst : 1, sizeof(*ids));
+	bool again = rc->ids != NULL; /* a later file of --switch-output: the attrs only */
 
-	rc->ids = calloc(nev * ninst + 1, sizeof(*rc->ids));
-	rc->ev_samples = calloc(nev + 1, sizeof(*rc->ev_samples));
+	if (!again) {
+		rc->ids = calloc(nev * ninst + 1, sizeof(*rc->ids));
+		rc->ev_samples = calloc(nev + 1, sizeof(*rc->ev_samples));
+	}
 	if (!ids || !rc->ids || !rc->ev_samples)
 		cli_die("out of memory");
 	for (ev = 0; ev < nev; ev++) {
@@ -798,7 +853,7 @@ static void add_attrs(struct rec *rc)
 		if (n < 0)
 			cli_die("cannot read the id of '%s': %s", event_name(rc, ev),
 				perfev_strerror(n));
-		for (i = 0; i < n; i++) {
+		for (i = 0; i < n && !again; i++) {
 			rc->ids[rc->nids].id = ids[i];
 			rc->ids[rc->nids++].ev = ev;
 		}
@@ -810,11 +865,13 @@ static void add_attrs(struct rec *rc)
 			cli_die("cannot unwind the samples of '%s': %s", event_name(rc, ev),
 				perfev_strerror(err));
 	}
-	qsort(rc->ids, rc->nids, sizeof(*rc->ids), cmp_id);
 	add_groups(rc);
+	free(ids);
+	if (again)
+		return;
+	qsort(rc->ids, rc->nids, sizeof(*rc->ids), cmp_id);
 	if (perfev_sample_layout_init(&rc->layout, perfev_session_event_attr(rc->s, 0)))
 		cli_die("cannot decode the samples of '%s'", event_name(rc, 0));
-	free(ids);
 }
 
 static size_t event_of(struct rec *rc, const struct perf_event_header *h)
@@ -1013,7 +1070,10 @@ static void synthesize(struct rec *rc)
 		synth_all_processes(&sc);
 		break;
 	default:
-		break; /* a command reports its own exec and mappings */
+		/* A command reports its own exec and mappings, but not again in a new file. */
+		if (rc->nswitches && rc->child && !rc->child_done)
+			synth_process(&sc, rc->child);
+		break;
 	}
 	if (sc.err && !rc->werr)
 		rc->werr = sc.err;
@@ -1051,6 +1111,32 @@ static void reap(struct rec *rc, int flags)
 	}
 }
 
+static void switch_output(struct rec *rc);
+static double now_s(void);
+
+/* How long a wait for the rings may last: forever, unless an option needs a look. */
+static int poll_timeout(const struct rec *rc)
+{
+	double left;
+
+	if (rc->o->switch_secs) {
+		left = rc->next_switch - now_s();
+		left = left < 0 ? 0 : left * 1000 + 1;
+		return rc->o->max_bytes && left > 100 ? 100 : (int)left;
+	}
+	/* --max-size and --switch-output=SIZE: the rings are read every 100 ms to see the size. */
+	return rc->o->max_bytes || rc->o->switch_bytes ? 100 : -1;
+}
+
+static bool switch_due(struct rec *rc)
+{
+	if (rc->o->switch_bytes && rc->bytes - rc->file_start >= rc->o->switch_bytes)
+		return true;
+	if (rc->o->switch_secs && now_s() >= rc->next_switch)
+		return true;
+	return rc->want_switch;
+}
+
 enum { TAG_SIGNAL = 1, TAG_PIDFD = 2 };
 static char tags[3];
 
@@ -1063,8 +1149,7 @@ static void loop(struct rec *rc)
 
 	while (!stop && !rc->werr) {
 		ready = false;
-		/* --max-size: the rings are read at least every 100 ms to see the size grow. */
-		n = perfev_poller_wait(rc->poller, evs, 64, rc->o->max_bytes ? 100 : -1);
+		n = perfev_poller_wait(rc->poller, evs, 64, poll_timeout(rc));
 		ready = n == 0;
 		if (n == -EINTR)
 			continue;
@@ -1087,6 +1172,7 @@ static void loop(struct rec *rc)
 					} else if (si.ssi_signo == SIGUSR2) {
 						if (rc->o->overwrite)
 							dump_snapshot(rc);
+						rc->want_switch |= rc->o->switch_signal;
 					} else {
 						stop = true;
 					}
@@ -1119,6 +1205,8 @@ static void loop(struct rec *rc)
 			end_round(rc);
 		rc->in_loop = false;
 		stop |= rc->size_limit;
+		if (!stop && switch_due(rc))
+			switch_output(rc);
 		/* Threads given with -t: done when every one of them has exited. */
 		if (rc->ct.t.kind == PERFEV_TARGET_THREADS && rc->nhup == rc->nfds)
 			stop = true;
@@ -1227,8 +1315,15 @@ static void summary(struct rec *rc, double secs)
 
 	if (rc->o->quiet)
 		return;
-	fprintf(f, "[ perfev record: %" PRIu64 " samples written to '%s' (", rc->samples, rc->path);
-	print_size(f, perfev_data_written(rc->w));
+	if (rc->nswitches) {
+		fprintf(f, "[ perfev record: %" PRIu64 " samples written to %u files (", rc->samples,
+			rc->nswitches + 1);
+		print_size(f, rc->bytes);
+	} else {
+		fprintf(f, "[ perfev record: %" PRIu64 " samples written to '%s' (", rc->samples,
+			rc->path);
+		print_size(f, perfev_data_written(rc->w));
+	}
 	fprintf(f, ") in %.3f s; %" PRIu64 " lost, %" PRIu64 " throttled ]\n", secs,
 		rc->lost + rc->lost_samples, rc->throttles);
 	if (rc->lost)
@@ -1580,25 +1675,80 @@ static void delay_stop(struct delay *d)
 }
 
 /* --timestamp-filename: perf's name for the file, FILE.YYYYmmddHHMMSScc, at the end. */
-static void rename_timestamped(struct rec *rc)
+/* The file's new name (to free), NULL when it stays where it is. */
+static char *rename_timestamped(struct rec *rc)
 {
 	struct timespec ts;
 	struct tm tm;
 	char stamp[32], *to;
 
 	if (!strcmp(rc->path, "-"))
-		return;
+		return NULL;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	localtime_r(&ts.tv_sec, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d%H%M%S", &tm);
 	if (asprintf(&to, "%s.%s%02ld", rc->path, stamp, ts.tv_nsec / 10000000L) < 0)
 		cli_die("out of memory");
-	if (rename(rc->path, to))
+	if (rename(rc->path, to)) {
 		cli_error("cannot rename '%s' to '%s': %s (the recording stays in '%s')", rc->path,
 			  to, strerror(errno), rc->path);
-	else if (!rc->o->quiet)
+		free(to);
+		return NULL;
+	}
+	if (!rc->o->quiet)
 		fprintf(stderr, "[ perfev record: Dump %s ]\n", to);
-	free(to);
+	return to;
+}
+
+/* --switch-max-files: the oldest files go once there are more. */
+static void note_dumped(struct rec *rc, char *name)
+{
+	size_t max = (size_t)rc->o->switch_max_files;
+
+	if (!name)
+		return;
+	if (perfev__grow(&rc->dumped, &rc->dumped_cap, rc->ndumped + 1, sizeof(*rc->dumped)))
+		cli_die("out of memory");
+	rc->dumped[rc->ndumped++] = name;
+	while (max && rc->ndumped > max) {
+		if (unlink(rc->dumped[0]) && errno != ENOENT)
+			cli_error("cannot remove '%s': %s", rc->dumped[0], strerror(errno));
+		free(rc->dumped[0]);
+		memmove(rc->dumped, rc->dumped + 1, --rc->ndumped * sizeof(*rc->dumped));
+	}
+}
+
+/*
+ * --switch-output: the file is completed and renamed with its time, and
+ * the recording goes on in a new one that describes the tasks again.
+ */
+static void switch_output(struct rec *rc)
+{
+	int err;
+
+	rc->want_switch = false;
+	drain_all(rc);
+	err = rc->werr ?: rc->o->no_buildid
+			       ? 0
+			       : build_ids_write(&rc->build_ids, rc->w, kernel_samples_possible(rc));
+	err = perfev_data_finish(rc->w) ?: err;
+	if (err)
+		fail_finish(rc, err);
+	perfev_data_writer_free(rc->w);
+	rc->w = NULL;
+	if (cli_output_close(&rc->out))
+		exit(1);
+	note_dumped(rc, rename_timestamped(rc));
+
+	create_output(rc, rc->argv, rc->argc);
+	add_attrs(rc);
+	add_tracing_data(rc);
+	rc->file_start = rc->bytes;
+	rc->nswitches++;
+	synthesize(rc);
+	end_round(rc);
+	if (rc->o->switch_secs)
+		rc->next_switch = now_s() + rc->o->switch_secs;
 }
 
 static void check_options(struct rec_opts *o, const struct option *opts)
@@ -1623,6 +1773,10 @@ static void check_options(struct rec_opts *o, const struct option *opts)
 		o->max_bytes = parse_bytes(o->max_size, "--max-size", opts);
 	if (o->mmap_flush)
 		o->flush_bytes = parse_bytes(o->mmap_flush, "--mmap-flush", opts);
+	if (o->switch_output)
+		parse_switch_output(o, opts);
+	else if (o->switch_max_files)
+		usage_error(record_usage, opts, "--switch-max-files goes with --switch-output");
 }
 
 static void setup_signals(struct rec *rc, sigset_t *orig)
@@ -1771,6 +1925,11 @@ int cmd_record(int argc, const char **argv)
 		     "describe existing tasks and maps at the end rather than at the start"),
 	    OPT_STR_OPT('z', "compression-level", &o.compress, "N",
 			"compress the records (refused: not supported yet)"),
+	    OPT_STR_OPT(0, "switch-output", &o.switch_output, "WHEN",
+			"a new file on SIGUSR2 (signal, the default), past a SIZE (1G) or a TIME (30s, "
+			"5m)"),
+	    OPT_NUM(0, "switch-max-files", &o.switch_max_files, "N",
+		    "with --switch-output: keep the newest N files"),
 	    OPT_STR(0, "max-size", &o.max_size, "SIZE",
 		    "stop once the file holds SIZE bytes (B, K, M, G)"),
 	    OPT_STR(0, "mmap-flush", &o.mmap_flush, "SIZE",
@@ -1839,6 +1998,8 @@ int cmd_record(int argc, const char **argv)
 	parse_events(&rc, &o);
 	rc.want_build_ids = !o.no_buildid && build_ids_supported();
 	raise_fd_limit();
+	rc.argv = orig_argv;
+	rc.argc = argc;
 	create_output(&rc, orig_argv, argc);
 	open_events(&rc);
 	if (o.verbose)
@@ -1859,6 +2020,7 @@ int cmd_record(int argc, const char **argv)
 	watch(&rc);
 
 	t0 = now_s();
+	rc.next_switch = t0 + o.switch_secs;
 	if (rc.ct.t.kind == PERFEV_TARGET_COMMAND) {
 		if (kernel_samples_possible(&rc) && !o.tail_synthesize)
 			synthesize(&rc);
@@ -1917,7 +2079,10 @@ int cmd_record(int argc, const char **argv)
 		fail_finish(&rc, err);
 	summary(&rc, now_s() - t0);
 	if (o.timestamp_filename)
-		rename_timestamped(&rc);
+		note_dumped(&rc, rename_timestamped(&rc));
+	while (rc.ndumped)
+		free(rc.dumped[--rc.ndumped]);
+	free(rc.dumped);
 	report_rates(&rc, max_before);
 	if (rc.child)
 		status = cli_exit_status(rc.child_done ? rc.child_status : -1,

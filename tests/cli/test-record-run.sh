@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # perf record's run and output options in perfev record: --strict-freq, --max-size,
-# --mmap-flush, --synth, -B/--no-buildid, -N, --buildid-all, --inherit, -v, --all-cgroups.
+# --mmap-flush, --synth, -B/--no-buildid, -N, --buildid-all, --inherit, -v, --all-cgroups,
+# --switch-output.
 . tests/cli/lib.sh
 
 if ! "$PERFEV" record -q -o "$TMP/probe.data" -- true >"$TMP/probe.out" 2>&1; then
@@ -120,6 +121,64 @@ else
 	fi
 	rmdir "$cg" 2>/dev/null
 fi
+
+# --switch-output: a new file past a size, on SIGUSR2 or every TIME; each one complete, named
+# by its time, its tasks described again so that its samples resolve.
+pv=$(cd "$(dirname "$PERFEV")" && pwd)/${PERFEV##*/}
+mkdir "$TMP/sw" && cd "$TMP/sw" || exit 1
+run "$pv" record --switch-output=40K -F 10000 -- sh -c 'i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done'
+if expect_rc switch_output_size 0; then
+	n=0 bad=
+	total=$(sed -n 's/.* \([0-9]*\) samples written to .*/\1/p' "$TMP/err")
+	sum=0
+	for f in perf.data.*; do
+		n=$((n + 1))
+		"$pv" script -F comm,ip,dso -i "$f" >"$TMP/sw.txt" 2>"$TMP/sw.err" || bad="$bad $f(unreadable)"
+		c=$(wc -l <"$TMP/sw.txt")
+		sum=$((sum + c))
+		# Every sample is the shell's, in a file the new file's maps name.
+		u=$(awk '$1 != "sh" || $3 == "([unknown])"' "$TMP/sw.txt" | wc -l)
+		[ "$c" -gt 0 ] && [ "$u" -eq 0 ] || bad="$bad $f($c samples, $u unresolved)"
+	done
+	if [ "$n" -lt 2 ]; then
+		fail switch_output_size "$n file(s): $(ls)"
+	elif [ -n "$bad" ]; then
+		fail switch_output_size "files whose samples do not resolve:$bad"
+	elif [ "$sum" != "$total" ]; then
+		fail switch_output_size "$sum samples in the files, $total said"
+	else
+		pass "switch_output_size ($n files, $sum samples)"
+	fi
+fi
+rm -f perf.data.*
+"$pv" record -q --switch-output --switch-max-files=2 -F 1000 -- sleep 1.5 2>"$TMP/sig.err" &
+rp=$!
+sleep 0.4
+for i in 1 2 3; do
+	kill -USR2 $rp
+	sleep 0.2
+done
+wait $rp
+n=$(ls perf.data.* 2>/dev/null | wc -l)
+if [ "$n" -eq 2 ]; then
+	pass "switch_output_signal_max_files (4 files written, newest 2 kept)"
+else
+	fail switch_output_signal_max_files "$n files kept, 2 expected: $(ls) $(head -c 300 "$TMP/sig.err")"
+fi
+rm -f perf.data.*
+run "$pv" record -q --switch-output=1s -F 1000 -o t.data -- sleep 2.5
+n=$(ls t.data.* 2>/dev/null | wc -l)
+if expect_rc switch_output_time 0; then
+	if [ "$n" -ge 2 ] && [ ! -e t.data ]; then pass "switch_output_time ($n files)"; else fail switch_output_time "$(ls)"; fi
+fi
+cd - >/dev/null || exit 1
+for bad in 5x 0s 0K "--switch-output -o -" "--switch-max-files=3" "--switch-output=1s --overwrite"; do
+	case $bad in -*) args=$bad ;; *) args="--switch-output=$bad" ;; esac
+	case $bad in *"-o -"*) ;; *) args="$args -o $TMP/x.data" ;; esac
+	# shellcheck disable=SC2086
+	run "$PERFEV" record -q $args -- true
+	expect_rc "switch_output_bad $bad" 2 && pass "switch_output_bad '$bad'"
+done
 
 # -v: the attr of each event as opened, perf -vv's fields.
 run "$PERFEV" record -q -v -e task-clock -o "$TMP/v.data" -- true

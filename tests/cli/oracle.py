@@ -402,6 +402,38 @@ def perf_data_features(b):
     return out
 
 
+def numa_without_free(sec):
+    """NUMA_TOPOLOGY with each node's free memory zeroed: it changes between two runs."""
+    sec, at = bytearray(sec), 4
+    for _ in range(struct.unpack_from("<I", sec, 0)[0]):
+        sec[at + 12:at + 20] = bytes(8)
+        at += 20 + 4 + struct.unpack_from("<I", sec, at + 20)[0]
+    return bytes(sec)
+
+
+def feat_cmp(args):
+    """feat-cmp PERF_FILE PERFEV_FILE FEAT...: the feature sections are the same bytes."""
+    a, b = open(args[0], "rb").read(), open(args[1], "rb").read()
+    fa, fb = perf_data_features(a), perf_data_features(b)
+    bad = []
+    for feat in map(int, args[2:]):
+        if feat not in fa or feat not in fb:
+            bad.append("feature %d: %s" % (feat, "perf's file lacks it" if feat not in fa
+                                           else "perfev's file lacks it"))
+            continue
+        sa = a[fa[feat][0]:fa[feat][0] + fa[feat][1]]
+        sb = b[fb[feat][0]:fb[feat][0] + fb[feat][1]]
+        if feat == 14:
+            sa, sb = numa_without_free(sa), numa_without_free(sb)
+        if sa != sb:
+            bad.append("feature %d: %d bytes vs %d, first difference at %d" % (
+                feat, len(sa), len(sb),
+                next((i for i in range(min(len(sa), len(sb))) if sa[i] != sb[i]),
+                     min(len(sa), len(sb)))))
+    print("; ".join(bad) if bad else "features %s the same" % " ".join(args[2:]))
+    return 1 if bad else 0
+
+
 def set_build_id(args):
     src, dst, name, hexid = args
     new = bytes.fromhex(hexid)
@@ -755,6 +787,7 @@ def attr_delta(args):
 COMMANDS = {"report-cmp": report_cmp, "set-build-id": set_build_id, "chains-cmp": chains_cmp,
             "chains-find": chains_find, "chains-dist": chains_dist, "graph-cmp": graph_cmp,
             "attr-delta": attr_delta}
+COMMANDS["feat-cmp"] = feat_cmp
 
 
 def main():

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # perf record's run and output options in perfev record: --strict-freq, --max-size,
 # --mmap-flush, --synth, -B/--no-buildid, -N, --buildid-all, --inherit, -v, --all-cgroups,
-# --switch-output.
+# --switch-output; the host topology in the header.
 . tests/cli/lib.sh
 
 if ! "$PERFEV" record -q -o "$TMP/probe.data" -- true >"$TMP/probe.out" 2>&1; then
@@ -179,6 +179,20 @@ for bad in 5x 0s 0K "--switch-output -o -" "--switch-max-files=3" "--switch-outp
 	run "$PERFEV" record -q $args -- true
 	expect_rc "switch_output_bad $bad" 2 && pass "switch_output_bad '$bad'"
 done
+
+# The host's topology in the header (CPU_TOPOLOGY, NUMA_TOPOLOGY, PMU_MAPPINGS, CACHE,
+# MEM_TOPOLOGY): the same bytes as perf writes on this machine (free memory aside).
+if command -v perf >/dev/null; then
+	perf record -q -o "$TMP/ptopo.data" -- true >/dev/null 2>&1
+	"$PERFEV" record -q -o "$TMP/otopo.data" -- true >/dev/null 2>&1
+	if python3 tests/cli/oracle.py feat-cmp "$TMP/ptopo.data" "$TMP/otopo.data" 13 14 16 20 22 >"$TMP/feat.out"; then
+		pass "topology_features: $(cat "$TMP/feat.out")"
+	else
+		fail topology_features "$(cat "$TMP/feat.out")"
+	fi
+else
+	skip perf topology_features "perf is not installed: its file is the reference"
+fi
 
 # -v: the attr of each event as opened, perf -vv's fields.
 run "$PERFEV" record -q -v -e task-clock -o "$TMP/v.data" -- true

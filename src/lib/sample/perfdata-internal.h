@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <string.h>
 #include <perfev/perfdata.h>
+#include "common/array.h"
 #include "common/hashmap.h"
 
 /* "PERFILE2" read as a little-endian u64, and as written by a big-endian host. */
@@ -127,5 +128,56 @@ static inline int perfev__pd_id_add(struct perfev__hashmap *ids, uint64_t id, si
 
 	return ret == -EEXIST ? 0 : ret;
 }
+
+/* A growable byte buffer for building feature sections. */
+struct bytes {
+	unsigned char *p;
+	size_t len, cap;
+};
+
+static inline int bytes_put(struct bytes *b, const void *data, size_t n)
+{
+	return perfev__append(&b->p, &b->len, &b->cap, data, n, 1);
+}
+
+static inline int bytes_zero(struct bytes *b, size_t n)
+{
+	static const unsigned char zero[64];
+	int ret = 0;
+
+	while (n && !ret) {
+		size_t k = n < sizeof(zero) ? n : sizeof(zero);
+
+		ret = bytes_put(b, zero, k);
+		n -= k;
+	}
+	return ret;
+}
+
+static inline int bytes_u32(struct bytes *b, uint32_t v)
+{
+	return bytes_put(b, &v, sizeof(v));
+}
+
+/* A perf_header_string: u32 length with the NUL, padded to 64, then the bytes. */
+static inline int bytes_string(struct bytes *b, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	size_t padded =
+	    (n + PERFEV__PD_NAME_ALIGN - 1) / PERFEV__PD_NAME_ALIGN * PERFEV__PD_NAME_ALIGN;
+	int ret;
+
+	if (padded > UINT32_MAX)
+		return -EINVAL;
+	ret = bytes_u32(b, (uint32_t)padded);
+	if (!ret)
+		ret = bytes_put(b, s, n);
+	if (!ret)
+		ret = bytes_zero(b, padded - n);
+	return ret;
+}
+
+/* The host's topology features (perfdata-host.c): CPU_TOPOLOGY, NUMA_TOPOLOGY, PMU_MAPPINGS, CACHE, MEM_TOPOLOGY. */
+int perfev__data_set_topology(struct perfev_data_writer *w, const char *sysfs_root);
 
 #endif /* PERFEV_PERFDATA_INTERNAL_H */

@@ -61,54 +61,6 @@ struct perfev_data_writer {
 	uint64_t first_time, last_time;
 };
 
-/* A growable byte buffer for building feature sections. */
-struct bytes {
-	unsigned char *p;
-	size_t len, cap;
-};
-
-static int bytes_put(struct bytes *b, const void *data, size_t n)
-{
-	return perfev__append(&b->p, &b->len, &b->cap, data, n, 1);
-}
-
-static int bytes_zero(struct bytes *b, size_t n)
-{
-	static const unsigned char zero[64];
-	int ret = 0;
-
-	while (n && !ret) {
-		size_t k = n < sizeof(zero) ? n : sizeof(zero);
-
-		ret = bytes_put(b, zero, k);
-		n -= k;
-	}
-	return ret;
-}
-
-static int bytes_u32(struct bytes *b, uint32_t v)
-{
-	return bytes_put(b, &v, sizeof(v));
-}
-
-/* A perf_header_string: u32 length with the NUL, padded to 64, then the bytes. */
-static int bytes_string(struct bytes *b, const char *s)
-{
-	size_t n = strlen(s) + 1;
-	size_t padded =
-	    (n + PERFEV__PD_NAME_ALIGN - 1) / PERFEV__PD_NAME_ALIGN * PERFEV__PD_NAME_ALIGN;
-	int ret;
-
-	if (padded > UINT32_MAX)
-		return -EINVAL;
-	ret = bytes_u32(b, (uint32_t)padded);
-	if (!ret)
-		ret = bytes_put(b, s, n);
-	if (!ret)
-		ret = bytes_zero(b, padded - n);
-	return ret;
-}
-
 /* ---- output -------------------------------------------------------------------------- */
 
 /*
@@ -790,6 +742,8 @@ int perfev_data_set_host_features(struct perfev_data_writer *w, char *const *arg
 		ret = set_cpu_features(w);
 	if (!ret)
 		ret = set_total_mem(w);
+	if (!ret)
+		ret = perfev__data_set_topology(w, NULL);
 	if (!ret && argv)
 		ret = set_cmdline(w, argv);
 	return ret;

@@ -51,6 +51,7 @@ struct rec_opts {
 	bool timestamp_filename, tail_synthesize;
 	uint64_t branch_type, regs_user, regs_intr; /* as parsed */
 	int clock, delay_ms;			    /* clock: -1 none */
+	int zlevel;				    /* -z: the zstd level, 0 none */
 	int count;
 	/* -g and --call-graph: for the events without a call-graph= term */
 	enum perfev_callgraph cg_mode;
@@ -1115,12 +1116,15 @@ static void unwind_summary(struct rec *rc)
 
 static void summary(struct rec *rc, double secs)
 {
+	uint64_t plain, packed;
 	FILE *f = stderr;
 
 	if (rc->o->quiet)
 		return;
 	fprintf(f, "[ perfev record: %" PRIu64 " samples written to '%s' (", rc->samples, rc->path);
 	print_size(f, perfev_data_written(rc->w));
+	if (!perfev_data_compression(rc->w, &plain, &packed) && packed)
+		fprintf(f, ", records compressed %.1f times", (double)plain / (double)packed);
 	fprintf(f, ") in %.3f s; %" PRIu64 " lost, %" PRIu64 " throttled ]\n", secs,
 		rc->lost + rc->lost_samples, rc->throttles);
 	if (rc->lost)
@@ -1211,6 +1215,7 @@ static void create_output(struct rec *rc, const char **argv, int argc)
 			null_stdout();
 	}
 	wo.fd = rc->out.fd;
+	wo.compress_level = rc->o->zlevel;
 	err = perfev_data_create(NULL, &wo, &rc->w);
 	if (err)
 		die_write(rc, err);
@@ -1417,9 +1422,18 @@ static void check_attr_options(struct rec_opts *o, const struct option *opts)
 	}
 	if (o->all_user && o->all_kernel)
 		usage_error(record_usage, opts, "give --all-user or --all-kernel, not both");
-	if (o->compress)
-		cli_die("-z/--compression-level: perfev record does not compress records yet; "
-			"record without it");
+	if (o->compress) {
+		/* perf clamps a level out of range (and reads "abc" as 1): refused here. */
+		if (!*o->compress)
+			o->zlevel = 1;
+		else if (opt_parse_unsigned(o->compress, 22, &v, NULL) || !v)
+			usage_error(record_usage, opts,
+				    "-z/--compression-level expects a zstd level from 1 to 22, "
+				    "not '%s'",
+				    o->compress);
+		else
+			o->zlevel = (int)v;
+	}
 	if (o->aux_sample || o->snapshot) {
 		const char *pmu = aux_pmu();
 
@@ -1652,7 +1666,7 @@ int cmd_record(int argc, const char **argv)
 	    OPT_FLAG(0, "tail-synthesize", &o.tail_synthesize,
 		     "describe existing tasks and maps at the end rather than at the start"),
 	    OPT_STR_OPT('z', "compression-level", &o.compress, "N",
-			"compress the records (refused: not supported yet)"),
+			"compress the records with zstd at level N (1-22, default 1)"),
 	    OPT_FLAG('q', "quiet", &o.quiet, "no summary"),
 	    OPT_TERMINATOR,
 	};

@@ -327,15 +327,6 @@ void input_warn_end(struct input *in, bool *failed)
 	struct perfev_source_stats st = {.sz = sizeof(st)};
 
 	perfev_source_stats(in->src, &st);
-	if (st.compressed) {
-		/* Their samples are missing from the output: that is a failure. */
-		cli_error(
-		    "cannot read '%s': it has %llu compressed records (perf record -z), which "
-		    "perfev cannot decompress yet (decompress the file with 'perf inject -i "
-		    "IN -o OUT')",
-		    in->path, (unsigned long long)st.compressed);
-		*failed = true;
-	}
 	if (st.unknown_id)
 		cli_error("warning: %llu samples belong to no event of the file header and were "
 			  "skipped",

@@ -35,6 +35,7 @@ struct perfev_source {
 	struct perfev_data_reader *r; /* NULL: live */
 	struct perfev_machine *m;
 	bool raw, whole_reads, pipe;
+	bool transient; /* the record read last is valid until the next read (decompressed) */
 	uint64_t window;
 
 	PERFEV__ARRAY(struct src_attr *) attrs;
@@ -480,8 +481,8 @@ static int queue(struct perfev_source *src, struct src_qent *e, uint64_t t)
 
 	e->time = t;
 	e->seq = src->qseq++;
-	if (!e->copy && src->pipe) {
-		/* A stream's record is valid until the next one is read. */
+	if (!e->copy && (src->pipe || src->transient)) {
+		/* A stream's record, or a decompressed one, is valid until the next one is read. */
 		void *copy = malloc(e->size);
 
 		if (!copy)
@@ -529,7 +530,10 @@ static int read_one(struct perfev_source *src)
 		return 0;
 	}
 	src->st.records++;
-	src->st.good_end = dr.offset + dr.size;
+	src->transient = perfev_data_record_decompressed(src->r);
+	/* A decompressed record has its COMPRESSED record's offset, which ends later. */
+	if (!src->transient)
+		src->st.good_end = dr.offset + dr.size;
 	if (sync_attrs(src))
 		return -ENOMEM;
 	feature_build_ids(src);

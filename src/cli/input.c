@@ -279,6 +279,10 @@ int input_fail(struct input *in, int err)
 		cli_error("cannot read '%s': corrupt or truncated record before the first event "
 			  "record%s",
 			  in->path, lib_detail(d, sizeof(d)));
+	} else if (err == -EFBIG) {
+		cli_error("cannot read '%s': its compressed records expand past what perfev "
+			  "accepts from a file%s; the records before them are shown",
+			  in->path, lib_detail(d, sizeof(d)));
 	} else if (err == -EPROTO) {
 		cli_error("cannot read '%s': an event after offset %#llx has sample_type bits "
 			  "perfev does not know%s",

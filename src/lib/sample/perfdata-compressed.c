@@ -17,6 +17,8 @@
 #include "common/internal.h"
 #include "sample/perfdata-internal.h"
 
+#define pr_err(...) perfev__log(PERFEV_LOG_ERROR, __VA_ARGS__)
+
 /* The header of PERF_RECORD_COMPRESSED: the payload follows it. */
 #define ZREC_HDR 8
 /* The most payload one record holds: its size is a u16 (perf does not pad it to 8). */
@@ -102,21 +104,29 @@ int perfev__unzip_feed(struct perfev__unzip *z, const void *payload, size_t n, u
 
 		ret = ZSTD_decompressStream(z->ds, &out, &in);
 		if (ZSTD_isError(ret)) {
-			pr_warn("the PERF_RECORD_COMPRESSED record at offset %#llx does not "
+			pr_err("the PERF_RECORD_COMPRESSED record at offset %#llx does not "
 				"decompress: %s",
 				(unsigned long long)offset, ZSTD_getErrorName(ret));
 			return -EBADMSG;
 		}
 		produced += out.pos - z->len;
 		z->out += out.pos - z->len;
-		if (produced > PERFEV_DATA_DECOMP_RECORD_MAX || !within_ratio(z))
+		if (produced > PERFEV_DATA_DECOMP_RECORD_MAX)
 			goto bomb;
+		if (!within_ratio(z)) {
+			pr_err("the records compressed up to the PERF_RECORD_COMPRESSED record at "
+			       "offset %#llx expand more than %u times past the first %llu MiB, "
+			       "perfev's cap against decompression bombs",
+			       (unsigned long long)offset, PERFEV_DATA_DECOMP_RATIO_MAX,
+			       (unsigned long long)(PERFEV_DATA_DECOMP_RECORD_MAX >> 20));
+			return -EFBIG;
+		}
 		/* Neither side moved with room on both: the stream is damaged. */
 		stuck =
 		    out.pos == z->len && in.pos == before_in && out.pos < out.size ? stuck + 1 : 0;
 		z->len = out.pos;
 		if (stuck > 2) {
-			pr_warn("the PERF_RECORD_COMPRESSED record at offset %#llx does not "
+			pr_err("the PERF_RECORD_COMPRESSED record at offset %#llx does not "
 				"decompress: the stream makes no progress",
 				(unsigned long long)offset);
 			return -EBADMSG;
@@ -128,13 +138,9 @@ int perfev__unzip_feed(struct perfev__unzip *z, const void *payload, size_t n, u
 		}
 	}
 bomb:
-	pr_warn("the PERF_RECORD_COMPRESSED record at offset %#llx decompresses to more than "
-		"perfev accepts (%llu MiB per record, %u times the compressed bytes of the file "
-		"past the first %llu MiB): a decompression bomb, not a recording",
-		(unsigned long long)offset,
-		(unsigned long long)(PERFEV_DATA_DECOMP_RECORD_MAX >> 20),
-		PERFEV_DATA_DECOMP_RATIO_MAX,
-		(unsigned long long)(PERFEV_DATA_DECOMP_RECORD_MAX >> 20));
+	pr_err("the PERF_RECORD_COMPRESSED record at offset %#llx expands past %llu MiB, "
+	       "perfev's cap against decompression bombs",
+	       (unsigned long long)offset, (unsigned long long)(PERFEV_DATA_DECOMP_RECORD_MAX >> 20));
 	return -EFBIG;
 }
 
@@ -159,13 +165,13 @@ int perfev__unzip_end(const struct perfev__unzip *z, uint64_t offset)
 	if (!z)
 		return 0;
 	if (z->head < z->len) {
-		pr_warn("the data ends inside a record of the PERF_RECORD_COMPRESSED record at "
+		pr_err("the data ends inside a record of the PERF_RECORD_COMPRESSED record at "
 			"offset %#llx",
 			(unsigned long long)offset);
 		return -EBADMSG;
 	}
 	if (z->hint > ZSTD_BLOCK_HEADER) {
-		pr_warn("the data ends inside a zstd block of the PERF_RECORD_COMPRESSED record at "
+		pr_err("the data ends inside a zstd block of the PERF_RECORD_COMPRESSED record at "
 			"offset %#llx: its records are cut short",
 			(unsigned long long)offset);
 		return -EBADMSG;

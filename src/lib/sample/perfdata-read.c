@@ -804,7 +804,8 @@ static int next_decompressed(struct perfev_data_reader *r, const unsigned char *
 		return 0;
 	ret = perfev__unzip_next(r->unzip, bytes);
 	if (ret < 0)
-		pr_warn("the records of the PERF_RECORD_COMPRESSED record at offset %#llx are "
+		perfev__log(PERFEV_LOG_ERROR,
+			    "the records of the PERF_RECORD_COMPRESSED record at offset %#llx are "
 			"corrupt: a record shorter than its header",
 			(unsigned long long)r->zoffset);
 	return ret;
@@ -860,7 +861,8 @@ int perfev_data_next(struct perfev_data_reader *r, struct perfev_data_record *re
 			/* perf compresses ring data: no record with data after it, no nesting. */
 			ret = payload_size(bytes, type, size, &plen);
 			if (!ret && (plen || type == PERFEV_RECORD_COMPRESSED)) {
-				pr_warn("the PERF_RECORD_COMPRESSED record at offset %#llx holds a "
+				perfev__log(PERFEV_LOG_ERROR,
+					    "the PERF_RECORD_COMPRESSED record at offset %#llx holds a "
 					"record of type %u, which cannot be compressed",
 					(unsigned long long)offset, type);
 				ret = -EBADMSG;

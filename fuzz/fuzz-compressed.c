@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libFuzzer harness: a zstd stream as PERF_RECORD_COMPRESSED payloads.
+ * The input's first byte says into how many pieces (1 to 8) the rest is
+ * cut, each carried by a COMPRESSED record, with a FINISHED_ROUND after
+ * each, in a stream of one cpu-clock event and the COMPRESSED feature.
+ * The reader must hand out the records inside with their COMPRESSED
+ * record's offset, stop at a bad payload with -EBADMSG, and at one past
+ * the caps of perfev/perfdata.h with -EFBIG, never holding more; the
+ * source must read the same stream through its queue.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <perfev/perfdata.h>
+#include <perfev/source.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Pieces up to a record's payload, a few of them. */
+#define MAX_INPUT (8 * 65000)
+#define ST_CLOCK  (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD)
+
+static volatile uint64_t sink;
+
+static bool ok_err(int err)
+{
+	return err == -EBADMSG || err == -EFBIG || err == -ENOMEM || err == -EPROTO;
+}
+
+struct out {
+	unsigned char *p;
+	size_t len;
+};
+
+static void put(struct out *o, const void *p, size_t n)
+{
+	memcpy(o->p + o->len, p, n);
+	o->len += n;
+}
+
+static void header(struct out *o, uint32_t type, size_t size)
+{
+	uint16_t misc = 0, sz = (uint16_t)size;
+
+	put(o, &type, 4);
+	put(o, &misc, 2);
+	put(o, &sz, 2);
+}
+
+static void u64(struct out *o, uint64_t v)
+{
+	put(o, &v, 8);
+}
+
+/* The pipe-mode stream around @n pieces of @z. */
+static void build(struct out *o, const uint8_t *z, size_t zlen, unsigned int n)
+{
+	static const uint32_t feat[5] = {0, 1, 1, 4, 528384};
+	struct perf_event_attr a;
+	size_t piece = (zlen + n - 1) / n, off, k;
+
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_SOFTWARE;
+	a.size = sizeof(a);
+	a.config = PERF_COUNT_SW_CPU_CLOCK;
+	a.sample_period = 100000;
+	a.sample_type = ST_CLOCK;
+	a.sample_id_all = 1;
+	a.comm = 1;
+	a.mmap = 1;
+	u64(o, 0x32454c4946524550ULL); /* PERFILE2 */
+	u64(o, 16);
+	header(o, PERFEV_RECORD_HEADER_ATTR, 8 + sizeof(a) + 8);
+	put(o, &a, sizeof(a));
+	u64(o, 7);
+	header(o, PERFEV_RECORD_HEADER_FEATURE, 16 + sizeof(feat));
+	u64(o, PERFEV_FEAT_COMPRESSED);
+	put(o, feat, sizeof(feat));
+	for (off = 0; off < zlen; off += k) {
+		k = zlen - off < piece ? zlen - off : piece;
+		header(o, PERFEV_RECORD_COMPRESSED, 8 + k);
+		put(o, z + off, k);
+		header(o, PERFEV_RECORD_FINISHED_ROUND, 8);
+	}
+}
+
+static void read_records(const struct out *o)
+{
+	struct perfev_data_reader *r;
+	struct perfev_data_record rec;
+	uint64_t zoffset = UINT64_MAX;
+	int ret;
+
+	if (perfev_data_open_mem(o->p, o->len, NULL, &r))
+		abort();
+	while ((ret = perfev_data_next(r, &rec)) == 1) {
+		const unsigned char *b = rec.bytes;
+		bool unzipped = perfev_data_record_decompressed(r);
+
+		if (rec.size < 8 || rec.payload || (unzipped && rec.offset != zoffset) ||
+		    (!unzipped && (b < o->p || b + rec.size > o->p + o->len)) ||
+		    (unzipped && rec.type == PERFEV_RECORD_COMPRESSED))
+			abort();
+		if (rec.type == PERFEV_RECORD_COMPRESSED)
+			zoffset = rec.offset;
+		for (size_t i = 0; i < rec.size; i++)
+			sink += b[i];
+	}
+	if (ret && !ok_err(ret))
+		abort();
+	if (perfev_data_next(r, &rec) != ret)
+		abort();
+	perfev_data_close(r);
+}
+
+static void read_source(const struct out *o, bool raw)
+{
+	struct perfev_source_opts so = {.sz = sizeof(so), .raw = raw};
+	const struct perfev_source_event *ev;
+	struct perfev_source *src;
+	int ret;
+
+	if (perfev_source_open_mem(o->p, o->len, &so, &src))
+		abort();
+	while ((ret = perfev_source_next(src, &ev)) == 1) {
+		sink += ev->size + ev->time + ev->period;
+		if (ev->kind == PERFEV_SOURCE_SAMPLE && (!ev->rec || !ev->comm))
+			abort();
+		for (size_t i = 0; i < ev->size; i++)
+			sink += ((const unsigned char *)ev->bytes)[i];
+	}
+	if (ret && !ok_err(ret))
+		abort();
+	perfev_source_free(src);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct out o;
+	unsigned int n;
+
+	if (size < 1 || size > MAX_INPUT)
+		return 0;
+	n = (data[0] & 7) + 1;
+	/* Each piece must fit a record. */
+	if ((size - 1 + n - 1) / n > 65000)
+		return 0;
+	/* The header, the attr and the feature, then per piece two headers and its bytes. */
+	o.p = malloc(256 + sizeof(struct perf_event_attr) + size + 16 * (size_t)n);
+	if (!o.p)
+		abort();
+	o.len = 0;
+	build(&o, data + 1, size - 1, n);
+	read_records(&o);
+	read_source(&o, false);
+	read_source(&o, true);
+	free(o.p);
+	return 0;
+}

@@ -6,7 +6,7 @@
  * each, in a stream of one cpu-clock event and the COMPRESSED feature.
  * The reader must hand out the records inside with their COMPRESSED
  * record's offset, stop at a bad payload with -EBADMSG, and at one past
- * the caps of perfev/perfdata.h with -EFBIG, never holding more; the
+ * the cap of perfev/perfdata.h with -EFBIG, never holding more; the
  * source must read the same stream through its queue.
  */
 #include <errno.h>

@@ -176,24 +176,24 @@ PERFEV_API const struct perfev_data_attr *perfev_data_attr_by_id(const struct pe
  * -D shows them.  Those records are valid until the next call only
  * (perfev_data_record_decompressed() tells them apart).  A payload that
  * is not zstd, or a file that ends inside a decompressed record, is
- * -EBADMSG; one past the caps below is -EFBIG (both logged with the
+ * -EBADMSG; one past the cap below is -EFBIG (both logged with the
  * offset).  A record that carries data after it (AUXTRACE) or another
  * COMPRESSED record inside a payload is -EBADMSG.
  */
 PERFEV_API int perfev_data_next(struct perfev_data_reader *r, struct perfev_data_record *rec);
 
 /*
- * The caps on decompression, against a small file that expands without
- * end: one COMPRESSED record may decompress to at most
- * PERFEV_DATA_DECOMP_RECORD_MAX bytes (perf's own reader takes at most
- * the ring size written in the COMPRESSED feature, 516 KiB by default),
- * and a file's records together to at most
- * PERFEV_DATA_DECOMP_RATIO_MAX times its compressed bytes past the
- * first PERFEV_DATA_DECOMP_RECORD_MAX (perf's recordings compress 3 to
- * 25 times).  The reader holds one record's worth at a time.
+ * The cap on decompression, against a small file that expands without
+ * end: one COMPRESSED record may decompress to at most this many bytes
+ * (perf's own reader takes at most the ring size written in the
+ * COMPRESSED feature, 516 KiB by default; a 64 KiB record of perf's
+ * holds a few MiB at most).  The reader holds one record's worth at a
+ * time, so its memory stays bounded however many there are; the ratio
+ * of a whole file is not capped (perf's --call-graph dwarf recordings
+ * compress 200 times and more).  See PERFEV_SOURCE_HOLD_MAX for what a
+ * source holds.
  */
 #define PERFEV_DATA_DECOMP_RECORD_MAX (64ULL << 20)
-#define PERFEV_DATA_DECOMP_RATIO_MAX  256U
 
 /* Whether the record perfev_data_next() returned last came out of a PERF_RECORD_COMPRESSED. */
 PERFEV_API bool perfev_data_record_decompressed(const struct perfev_data_reader *r);

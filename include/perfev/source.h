@@ -43,6 +43,17 @@
 extern "C" {
 #endif
 
+/*
+ * A file source holds the records of a round until the round ends; those
+ * it must copy (a stream's, and those decompressed from
+ * PERF_RECORD_COMPRESSED) take at most this many bytes, queue entries
+ * included: past it the oldest go out early (counted in out_of_order if
+ * a later record turns out older), so that a file without rounds, or a
+ * decompression bomb, cannot fill the memory.  perf's rounds hold a ring
+ * read of every CPU.
+ */
+#define PERFEV_SOURCE_HOLD_MAX (256ULL << 20)
+
 struct perfev_source;
 
 struct perfev_source_opts {

@@ -30,18 +30,22 @@ layout() {
 
 # ---- perfev's -z, read by perf -------------------------------------------------------------
 
-# same_script NAME FILE [-]: perf script and perfev script print the same lines for FILE
-# (read from standard input with -).
+# same_script NAME FILE [-|OPTION...]: perf script and perfev script print the same lines
+# for FILE (read from standard input with -), with the options given.
 same_script() {
-	if [ "${3:-}" = - ]; then
-		perf script -i - <"$2" >"$TMP/perf.txt" 2>"$TMP/perf.err"
+	name=$1
+	file=$2
+	shift 2
+	if [ "${1:-}" = - ]; then
+		perf script -i - <"$file" >"$TMP/perf.txt" 2>"$TMP/perf.err"
 		prc=$?
-		run "$PERFEV" script -i - <"$2"
+		run "$PERFEV" script -i - <"$file"
 	else
-		perf script -i "$2" >"$TMP/perf.txt" 2>"$TMP/perf.err"
+		perf script -i "$file" "$@" >"$TMP/perf.txt" 2>"$TMP/perf.err"
 		prc=$?
-		run "$PERFEV" script -i "$2"
+		run "$PERFEV" script -i "$file" "$@"
 	fi
+	set -- "$name"
 	if [ "$prc" -ne 0 ] || [ ! -s "$TMP/perf.txt" ]; then
 		fail "$1" "perf script: rc $prc: $(head -c 300 "$TMP/perf.err")"
 	elif [ "$rc" -ne 0 ]; then
@@ -145,10 +149,11 @@ else
 	fail perfev_reads_perf_z_pipe "perf record -z -o -: $(head -c 300 "$TMP/perf.err")"
 fi
 
-# Level 22, system-wide with call chains: records span COMPRESSED records.
+# Level 22, system-wide with call chains: records span COMPRESSED records.  Addresses, not
+# symbols: whatever else runs meanwhile has names perf and perfev may choose apart (aliases).
 if perf record -q --compression-level=22 -a -g -e cpu-clock -c 200000 -o "$TMP/pa.data" -- \
 	sleep 0.5 >/dev/null 2>"$TMP/perf.err"; then
-	same_script perfev_reads_perf_z22 "$TMP/pa.data"
+	same_script perfev_reads_perf_z22 "$TMP/pa.data" -F comm,tid,cpu,time,ip
 else
 	skip cpu_wide perfev_reads_perf_z22 "perf record -a: $(head -1 "$TMP/perf.err")"
 fi

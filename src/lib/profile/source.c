@@ -36,6 +36,7 @@ struct perfev_source {
 	struct perfev_machine *m;
 	bool raw, whole_reads, pipe;
 	bool transient; /* the record read last is valid until the next read (decompressed) */
+	uint64_t held;	/* bytes of the copies queued, with their entries */
 	uint64_t window;
 
 	PERFEV__ARRAY(struct src_attr *) attrs;
@@ -497,6 +498,8 @@ static int queue(struct perfev_source *src, struct src_qent *e, uint64_t t)
 			free((void *)e->bytes);
 		return err;
 	}
+	if (e->copy)
+		src->held += e->size + sizeof(*e);
 	if (t > src->max_time)
 		src->max_time = t;
 	return 0;
@@ -606,7 +609,8 @@ static bool ready(struct perfev_source *src, const struct src_qent *top)
 	if (!src->r)
 		return top->untimed ||
 		       (src->max_time > src->window && top->time < src->max_time - src->window);
-	return src->flushing && top->time <= src->limit;
+	/* Copies past the cap go out early, oldest first, rather than fill the memory. */
+	return (src->flushing && top->time <= src->limit) || src->held > PERFEV_SOURCE_HOLD_MAX;
 }
 
 int perfev_source_next(struct perfev_source *src, const struct perfev_source_event **out)
@@ -634,6 +638,8 @@ int perfev_source_next(struct perfev_source *src, const struct perfev_source_eve
 		top = perfev__queue_top(&src->q);
 		if (top && ready(src, top)) {
 			perfev__queue_pop(&src->q, &e);
+			if (e.copy)
+				src->held -= e.size + sizeof(e);
 			prefetch_next(src);
 			ret = deliver(src, &e, false);
 			if (ret < 0)

@@ -8,7 +8,7 @@
  * and end in the next.
  *
  * The reader's side holds one piece's records at a time, within the
- * caps of perfev/perfdata.h; the writer's side stages records and
+ * cap of perfev/perfdata.h; the writer's side stages records and
  * compresses a batch at a time.
  */
 #include <errno.h>
@@ -23,7 +23,7 @@
 #define ZREC_HDR 8
 /* The most payload one record holds: its size is a u16 (perf does not pad it to 8). */
 #define ZREC_PAYLOAD_MAX (UINT16_MAX - ZREC_HDR)
-/* The decompression buffer starts this large and doubles up to the caps. */
+/* The decompression buffer starts this large and doubles up to the cap. */
 #define UNZIP_MIN (64U * 1024)
 /*
  * zstd's hint of the input it wants next, when a piece ends where perf
@@ -38,7 +38,6 @@ struct perfev__unzip {
 	ZSTD_DStream *ds;
 	unsigned char *buf; /* decompressed records from @head to @len */
 	size_t cap, head, len;
-	uint64_t in, out; /* compressed and decompressed bytes so far */
 	size_t hint;	  /* what zstd wants next, after the last piece */
 };
 
@@ -66,13 +65,6 @@ void perfev__unzip_free(struct perfev__unzip *z)
 	free(z);
 }
 
-/* Whether the decompressed total stays within the ratio cap (perfev/perfdata.h). */
-static bool within_ratio(const struct perfev__unzip *z)
-{
-	return z->out <= PERFEV_DATA_DECOMP_RECORD_MAX ||
-	       z->out - PERFEV_DATA_DECOMP_RECORD_MAX <= z->in * PERFEV_DATA_DECOMP_RATIO_MAX;
-}
-
 int perfev__unzip_feed(struct perfev__unzip *z, const void *payload, size_t n, uint64_t offset)
 {
 	ZSTD_inBuffer in = {payload, n, 0};
@@ -88,7 +80,6 @@ int perfev__unzip_feed(struct perfev__unzip *z, const void *payload, size_t n, u
 		z->head = 0;
 	}
 	limit = z->len + PERFEV_DATA_DECOMP_RECORD_MAX + 1;
-	z->in += n;
 	for (;;) {
 		if (z->len == z->cap) {
 			if (z->cap >= limit)
@@ -110,17 +101,8 @@ int perfev__unzip_feed(struct perfev__unzip *z, const void *payload, size_t n, u
 			return -EBADMSG;
 		}
 		produced += out.pos - z->len;
-		z->out += out.pos - z->len;
 		if (produced > PERFEV_DATA_DECOMP_RECORD_MAX)
 			goto bomb;
-		if (!within_ratio(z)) {
-			pr_err("the records compressed up to the PERF_RECORD_COMPRESSED record at "
-			       "offset %#llx expand more than %u times past the first %llu MiB, "
-			       "perfev's cap against decompression bombs",
-			       (unsigned long long)offset, PERFEV_DATA_DECOMP_RATIO_MAX,
-			       (unsigned long long)(PERFEV_DATA_DECOMP_RECORD_MAX >> 20));
-			return -EFBIG;
-		}
 		/* Neither side moved with room on both: the stream is damaged. */
 		stuck =
 		    out.pos == z->len && in.pos == before_in && out.pos < out.size ? stuck + 1 : 0;

@@ -132,7 +132,7 @@ static inline int perfev__pd_id_add(struct perfev__hashmap *ids, uint64_t id, si
  * PERF_RECORD_COMPRESSED (perfdata-compressed.c).  The reader's side:
  * feed it each record's payload, take the whole records out; a record
  * cut at the end waits for the next payload.  Errors of feed:
- * -EBADMSG (not a zstd stream), -EFBIG (past the caps of
+ * -EBADMSG (not a zstd stream), -EFBIG (past the cap of
  * perfev/perfdata.h, logged), -ENOMEM.  Records handed out are valid
  * until the next feed.
  */

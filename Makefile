@@ -254,6 +254,7 @@ bench: all $(BENCH_BINS)
 	@PERFEV=$(PERFEV) sh bench/list.sh
 	@PERFEV=$(PERFEV) SPAWN_TIME=$(O)/bench/spawn-time sh bench/stat.sh
 	@PERFEV=$(PERFEV) SPAWN_TIME=$(O)/bench/spawn-time WORKLOAD=$(O)/examples/workload sh bench/record.sh
+	@PERFEV=$(PERFEV) SPAWN_TIME=$(O)/bench/spawn-time WORKLOAD=$(O)/examples/workload sh bench/compress.sh
 	@PERFEV=$(PERFEV) SPAWN_TIME=$(O)/bench/spawn-time \
 		REPORT_WORKLOAD=$(O)/bench/report-workload sh bench/report.sh
 	@UNWIND=$(O)/bench/unwind SPAWN_TIME=$(O)/bench/spawn-time PERFEV=$(PERFEV) \

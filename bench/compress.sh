@@ -66,9 +66,16 @@ for c in fp dwarf; do
 			perf) cmd="perf record -q" ;;
 			perf-z) cmd="perf record -q -z" ;;
 			esac
+			# perf 6.1 sometimes dies in its build-id code at the end
+			# ("stack smashing detected"): such a run is recorded again.
+			tries=0
 			# shellcheck disable=SC2086 # the options are meant to be split
-			$cmd $opts -o "$dir/$c.$t.data" -- "$SPAWN_TIME" 1 "$WORKLOAD" "$ITER" \
-				>>"$dir/t.$t" 2>/dev/null
+			until $cmd $opts -o "$dir/$c.$t.data" -- "$SPAWN_TIME" 1 "$WORKLOAD" "$ITER" \
+				>"$dir/one" 2>/dev/null; do
+				tries=$((tries + 1))
+				[ $tries -lt 3 ] || { echo "bench=compress: $t failed 3 times" >&2; exit 1; }
+			done
+			cat "$dir/one" >>"$dir/t.$t"
 			wc -c <"$dir/$c.$t.data" >>"$dir/s.$t"
 		done
 		i=$((i + 1))

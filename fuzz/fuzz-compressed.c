@@ -15,12 +15,12 @@
 #include <string.h>
 #include <perfev/perfdata.h>
 #include <perfev/source.h>
+#include "../tests/unit/perfdata-synth.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Pieces up to a record's payload, a few of them. */
 #define MAX_INPUT (8 * 65000)
-#define ST_CLOCK  (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD)
 
 static volatile uint64_t sink;
 
@@ -29,64 +29,31 @@ static bool ok_err(int err)
 	return err == -EBADMSG || err == -EFBIG || err == -ENOMEM || err == -EPROTO;
 }
 
-struct out {
-	unsigned char *p;
-	size_t len;
-};
-
-static void put(struct out *o, const void *p, size_t n)
-{
-	memcpy(o->p + o->len, p, n);
-	o->len += n;
-}
-
-static void header(struct out *o, uint32_t type, size_t size)
-{
-	uint16_t misc = 0, sz = (uint16_t)size;
-
-	put(o, &type, 4);
-	put(o, &misc, 2);
-	put(o, &sz, 2);
-}
-
-static void u64(struct out *o, uint64_t v)
-{
-	put(o, &v, 8);
-}
-
 /* The pipe-mode stream around @n pieces of @z. */
-static void build(struct out *o, const uint8_t *z, size_t zlen, unsigned int n)
+static void build(struct buf *o, const uint8_t *z, size_t zlen, unsigned int n)
 {
 	static const uint32_t feat[5] = {0, 1, 1, 4, 528384};
 	struct perf_event_attr a;
 	size_t piece = (zlen + n - 1) / n, off, k;
 
-	memset(&a, 0, sizeof(a));
-	a.type = PERF_TYPE_SOFTWARE;
-	a.size = sizeof(a);
-	a.config = PERF_COUNT_SW_CPU_CLOCK;
-	a.sample_period = 100000;
-	a.sample_type = ST_CLOCK;
-	a.sample_id_all = 1;
-	a.comm = 1;
-	a.mmap = 1;
-	u64(o, 0x32454c4946524550ULL); /* PERFILE2 */
-	u64(o, 16);
-	header(o, PERFEV_RECORD_HEADER_ATTR, 8 + sizeof(a) + 8);
-	put(o, &a, sizeof(a));
-	u64(o, 7);
-	header(o, PERFEV_RECORD_HEADER_FEATURE, 16 + sizeof(feat));
-	u64(o, PERFEV_FEAT_COMPRESSED);
-	put(o, feat, sizeof(feat));
+	clock_attr(&a, ST_CLOCK);
+	b_u64(o, 0x32454c4946524550ULL); /* PERFILE2 */
+	b_u64(o, 16);
+	b_header(o, PERFEV_RECORD_HEADER_ATTR, 0, 8 + sizeof(a) + 8);
+	b_put(o, &a, sizeof(a));
+	b_u64(o, 7);
+	b_header(o, PERFEV_RECORD_HEADER_FEATURE, 0, 16 + sizeof(feat));
+	b_u64(o, PERFEV_FEAT_COMPRESSED);
+	b_put(o, feat, sizeof(feat));
 	for (off = 0; off < zlen; off += k) {
 		k = zlen - off < piece ? zlen - off : piece;
-		header(o, PERFEV_RECORD_COMPRESSED, 8 + k);
-		put(o, z + off, k);
-		header(o, PERFEV_RECORD_FINISHED_ROUND, 8);
+		b_header(o, PERFEV_RECORD_COMPRESSED, 0, 8 + k);
+		b_put(o, z + off, k);
+		b_header(o, PERFEV_RECORD_FINISHED_ROUND, 0, 8);
 	}
 }
 
-static void read_records(const struct out *o)
+static void read_records(const struct buf *o)
 {
 	struct perfev_data_reader *r;
 	struct perfev_data_record rec;
@@ -115,7 +82,7 @@ static void read_records(const struct out *o)
 	perfev_data_close(r);
 }
 
-static void read_source(const struct out *o, bool raw)
+static void read_source(const struct buf *o, bool raw)
 {
 	struct perfev_source_opts so = {.sz = sizeof(so), .raw = raw};
 	const struct perfev_source_event *ev;
@@ -138,7 +105,7 @@ static void read_source(const struct out *o, bool raw)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct out o;
+	struct buf o = {0};
 	unsigned int n;
 
 	if (size < 1 || size > MAX_INPUT)
@@ -147,11 +114,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Each piece must fit a record. */
 	if ((size - 1 + n - 1) / n > 65000)
 		return 0;
-	/* The header, the attr and the feature, then per piece two headers and its bytes. */
-	o.p = malloc(256 + sizeof(struct perf_event_attr) + size + 16 * (size_t)n);
-	if (!o.p)
-		abort();
-	o.len = 0;
 	build(&o, data + 1, size - 1, n);
 	read_records(&o);
 	read_source(&o, false);

@@ -38,7 +38,7 @@ TEP_CFLAGS := $(shell pkg-config --cflags libtraceevent 2>/dev/null || echo -I/u
 TEP_LIBS   := $(shell pkg-config --libs libtraceevent 2>/dev/null || echo -ltraceevent)
 LIB_CFLAGS := $(BASE_CFLAGS) -Isrc/lib $(TEP_CFLAGS) -fPIC -fvisibility=hidden
 # libiberty (static, PIC) demangles C++ and Rust names.
-LIB_LIBS   := $(TEP_LIBS) -ldw -lelf -liberty -lpthread
+LIB_LIBS   := $(TEP_LIBS) -ldw -lelf -liberty -lpthread -lzstd
 SAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 LIB_SRCS   := $(wildcard src/lib/*/*.c)
@@ -156,7 +156,7 @@ $(PROTO_GEN)/%.pb-c.o: $(PROTO_GEN)/%.pb-c.c $(PROTO_GEN)/%.pb-c.h
 # The tool links the library, and libtraceevent where its archive exists,
 # statically: fewer shared objects to load makes start-up faster.
 TEP_STATIC := $(firstword $(wildcard $(shell pkg-config --variable=libdir libtraceevent 2>/dev/null)/libtraceevent.a /usr/lib/$(shell $(CC) -dumpmachine 2>/dev/null)/libtraceevent.a))
-CLI_LIBS := $(if $(TEP_STATIC),$(TEP_STATIC),$(TEP_LIBS)) -ldw -lelf -liberty -lpthread -lprotobuf-c -lz
+CLI_LIBS := $(if $(TEP_STATIC),$(TEP_STATIC),$(TEP_LIBS)) -ldw -lelf -liberty -lpthread -lprotobuf-c -lz -lzstd
 $(PERFEV): $(CLI_OBJS) $(PROTO_OBJS) $(STLIB)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(BASE_CFLAGS) -o $@ $(CLI_OBJS) $(PROTO_OBJS) $(STLIB) $(CLI_LIBS)
@@ -254,6 +254,7 @@ bench: all $(BENCH_BINS)
 	@PERFEV=$(PERFEV) sh bench/list.sh
 	@PERFEV=$(PERFEV) SPAWN_TIME=$(O)/bench/spawn-time sh bench/stat.sh
 	@PERFEV=$(PERFEV) SPAWN_TIME=$(O)/bench/spawn-time WORKLOAD=$(O)/examples/workload sh bench/record.sh
+	@PERFEV=$(PERFEV) SPAWN_TIME=$(O)/bench/spawn-time WORKLOAD=$(O)/examples/workload sh bench/compress.sh
 	@PERFEV=$(PERFEV) SPAWN_TIME=$(O)/bench/spawn-time \
 		REPORT_WORKLOAD=$(O)/bench/report-workload sh bench/report.sh
 	@UNWIND=$(O)/bench/unwind SPAWN_TIME=$(O)/bench/spawn-time PERFEV=$(PERFEV) \

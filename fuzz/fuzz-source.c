@@ -19,7 +19,7 @@ static volatile uint64_t sink;
 
 static bool ok_err(int err)
 {
-	return err == -EBADMSG || err == -EPROTO || err == -ENOMEM;
+	return err == -EBADMSG || err == -EPROTO || err == -ENOMEM || err == -EFBIG;
 }
 
 static void frames(struct perfev_source *src, const struct perfev_source_event *ev)

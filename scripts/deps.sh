@@ -15,9 +15,10 @@
 set -eu
 
 # Build: compiler, library headers (libtraceevent, elfutils), protobuf-c and its protoc-c, zlib
-# (perfev report --pprof), libiberty (its static, PIC archive: the demangler of C++ and Rust names).
+# (perfev report --pprof), libiberty (its static, PIC archive: the demangler of C++ and Rust names),
+# zstd (perf record -z's compressed records, read and written).
 BUILD="gcc make libc6-dev pkg-config libtraceevent-dev libdw-dev libelf-dev"
-BUILD="$BUILD libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libiberty-dev"
+BUILD="$BUILD libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libiberty-dev libzstd-dev"
 # Tests: python3 (JSON/CSV checks), util-linux (setpriv), protobuf-compiler (protoc decodes
 # the pprof output), strace (shows the attrs of events the kernel here refuses).
 TEST="python3 util-linux protobuf-compiler strace"

@@ -169,8 +169,34 @@ PERFEV_API const struct perfev_data_attr *perfev_data_attr_by_id(const struct pe
  * TRACING_DATA feature).  Other perf records are returned (a stream's
  * PERF_RECORD_HEADER_BUILD_ID among them); PERF_RECORD_EVENT_UPDATE is,
  * and an event without a name takes the one it carries.
+ *
+ * PERF_RECORD_COMPRESSED (perf record -z) is returned as it is, then
+ * the records its payload decompresses to (zstd, one stream across the
+ * file), each with the offset of the COMPRESSED record, as perf report
+ * -D shows them.  Those records are valid until the next call only
+ * (perfev_data_record_decompressed() tells them apart).  A payload that
+ * is not zstd, or a file that ends inside a decompressed record, is
+ * -EBADMSG; one past the cap below is -EFBIG (both logged with the
+ * offset).  A record that carries data after it (AUXTRACE) or another
+ * COMPRESSED record inside a payload is -EBADMSG.
  */
 PERFEV_API int perfev_data_next(struct perfev_data_reader *r, struct perfev_data_record *rec);
+
+/*
+ * The cap on decompression, against a small file that expands without
+ * end: one COMPRESSED record may decompress to at most this many bytes
+ * (perf's own reader takes at most the ring size written in the
+ * COMPRESSED feature, 516 KiB by default; a 64 KiB record of perf's
+ * holds a few MiB at most).  The reader holds one record's worth at a
+ * time, so its memory stays bounded however many there are; the ratio
+ * of a whole file is not capped (perf's --call-graph dwarf recordings
+ * compress 200 times and more).  See PERFEV_SOURCE_HOLD_MAX for what a
+ * source holds.
+ */
+#define PERFEV_DATA_DECOMP_RECORD_MAX (64ULL << 20)
+
+/* Whether the record perfev_data_next() returned last came out of a PERF_RECORD_COMPRESSED. */
+PERFEV_API bool perfev_data_record_decompressed(const struct perfev_data_reader *r);
 
 /*
  * The raw bytes of feature section @feat (unaligned; valid until the
@@ -225,6 +251,15 @@ struct perfev_data_write_opts {
 	size_t sz;
 	bool pipe; /* write pipe mode (for "-" and streams) */
 	int fd;	   /* write here instead of @path when @path is NULL (not closed) */
+	/*
+	 * 0: records as given.  1 to 22: the zstd level of perf record -z:
+	 * the kernel's records (types below 64) are staged and written as
+	 * PERF_RECORD_COMPRESSED, a batch of up to 512 KiB at a time (a
+	 * batch also ends before each of perf's own records, such as
+	 * FINISHED_ROUND, which stay as they are), one zstd stream for the
+	 * file, with the COMPRESSED feature perf needs to read it.
+	 */
+	int compress_level;
 };
 
 /*
@@ -235,8 +270,9 @@ struct perfev_data_write_opts {
  * Output is buffered; nothing is complete before perfev_data_finish().
  *
  * Errors: open(2) errors (-ELOOP: @path is a symbolic link), -EINVAL (no
- * path and no opts->fd, a bad opts, a file-mode descriptor not at offset
- * 0 or in append mode), -ESPIPE (file mode on a pipe), -ENOMEM.
+ * path and no opts->fd, a bad opts, a compress_level outside 0..22, a
+ * file-mode descriptor not at offset 0 or in append mode), -ESPIPE (file
+ * mode on a pipe), -ENOMEM.
  */
 PERFEV_API int perfev_data_create(const char *path, const struct perfev_data_write_opts *opts,
 				  struct perfev_data_writer **out);
@@ -337,8 +373,20 @@ PERFEV_API void perfev_data_writer_free(struct perfev_data_writer *w);
 PERFEV_API int perfev_data_tracing_data(struct perfev_tracefs *tfs, const char *const *tps,
 					size_t n, void **out, size_t *len);
 
-/* Bytes written so far, buffered ones included: the file's size once finished. */
+/*
+ * Bytes written so far, buffered ones included (not records staged for
+ * compression): the file's size once finished.
+ */
 PERFEV_API uint64_t perfev_data_written(const struct perfev_data_writer *w);
+
+/*
+ * A compressing writer's bytes: of the records it was given to compress
+ * (@plain) and of the PERF_RECORD_COMPRESSED it wrote for them (@packed);
+ * exact after perfev_data_finish().  -ENOENT when it does not compress,
+ * -EINVAL.
+ */
+PERFEV_API int perfev_data_compression(const struct perfev_data_writer *w, uint64_t *plain,
+				       uint64_t *packed);
 
 #ifdef __cplusplus
 }

@@ -43,6 +43,17 @@
 extern "C" {
 #endif
 
+/*
+ * A file source holds the records of a round until the round ends; those
+ * it must copy (a stream's, and those decompressed from
+ * PERF_RECORD_COMPRESSED) take at most this many bytes, queue entries
+ * included: past it the oldest go out early (counted in out_of_order if
+ * a later record turns out older), so that a file without rounds, or a
+ * decompression bomb, cannot fill the memory.  perf's rounds hold a ring
+ * read of every CPU.
+ */
+#define PERFEV_SOURCE_HOLD_MAX (256ULL << 20)
+
 struct perfev_source;
 
 struct perfev_source_opts {
@@ -200,7 +211,7 @@ struct perfev_source_stats {
 	uint64_t lost_samples; /* samples the kernel lost: the sum of PERF_RECORD_LOST_SAMPLES */
 	uint64_t unknown_id;   /* samples and READ values of no known event: skipped */
 	uint64_t bad;	       /* records that did not decode when handed out: skipped */
-	uint64_t compressed;   /* PERF_RECORD_COMPRESSED: not decompressed, their records missing */
+	uint64_t compressed;   /* PERF_RECORD_COMPRESSED read (their records are handed out) */
 	uint64_t good_end;     /* the offset where the last record read whole ends */
 	int err;	       /* the error perfev_source_next() returns, 0: none */
 	bool err_in_record;    /* @err is about a record read whole that does not decode: */

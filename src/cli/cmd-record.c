@@ -61,6 +61,7 @@ struct rec_opts {
 	uint64_t max_bytes, flush_bytes;
 	uint64_t branch_type, regs_user, regs_intr; /* as parsed */
 	int clock, delay_ms;			    /* clock: -1 none */
+	int zlevel;				    /* -z: the zstd level, 0 none */
 	int count;
 	/* -g and --call-graph: for the events without a call-graph= term */
 	enum perfev_callgraph cg_mode;
@@ -117,14 +118,13 @@ struct rec {
 	bool want_build_ids;   /* the kernel puts build ids in MMAP2 records */
 	struct rec_unwind *uw; /* --unwind */
 	struct build_ids build_ids;
-	uint64_t bytes;	 /* written to the file, for --max-size */
+	uint64_t bytes;	 /* the files of --switch-output before this one */
 	bool size_limit; /* --max-size reached: stop */
 	bool in_loop;	 /* reading at a wakeup: --mmap-flush applies */
 
 	/* --switch-output */
 	const char **argv; /* the command line, for each file's cmdline */
 	int argc;
-	uint64_t file_start; /* rc->bytes when the file began */
 	double next_switch;  /* when the time mode switches next */
 	bool want_switch;
 	unsigned int nswitches;
@@ -887,6 +887,7 @@ static size_t event_of(struct rec *rc, const struct perf_event_header *h)
 
 static void write_bytes(struct rec *rc, const void *p, size_t n)
 {
+	uint64_t total;
 	int err;
 
 	if (rc->werr)
@@ -897,13 +898,14 @@ static void write_bytes(struct rec *rc, const void *p, size_t n)
 		return;
 	}
 	rc->wrote_in_round = true;
-	rc->bytes += n;
-	if (rc->o->max_bytes && rc->bytes >= rc->o->max_bytes && !rc->size_limit) {
+	/* What reached the file (compressed with -z), for --max-size. */
+	total = rc->bytes + perfev_data_written(rc->w);
+	if (rc->o->max_bytes && total >= rc->o->max_bytes && !rc->size_limit) {
 		/* As perf: the session stops, what the rings hold is still written. */
 		rc->size_limit = true;
 		if (!rc->o->quiet)
 			cli_error("size limit reached (%" PRIu64 " KB): stopping",
-				  rc->bytes / 1024);
+				  total / 1024);
 	}
 }
 
@@ -1130,7 +1132,7 @@ static int poll_timeout(const struct rec *rc)
 
 static bool switch_due(struct rec *rc)
 {
-	if (rc->o->switch_bytes && rc->bytes - rc->file_start >= rc->o->switch_bytes)
+	if (rc->o->switch_bytes && perfev_data_written(rc->w) >= rc->o->switch_bytes)
 		return true;
 	if (rc->o->switch_secs && now_s() >= rc->next_switch)
 		return true;
@@ -1311,6 +1313,7 @@ static void unwind_summary(struct rec *rc)
 
 static void summary(struct rec *rc, double secs)
 {
+	uint64_t plain, packed;
 	FILE *f = stderr;
 
 	if (rc->o->quiet)
@@ -1318,11 +1321,13 @@ static void summary(struct rec *rc, double secs)
 	if (rc->nswitches) {
 		fprintf(f, "[ perfev record: %" PRIu64 " samples written to %u files (", rc->samples,
 			rc->nswitches + 1);
-		print_size(f, rc->bytes);
+		print_size(f, rc->bytes + perfev_data_written(rc->w));
 	} else {
 		fprintf(f, "[ perfev record: %" PRIu64 " samples written to '%s' (", rc->samples,
 			rc->path);
 		print_size(f, perfev_data_written(rc->w));
+		if (!perfev_data_compression(rc->w, &plain, &packed) && packed)
+			fprintf(f, ", records compressed %.1f times", (double)plain / (double)packed);
 	}
 	fprintf(f, ") in %.3f s; %" PRIu64 " lost, %" PRIu64 " throttled ]\n", secs,
 		rc->lost + rc->lost_samples, rc->throttles);
@@ -1414,6 +1419,7 @@ static void create_output(struct rec *rc, const char **argv, int argc)
 			null_stdout();
 	}
 	wo.fd = rc->out.fd;
+	wo.compress_level = rc->o->zlevel;
 	err = perfev_data_create(NULL, &wo, &rc->w);
 	if (err)
 		die_write(rc, err);
@@ -1620,9 +1626,18 @@ static void check_attr_options(struct rec_opts *o, const struct option *opts)
 	}
 	if (o->all_user && o->all_kernel)
 		usage_error(record_usage, opts, "give --all-user or --all-kernel, not both");
-	if (o->compress)
-		cli_die("-z/--compression-level: perfev record does not compress records yet; "
-			"record without it");
+	if (o->compress) {
+		/* perf clamps a level out of range (and reads "abc" as 1): refused here. */
+		if (!*o->compress)
+			o->zlevel = 1;
+		else if (opt_parse_unsigned(o->compress, 22, &v, NULL) || !v)
+			usage_error(record_usage, opts,
+				    "-z/--compression-level expects a zstd level from 1 to 22, "
+				    "not '%s'",
+				    o->compress);
+		else
+			o->zlevel = (int)v;
+	}
 	if (o->aux_sample || o->snapshot) {
 		const char *pmu = aux_pmu();
 
@@ -1734,6 +1749,7 @@ static void switch_output(struct rec *rc)
 	err = perfev_data_finish(rc->w) ?: err;
 	if (err)
 		fail_finish(rc, err);
+	rc->bytes += perfev_data_written(rc->w);
 	perfev_data_writer_free(rc->w);
 	rc->w = NULL;
 	if (cli_output_close(&rc->out))
@@ -1743,7 +1759,6 @@ static void switch_output(struct rec *rc)
 	create_output(rc, rc->argv, rc->argc);
 	add_attrs(rc);
 	add_tracing_data(rc);
-	rc->file_start = rc->bytes;
 	rc->nswitches++;
 	synthesize(rc);
 	end_round(rc);
@@ -1924,7 +1939,7 @@ int cmd_record(int argc, const char **argv)
 	    OPT_FLAG(0, "tail-synthesize", &o.tail_synthesize,
 		     "describe existing tasks and maps at the end rather than at the start"),
 	    OPT_STR_OPT('z', "compression-level", &o.compress, "N",
-			"compress the records (refused: not supported yet)"),
+			"compress the records with zstd at level N (1-22, default 1)"),
 	    OPT_STR_OPT(0, "switch-output", &o.switch_output, "WHEN",
 			"a new file on SIGUSR2 (signal, the default), past a SIZE (1G) or a TIME (30s, "
 			"5m)"),

@@ -279,6 +279,10 @@ int input_fail(struct input *in, int err)
 		cli_error("cannot read '%s': corrupt or truncated record before the first event "
 			  "record%s",
 			  in->path, lib_detail(d, sizeof(d)));
+	} else if (err == -EFBIG) {
+		cli_error("cannot read '%s': its compressed records expand past what perfev "
+			  "accepts from a file%s; the records before them are shown",
+			  in->path, lib_detail(d, sizeof(d)));
 	} else if (err == -EPROTO) {
 		cli_error("cannot read '%s': an event after offset %#llx has sample_type bits "
 			  "perfev does not know%s",
@@ -327,15 +331,6 @@ void input_warn_end(struct input *in, bool *failed)
 	struct perfev_source_stats st = {.sz = sizeof(st)};
 
 	perfev_source_stats(in->src, &st);
-	if (st.compressed) {
-		/* Their samples are missing from the output: that is a failure. */
-		cli_error(
-		    "cannot read '%s': it has %llu compressed records (perf record -z), which "
-		    "perfev cannot decompress yet (decompress the file with 'perf inject -i "
-		    "IN -o OUT')",
-		    in->path, (unsigned long long)st.compressed);
-		*failed = true;
-	}
 	if (st.unknown_id)
 		cli_error("warning: %llu samples belong to no event of the file header and were "
 			  "skipped",

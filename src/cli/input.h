@@ -42,7 +42,8 @@ int input_fail(struct input *in, int err);
 
 /*
  * At the end: what was skipped or lost, and how the user stacks unwound.
- * Sets *@failed when records are missing from the output (compressed ones).
+ * @failed is for warnings that mean records are missing from the output;
+ * none does today (compressed records are decompressed), so it is left as is.
  */
 void input_warn_end(struct input *in, bool *failed);
 

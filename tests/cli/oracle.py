@@ -6,6 +6,8 @@ usage: oracle.py PERFEV ORACLE [--known FILE] [--no-tracepoints] [--label NAME]
        oracle.py --record PERFEV ORACLE [--elsewhere] [--label NAME]
        oracle.py report-cmp PERF_REPORT PERFEV_REPORT [--top N]
        oracle.py set-build-id IN OUT NAME HEX
+       oracle.py compressed-layout PERF_DATA
+       oracle.py cut-compressed PIPE_DATA OUT
        oracle.py chains-cmp PERF_SCRIPT_OUT PERFEV_SCRIPT_OUT [--min PCT]
        oracle.py chains-find SCRIPT_OUT SYM... [--min N] [--min-pct P]
        oracle.py chains-dist SCRIPT_OUT_A SCRIPT_OUT_B [--max D]
@@ -784,7 +786,52 @@ def attr_delta(args):
     return 0
 
 
-COMMANDS = {"report-cmp": report_cmp, "set-build-id": set_build_id, "chains-cmp": chains_cmp,
+def compressed_layout(args):
+    """Top-level COMPRESSED records of a perf.data file (either mode) and its COMPRESSED feature."""
+    b = open(args[0], "rb").read()
+    if b[:8] != b"PERFILE2":
+        sys.exit("not a perf.data file")
+    feat = None
+    if struct.unpack_from("<Q", b, 8)[0] == 16:
+        off, end = 16, len(b)
+    else:
+        off, end = struct.unpack_from("<QQ", b, 40)
+        end += off
+        f = perf_data_features(b).get(27)
+        if f:
+            feat = struct.unpack_from("<5I", b, f[0])
+    n = 0
+    while off + 8 <= end:
+        typ, size = struct.unpack_from("<I", b, off)[0], struct.unpack_from("<H", b, off + 6)[0]
+        if size < 8:
+            sys.exit("bad record at %#x" % off)
+        if typ == 81:
+            n += 1
+        elif typ == 80 and struct.unpack_from("<Q", b, off + 8)[0] == 27 and feat is None:
+            feat = struct.unpack_from("<5I", b, off + 16)
+        off += size
+    print("compressed=%d feature=%s" % (n, ",".join(map(str, feat)) if feat else "none"))
+    return 0
+
+
+def cut_compressed(args):
+    """A stream whose first COMPRESSED record keeps a third of its payload, framed whole."""
+    b = open(args[0], "rb").read()
+    off = 16
+    while off + 8 <= len(b):
+        typ, size = struct.unpack_from("<I", b, off)[0], struct.unpack_from("<H", b, off + 6)[0]
+        if size < 8:
+            break
+        if typ == 81:
+            keep = (size - 8) // 3
+            out = b[:off] + struct.pack("<IHH", 81, 0, 8 + keep) + b[off + 8:off + 8 + keep]
+            open(args[1], "wb").write(out)
+            return 0
+        off += size
+    sys.exit("no COMPRESSED record in %s" % args[0])
+
+
+COMMANDS = {"compressed-layout": compressed_layout, "cut-compressed": cut_compressed, "report-cmp": report_cmp, "set-build-id": set_build_id, "chains-cmp": chains_cmp,
             "chains-find": chains_find, "chains-dist": chains_dist, "graph-cmp": graph_cmp,
             "attr-delta": attr_delta}
 COMMANDS["feat-cmp"] = feat_cmp

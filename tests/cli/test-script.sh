@@ -310,13 +310,6 @@ if PIPE=1 record pipe -e cpu-clock -c 100000 -- "$WORK"; then
 		pass script_pipe_truncated || fail script_pipe_truncated "rc $rc: $(cat "$TMP/err")"
 fi
 
-# Compressed records are not read: the samples they hold would be missing.
-if record compressed -z -e cpu-clock -c 100000 -- "$WORK"; then
-	run "$PERFEV" script -i "$TMP/compressed.data"
-	expect_rc script_compressed 1 && grep -q "it has [0-9]* compressed records" "$TMP/err" &&
-		pass script_compressed || fail script_compressed "$(cat "$TMP/err")"
-fi
-
 # ---- symbols: the bundled workload, recorded by perf and by perfev ------------------------
 
 # Call chains through the workload's main, ld.so and libc, and the kernel's page fault path.

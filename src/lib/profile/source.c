@@ -35,6 +35,8 @@ struct perfev_source {
 	struct perfev_data_reader *r; /* NULL: live */
 	struct perfev_machine *m;
 	bool raw, whole_reads, pipe;
+	bool transient; /* the record read last is valid until the next read (decompressed) */
+	uint64_t held;	/* bytes of the copies queued, with their entries */
 	uint64_t window;
 
 	PERFEV__ARRAY(struct src_attr *) attrs;
@@ -480,8 +482,8 @@ static int queue(struct perfev_source *src, struct src_qent *e, uint64_t t)
 
 	e->time = t;
 	e->seq = src->qseq++;
-	if (!e->copy && src->pipe) {
-		/* A stream's record is valid until the next one is read. */
+	if (!e->copy && (src->pipe || src->transient)) {
+		/* A stream's record, or a decompressed one, is valid until the next one is read. */
 		void *copy = malloc(e->size);
 
 		if (!copy)
@@ -496,6 +498,8 @@ static int queue(struct perfev_source *src, struct src_qent *e, uint64_t t)
 			free((void *)e->bytes);
 		return err;
 	}
+	if (e->copy)
+		src->held += e->size + sizeof(*e);
 	if (t > src->max_time)
 		src->max_time = t;
 	return 0;
@@ -529,7 +533,10 @@ static int read_one(struct perfev_source *src)
 		return 0;
 	}
 	src->st.records++;
-	src->st.good_end = dr.offset + dr.size;
+	src->transient = perfev_data_record_decompressed(src->r);
+	/* A decompressed record has its COMPRESSED record's offset, which ends later. */
+	if (!src->transient)
+		src->st.good_end = dr.offset + dr.size;
 	if (sync_attrs(src))
 		return -ENOMEM;
 	feature_build_ids(src);
@@ -602,7 +609,8 @@ static bool ready(struct perfev_source *src, const struct src_qent *top)
 	if (!src->r)
 		return top->untimed ||
 		       (src->max_time > src->window && top->time < src->max_time - src->window);
-	return src->flushing && top->time <= src->limit;
+	/* Copies past the cap go out early, oldest first, rather than fill the memory. */
+	return (src->flushing && top->time <= src->limit) || src->held > PERFEV_SOURCE_HOLD_MAX;
 }
 
 int perfev_source_next(struct perfev_source *src, const struct perfev_source_event **out)
@@ -630,6 +638,8 @@ int perfev_source_next(struct perfev_source *src, const struct perfev_source_eve
 		top = perfev__queue_top(&src->q);
 		if (top && ready(src, top)) {
 			perfev__queue_pop(&src->q, &e);
+			if (e.copy)
+				src->held -= e.size + sizeof(e);
 			prefetch_next(src);
 			ret = deliver(src, &e, false);
 			if (ret < 0)

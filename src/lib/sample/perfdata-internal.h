@@ -180,4 +180,40 @@ static inline int bytes_string(struct bytes *b, const char *s)
 /* The host's topology features (perfdata-host.c): CPU_TOPOLOGY, NUMA_TOPOLOGY, PMU_MAPPINGS, CACHE, MEM_TOPOLOGY. */
 int perfev__data_set_topology(struct perfev_data_writer *w, const char *sysfs_root);
 
+/*
+ * PERF_RECORD_COMPRESSED (perfdata-compressed.c).  The reader's side:
+ * feed it each record's payload, take the whole records out; a record
+ * cut at the end waits for the next payload.  Errors of feed:
+ * -EBADMSG (not a zstd stream), -EFBIG (past the cap of
+ * perfev/perfdata.h, logged), -ENOMEM.  Records handed out are valid
+ * until the next feed.
+ */
+struct perfev__unzip;
+int perfev__unzip_new(struct perfev__unzip **out);
+void perfev__unzip_free(struct perfev__unzip *z);
+int perfev__unzip_feed(struct perfev__unzip *z, const void *payload, size_t n, uint64_t offset);
+int perfev__unzip_next(struct perfev__unzip *z, const unsigned char **rec);
+/* At the end of the data: -EBADMSG (logged) when a record or a block is cut short. */
+int perfev__unzip_end(const struct perfev__unzip *z, uint64_t offset);
+
+/*
+ * The writer's side: records staged (room first, then add) and
+ * compressed a batch at a time by flush, which hands each
+ * PERF_RECORD_COMPRESSED to @emit.  A batch is at most this many bytes,
+ * the mmap_len written in the COMPRESSED feature.
+ */
+#define PERFEV__ZIP_BATCH     (512U * 1024)
+#define PERFEV__ZIP_LEVEL_MAX 22 /* zstd's, and perf's -z range: 1..22 */
+/* The COMPRESSED feature: u32 version, type (1: zstd), level, ratio, mmap_len. */
+#define PERFEV__PD_COMP_FEAT_SIZE 20
+#define PERFEV__PD_COMP_ZSTD	  1
+struct perfev__zip;
+int perfev__zip_new(int level, struct perfev__zip **out);
+void perfev__zip_free(struct perfev__zip *z);
+bool perfev__zip_room(const struct perfev__zip *z, size_t n);
+void perfev__zip_add(struct perfev__zip *z, const void *p, size_t n);
+int perfev__zip_flush(struct perfev__zip *z, int (*emit)(void *ctx, const void *p, size_t n),
+		      void *ctx);
+void perfev__zip_counts(const struct perfev__zip *z, uint64_t *plain, uint64_t *packed);
+
 #endif /* PERFEV_PERFDATA_INTERNAL_H */

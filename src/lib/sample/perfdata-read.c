@@ -58,6 +58,14 @@ struct perfev_data_reader {
 	struct perfev__hashmap ids; /* event id -> index into attrs */
 	struct rd_feat feats[PERFEV_FEAT_MAX];
 	struct blob *blobs;
+
+	/* PERF_RECORD_COMPRESSED: its payload is decompressed at the call after it is returned. */
+	struct perfev__unzip *unzip;
+	const unsigned char *zpayload;
+	size_t zlen;
+	bool zfeed;
+	uint64_t zoffset;  /* of the COMPRESSED record whose records are handed out */
+	bool decompressed; /* the record returned last came out of one */
 };
 
 /* ---- bounded cursor over a feature's bytes ---------------------------------------- */
@@ -240,7 +248,7 @@ static int set_feature(struct perfev_data_reader *r, uint64_t feat, const unsign
 {
 	if (feat >= PERFEV_FEAT_MAX)
 		return 0; /* not a bit of the bitmap: nobody can ask for it */
-	if (r->stream) {
+	if (r->stream || r->decompressed) {
 		data = keep(r, data, len);
 		if (!data)
 			return -ENOMEM;
@@ -586,6 +594,7 @@ void perfev_data_close(struct perfev_data_reader *r)
 	free(r->copy);
 	free(r->rbuf);
 	free(r->pbuf);
+	perfev__unzip_free(r->unzip);
 	if (r->own_fd)
 		close(r->fd);
 	free(r);
@@ -775,10 +784,55 @@ static int next_stream(struct perfev_data_reader *r, const unsigned char **bytes
 	return 1;
 }
 
+/*
+ * The next record of a COMPRESSED record's payload, fed first if it was
+ * just returned: 1 with @bytes set, 0 when none is left, or an error.
+ */
+static int next_decompressed(struct perfev_data_reader *r, const unsigned char **bytes)
+{
+	int ret;
+
+	if (r->zfeed) {
+		r->zfeed = false;
+		if (!r->unzip && (ret = perfev__unzip_new(&r->unzip)))
+			return ret;
+		ret = perfev__unzip_feed(r->unzip, r->zpayload, r->zlen, r->zoffset);
+		if (ret)
+			return ret;
+	}
+	if (!r->unzip)
+		return 0;
+	ret = perfev__unzip_next(r->unzip, bytes);
+	if (ret < 0)
+		perfev__log(PERFEV_LOG_ERROR,
+			    "the records of the PERF_RECORD_COMPRESSED record at offset %#llx are "
+			"corrupt: a record shorter than its header",
+			(unsigned long long)r->zoffset);
+	return ret;
+}
+
+/* The next record of the file or stream: 1 with @bytes set, 0 at the end, or an error. */
+static int next_record(struct perfev_data_reader *r, const unsigned char **bytes,
+		       const unsigned char **payload, uint64_t *plen)
+{
+	int ret;
+
+	r->decompressed = false;
+	ret = next_decompressed(r, bytes);
+	if (ret) {
+		r->decompressed = ret > 0;
+		return ret;
+	}
+	ret = r->stream ? next_stream(r, bytes, payload, plen) : next_mem(r, bytes, payload, plen);
+	if (ret == 0)
+		return perfev__unzip_end(r->unzip, r->zoffset);
+	return ret;
+}
+
 int perfev_data_next(struct perfev_data_reader *r, struct perfev_data_record *rec)
 {
 	const unsigned char *bytes = NULL, *payload = NULL;
-	uint64_t plen = 0;
+	uint64_t plen = 0, offset;
 	uint32_t type;
 	uint16_t size;
 	bool taken;
@@ -791,8 +845,8 @@ int perfev_data_next(struct perfev_data_reader *r, struct perfev_data_record *re
 			return r->err;
 		if (r->eof)
 			return 0;
-		ret = r->stream ? next_stream(r, &bytes, &payload, &plen)
-				: next_mem(r, &bytes, &payload, &plen);
+		plen = 0;
+		ret = next_record(r, &bytes, &payload, &plen);
 		if (ret <= 0) {
 			if (ret == 0)
 				r->eof = true;
@@ -802,6 +856,22 @@ int perfev_data_next(struct perfev_data_reader *r, struct perfev_data_record *re
 		}
 		type = perfev__pd_u32(bytes);
 		size = perfev__pd_u16(bytes + 6);
+		offset = r->decompressed ? r->zoffset : r->pos;
+		if (r->decompressed) {
+			/* perf compresses ring data: no record with data after it, no nesting. */
+			ret = payload_size(bytes, type, size, &plen);
+			if (!ret && (plen || type == PERFEV_RECORD_COMPRESSED)) {
+				perfev__log(PERFEV_LOG_ERROR,
+					    "the PERF_RECORD_COMPRESSED record at offset %#llx holds a "
+					"record of type %u, which cannot be compressed",
+					(unsigned long long)offset, type);
+				ret = -EBADMSG;
+			}
+			if (ret) {
+				r->err = ret;
+				return ret;
+			}
+		}
 		ret = consume(r, bytes, type, size, payload, plen, &taken);
 		if (ret) {
 			r->err = ret;
@@ -812,16 +882,30 @@ int perfev_data_next(struct perfev_data_reader *r, struct perfev_data_record *re
 		rec->misc = perfev__pd_u16(bytes + 4);
 		rec->size = size;
 		rec->bytes = bytes;
-		rec->offset = r->pos;
+		rec->offset = offset;
 		rec->payload = plen ? payload : NULL;
 		rec->payload_size = plen;
-		/* pos + size + plen <= end (memory) or the stream's length, which fits. */
-		r->pos += size + plen;
+		if (!r->decompressed) {
+			/* pos + size + plen <= end (memory) or the stream's length, which fits. */
+			r->pos += size + plen;
+			if (type == PERFEV_RECORD_COMPRESSED) {
+				/* Decompressed at the next call: the record is shown first (-D). */
+				r->zfeed = true;
+				r->zpayload = bytes + 8;
+				r->zlen = size - 8u;
+				r->zoffset = offset;
+			}
+		}
 		if (taken)
 			continue;
 		rec->attr = record_attr(r, bytes, type, size);
 		return 1;
 	}
+}
+
+bool perfev_data_record_decompressed(const struct perfev_data_reader *r)
+{
+	return r && r->decompressed;
 }
 
 /* ---- features ---------------------------------------------------------------------- */

@@ -59,6 +59,9 @@ struct perfev_data_writer {
 	struct wr_feat feats[PERFEV_FEAT_MAX];
 	bool have_time;
 	uint64_t first_time, last_time;
+	struct perfev__zip *zip; /* compress_level: records staged for compression */
+	int zlevel;
+	bool zfeat; /* the COMPRESSED feature is the writer's (its ratio set at the end) */
 };
 
 /* ---- output -------------------------------------------------------------------------- */
@@ -508,6 +511,8 @@ int perfev_data_set_feature(struct perfev_data_writer *w, int feat, const void *
 	if (w->err)
 		return w->err;
 	f = &w->feats[feat];
+	if (feat == PERFEV_FEAT_COMPRESSED)
+		w->zfeat = false; /* the caller's from now on */
 	if (w->pipe && w->data_started) {
 		int ret = emit_pipe_feature(w, feat, data, len);
 
@@ -837,6 +842,59 @@ static int check_records(const unsigned char *p, size_t len)
 	return 0;
 }
 
+static int emit_cb(void *w, const void *p, size_t n)
+{
+	return emit(w, p, n);
+}
+
+static int zip_flush(struct perfev_data_writer *w)
+{
+	return w->zip ? perfev__zip_flush(w->zip, emit_cb, w) : 0;
+}
+
+/*
+ * Records into the compressor: the kernel's (ring data, as perf
+ * compresses) are staged, a batch compressed when the next does not
+ * fit; perf's own (FINISHED_ROUND...) end the batch and stay as they
+ * are, so that rounds still bound the compressed records.
+ */
+static int write_compressed(struct perfev_data_writer *w, const unsigned char *p, size_t len)
+{
+	size_t off, n;
+	uint32_t type;
+	int ret;
+
+	for (off = 0; off < len; off += n) {
+		type = perfev__pd_u32(p + off);
+		n = perfev__pd_u16(p + off + 6);
+		if (type < PERFEV__PD_USER_TYPE_START) {
+			if (!perfev__zip_room(w->zip, n) && (ret = zip_flush(w)))
+				return ret;
+			perfev__zip_add(w->zip, p + off, n);
+			continue;
+		}
+		if (type == PERFEV_RECORD_AUXTRACE)
+			n += (size_t)perfev__pd_u64(p + off + 8);
+		ret = zip_flush(w);
+		if (!ret)
+			ret = emit(w, p + off, n);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* The COMPRESSED feature perf reads before the first compressed record. */
+static int set_comp_feature(struct perfev_data_writer *w, uint32_t ratio)
+{
+	uint32_t f[PERFEV__PD_COMP_FEAT_SIZE / 4] = {0, PERFEV__PD_COMP_ZSTD, (uint32_t)w->zlevel,
+						     ratio, PERFEV__ZIP_BATCH};
+	int ret = perfev_data_set_feature(w, PERFEV_FEAT_COMPRESSED, f, sizeof(f));
+
+	w->zfeat = true;
+	return ret;
+}
+
 int perfev_data_write(struct perfev_data_writer *w, const void *records, size_t len)
 {
 	const unsigned char *p = records;
@@ -866,7 +924,7 @@ int perfev_data_write(struct perfev_data_writer *w, const void *records, size_t 
 		if (type == PERFEV_RECORD_AUXTRACE)
 			off += (size_t)perfev__pd_u64(p + off - size + 8);
 	}
-	return emit(w, p, len);
+	return w->zip ? write_compressed(w, p, len) : emit(w, p, len);
 }
 
 /* ---- finishing -------------------------------------------------------------------------- */
@@ -1062,6 +1120,8 @@ static int finish_pipe(struct perfev_data_writer *w)
 
 int perfev_data_finish(struct perfev_data_writer *w)
 {
+	int ret;
+
 	if (!w)
 		return -EINVAL;
 	if (w->finished)
@@ -1069,6 +1129,21 @@ int perfev_data_finish(struct perfev_data_writer *w)
 	if (w->err) {
 		w->finished = true;
 		w->finish_ret = w->pipe ? w->err : salvage(w);
+		return w->finish_ret;
+	}
+	ret = zip_flush(w);
+	if (!ret && w->zip && w->zfeat && !w->pipe) {
+		uint64_t plain, packed;
+
+		/* perf's ratio: the records' bytes over the compressed ones, rounded. */
+		perfev__zip_counts(w->zip, &plain, &packed);
+		ret = set_comp_feature(w, packed ? (uint32_t)((plain + packed / 2) / packed) : 0);
+	}
+	if (ret) {
+		/* A write error, or no memory to compress the last batch: what is whole stays. */
+		w->err = ret;
+		w->finished = true;
+		w->finish_ret = w->pipe ? ret : salvage(w);
 		return w->finish_ret;
 	}
 	w->finish_ret = w->pipe ? finish_pipe(w) : finish_file(w);
@@ -1084,10 +1159,12 @@ int perfev_data_create(const char *path, const struct perfev_data_write_opts *op
 	struct perfev_data_writer *w;
 	bool pipe = PERFEV__OPT(opts, pipe, false);
 	int fd = PERFEV__OPT(opts, fd, -1), flags, ret;
+	int level = PERFEV__OPT(opts, compress_level, 0);
 	bool own = false;
 	off_t at;
 
-	if (!out || !perfev__opts_ok(opts, opts ? opts->sz : 0, sizeof(*opts)))
+	if (!out || !perfev__opts_ok(opts, opts ? opts->sz : 0, sizeof(*opts)) || level < 0 ||
+	    level > PERFEV__ZIP_LEVEL_MAX)
 		return -EINVAL;
 	if (path && !strcmp(path, "-")) {
 		fd = STDOUT_FILENO;
@@ -1131,6 +1208,18 @@ int perfev_data_create(const char *path, const struct perfev_data_write_opts *op
 		emit_u64(w, PERFEV__PD_MAGIC);
 		emit_u64(w, PERFEV__PD_PIPE_HDR_SIZE);
 	}
+	if (level) {
+		w->zlevel = level;
+		/* Sent with a stream's first record, before the ratio is known (0, as perf). */
+		if (perfev__zip_new(level, &w->zip) || set_comp_feature(w, 0)) {
+			perfev__zip_free(w->zip);
+			free(w->feats[PERFEV_FEAT_COMPRESSED].data);
+			free(w->buf);
+			free(w);
+			ret = -ENOMEM;
+			goto err;
+		}
+	}
 	*out = w;
 	return 0;
 err:
@@ -1152,6 +1241,7 @@ void perfev_data_writer_free(struct perfev_data_writer *w)
 	for (i = 0; i < PERFEV_FEAT_MAX; i++)
 		free(w->feats[i].data);
 	perfev__hashmap_release(&w->ids);
+	perfev__zip_free(w->zip);
 	free(w->buf);
 	if (w->own_fd)
 		close(w->fd);
@@ -1161,4 +1251,20 @@ void perfev_data_writer_free(struct perfev_data_writer *w)
 uint64_t perfev_data_written(const struct perfev_data_writer *w)
 {
 	return w ? w->pos : 0;
+}
+
+int perfev_data_compression(const struct perfev_data_writer *w, uint64_t *plain, uint64_t *packed)
+{
+	uint64_t a, b;
+
+	if (!w)
+		return -EINVAL;
+	if (!w->zip)
+		return -ENOENT;
+	perfev__zip_counts(w->zip, &a, &b);
+	if (plain)
+		*plain = a;
+	if (packed)
+		*packed = b;
+	return 0;
 }

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libFuzzer harness: a zstd stream as PERF_RECORD_COMPRESSED payloads.
+ * The input's first byte says into how many pieces (1 to 8) the rest is
+ * cut, each carried by a COMPRESSED record, with a FINISHED_ROUND after
+ * each, in a stream of one cpu-clock event and the COMPRESSED feature.
+ * The reader must hand out the records inside with their COMPRESSED
+ * record's offset, stop at a bad payload with -EBADMSG, and at one past
+ * the cap of perfev/perfdata.h with -EFBIG, never holding more; the
+ * source must read the same stream through its queue.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <perfev/perfdata.h>
+#include <perfev/source.h>
+#include "../tests/unit/perfdata-synth.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Pieces up to a record's payload, a few of them. */
+#define MAX_INPUT (8 * 65000)
+
+static volatile uint64_t sink;
+
+static bool ok_err(int err)
+{
+	return err == -EBADMSG || err == -EFBIG || err == -ENOMEM || err == -EPROTO;
+}
+
+/* The pipe-mode stream around @n pieces of @z. */
+static void build(struct buf *o, const uint8_t *z, size_t zlen, unsigned int n)
+{
+	static const uint32_t feat[5] = {0, 1, 1, 4, 528384};
+	struct perf_event_attr a;
+	size_t piece = (zlen + n - 1) / n, off, k;
+
+	clock_attr(&a, ST_CLOCK);
+	b_u64(o, 0x32454c4946524550ULL); /* PERFILE2 */
+	b_u64(o, 16);
+	b_header(o, PERFEV_RECORD_HEADER_ATTR, 0, 8 + sizeof(a) + 8);
+	b_put(o, &a, sizeof(a));
+	b_u64(o, 7);
+	b_header(o, PERFEV_RECORD_HEADER_FEATURE, 0, 16 + sizeof(feat));
+	b_u64(o, PERFEV_FEAT_COMPRESSED);
+	b_put(o, feat, sizeof(feat));
+	for (off = 0; off < zlen; off += k) {
+		k = zlen - off < piece ? zlen - off : piece;
+		b_header(o, PERFEV_RECORD_COMPRESSED, 0, 8 + k);
+		b_put(o, z + off, k);
+		b_header(o, PERFEV_RECORD_FINISHED_ROUND, 0, 8);
+	}
+}
+
+static void read_records(const struct buf *o)
+{
+	struct perfev_data_reader *r;
+	struct perfev_data_record rec;
+	uint64_t zoffset = UINT64_MAX;
+	int ret;
+
+	if (perfev_data_open_mem(o->p, o->len, NULL, &r))
+		abort();
+	while ((ret = perfev_data_next(r, &rec)) == 1) {
+		const unsigned char *b = rec.bytes;
+		bool unzipped = perfev_data_record_decompressed(r);
+
+		if (rec.size < 8 || rec.payload || (unzipped && rec.offset != zoffset) ||
+		    (!unzipped && (b < o->p || b + rec.size > o->p + o->len)) ||
+		    (unzipped && rec.type == PERFEV_RECORD_COMPRESSED))
+			abort();
+		if (rec.type == PERFEV_RECORD_COMPRESSED)
+			zoffset = rec.offset;
+		for (size_t i = 0; i < rec.size; i++)
+			sink += b[i];
+	}
+	if (ret && !ok_err(ret))
+		abort();
+	if (perfev_data_next(r, &rec) != ret)
+		abort();
+	perfev_data_close(r);
+}
+
+static void read_source(const struct buf *o, bool raw)
+{
+	struct perfev_source_opts so = {.sz = sizeof(so), .raw = raw};
+	const struct perfev_source_event *ev;
+	struct perfev_source *src;
+	int ret;
+
+	if (perfev_source_open_mem(o->p, o->len, &so, &src))
+		abort();
+	while ((ret = perfev_source_next(src, &ev)) == 1) {
+		sink += ev->size + ev->time + ev->period;
+		if (ev->kind == PERFEV_SOURCE_SAMPLE && (!ev->rec || !ev->comm))
+			abort();
+		for (size_t i = 0; i < ev->size; i++)
+			sink += ((const unsigned char *)ev->bytes)[i];
+	}
+	if (ret && !ok_err(ret))
+		abort();
+	perfev_source_free(src);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct buf o = {0};
+	unsigned int n;
+
+	if (size < 1 || size > MAX_INPUT)
+		return 0;
+	n = (data[0] & 7) + 1;
+	/* Each piece must fit a record. */
+	if ((size - 1 + n - 1) / n > 65000)
+		return 0;
+	build(&o, data + 1, size - 1, n);
+	read_records(&o);
+	read_source(&o, false);
+	read_source(&o, true);
+	free(o.p);
+	return 0;
+}

@@ -1127,3 +1127,46 @@ TEST(kernel_of_the_recording)
 	snprintf(path, sizeof(path), "rm -rf %s", dir);
 	CHECK_INT(system(path), 0);
 }
+
+/*
+ * A version script gives a library absolute symbols (its version names,
+ * OBJECT at address 0): perf never takes them for code, so an address
+ * with no function of its own (the start of .init in a stripped library)
+ * is not "V1+0x..." but unknown.
+ */
+TEST(user_symbols_absolute_ignored)
+{
+	char src[128], map[128], lib[128], cmd[768], path[4096];
+	struct perfev_symbolizer *sz;
+	struct perfev_sym s;
+	uint64_t start, pgoff;
+	void *h, *f;
+	int ret;
+
+	REQUIRE_FIXTURE();
+	snprintf(src, sizeof(src), "%s/lib.c", fx.dir);
+	snprintf(map, sizeof(map), "%s/v.map", fx.dir);
+	snprintf(lib, sizeof(lib), "%s/libsyms-v.so", fx.dir);
+	CHECK(write_file(map, "V1 { global: fa_global; local: *; };\n", 37));
+	snprintf(cmd, sizeof(cmd),
+		 "cc -O1 -fPIC -shared -Wl,--version-script=%s -o %s %s && strip %s", map, lib,
+		 src, lib);
+	if (!build(cmd)) {
+		harness_skip("cc", "cannot build a library with a version script: %s", fx.why);
+		return;
+	}
+	h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+	CHECK(h != NULL);
+	f = dlsym(h, "fa_global");
+	CHECK(f && mapping_of((uint64_t)(uintptr_t)f, &start, &pgoff, path, sizeof(path)));
+	CHECK_INT(perfev_symbolizer_new(NULL, &sz), 0);
+	/* The first bytes of the executable mapping: .init, which has no symbol left. */
+	ret = perfev_symbolize_user(sz, path, start, pgoff, start + 4, &s);
+	EXPECT(ret < 0 || !s.name || strcmp(s.name, "V1"), "found '%s' at the start of .init",
+	       s.name);
+	/* The function itself still resolves. */
+	CHECK_INT(perfev_symbolize_user(sz, path, start, pgoff, (uint64_t)(uintptr_t)f + 1, &s), 0);
+	CHECK_STR(s.name, "fa_global");
+	perfev_symbolizer_free(sz);
+	dlclose(h);
+}

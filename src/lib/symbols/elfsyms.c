@@ -222,7 +222,13 @@ static bool text_label(Elf *elf, GElf_Word shndx)
 
 static bool keep(const GElf_Sym *sym, const char *name, GElf_Word shndx, Elf *elf)
 {
-	if (!name || !*name || sym->st_shndx == SHN_UNDEF || shndx == (GElf_Word)-1)
+	/*
+	 * Absolute symbols (a version script's names, OBJECT at 0) are in no
+	 * section: perf never takes them for code, or they would cover every
+	 * address up to the first function.
+	 */
+	if (!name || !*name || sym->st_shndx == SHN_UNDEF || sym->st_shndx == SHN_ABS ||
+	    shndx == (GElf_Word)-1)
 		return false;
 	switch (GELF_ST_TYPE(sym->st_info)) {
 	case STT_FUNC:
@@ -230,7 +236,7 @@ static bool keep(const GElf_Sym *sym, const char *name, GElf_Word shndx, Elf *el
 	case STT_OBJECT:
 		return true;
 	case STT_NOTYPE:
-		return sym->st_shndx != SHN_ABS && text_label(elf, shndx);
+		return text_label(elf, shndx);
 	default:
 		return false;
 	}

@@ -31,8 +31,8 @@ struct stat_opts {
 	struct opt_list events;
 	const char *pids, *tids, *cpu_list, *cgroup, *output, *sep;
 	bool all_cpus, no_aggr, per_thread, per_core, per_die, per_socket, per_node;
-	bool json, no_scale, table, no_inherit;
-	int repeat, interval_ms, interval_count, delay_ms;
+	bool json, no_scale, table, no_inherit, group, all_user, all_kernel;
+	int repeat, interval_ms, interval_count, delay_ms, detailed;
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -83,10 +83,15 @@ static bool pmu_has(struct perfev_pmus *pmus, const char *pmu, const char *alias
 	return p && perfev_pmu_alias_find(p, alias);
 }
 
-/* perf stat's defaults; hardware events only where there is hardware to count them. */
-static void default_events(struct cli_env *env, char *buf, size_t len)
+/*
+ * perf stat's defaults; hardware events only where there is hardware to
+ * count them.  A CPU target counts cpu-clock, as perf: task-clock counts
+ * only while a task runs, which on a CPU says less than its wall clock.
+ */
+static void default_events(struct cli_env *env, bool cpu_target, char *buf, size_t len)
 {
-	snprintf(buf, len, "task-clock,context-switches,cpu-migrations,page-faults");
+	snprintf(buf, len, "%s,context-switches,cpu-migrations,page-faults",
+		 cpu_target ? "cpu-clock" : "task-clock");
 	if (!have_hardware())
 		return;
 	strncat(buf, ",cycles", len - strlen(buf) - 1);
@@ -95,6 +100,43 @@ static void default_events(struct cli_env *env, char *buf, size_t len)
 	if (pmu_has(env->pmus, "cpu", "stalled-cycles-backend"))
 		strncat(buf, ",stalled-cycles-backend", len - strlen(buf) - 1);
 	strncat(buf, ",instructions,branches,branch-misses", len - strlen(buf) - 1);
+}
+
+/* -d, -dd, -ddd: perf's detailed sets, each level adding to the one before. */
+static const char *const detailed_sets[] = {
+    "L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
+    "L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,iTLB-loads,"
+    "iTLB-load-misses",
+    "L1-dcache-prefetches,L1-dcache-prefetch-misses",
+};
+
+/*
+ * perf stat's attr choices on top of the session's counting setup:
+ * --all-user and --all-kernel set the one level asked for, whatever the
+ * modifiers said; a CPU target inherits (nothing to inherit on a CPU, but
+ * the attr is then perf's).
+ */
+static int configure(struct perf_event_attr *a, size_t ev, void *ctx)
+{
+	const struct stat_opts *o = ctx;
+
+	(void)ev;
+	if ((o->all_cpus || o->cpu_list || o->cgroup) && !o->no_inherit && !o->per_thread)
+		a->inherit = 1;
+	if (o->all_user) {
+		a->exclude_kernel = 1;
+		a->exclude_user = 0;
+	} else if (o->all_kernel) {
+		a->exclude_kernel = 0;
+		a->exclude_user = 1;
+	}
+	return 0;
+}
+
+/* -p, -t or a command, and -a --per-thread's threads: not counted per CPU. */
+static bool task_target(const struct cli_target *ct)
+{
+	return ct->t.kind != PERFEV_TARGET_CPUS && ct->t.kind != PERFEV_TARGET_CGROUP;
 }
 
 /* ---- one measurement ------------------------------------------------------- */
@@ -156,6 +198,7 @@ static void describe(struct stat_data *d, struct perfev_session *s)
 		d->ev[i].scale = info.scale;
 		d->ev[i].unit = info.unit ? strdup(info.unit) : NULL;
 		d->ev[i].note = note ? strdup(note) : NULL;
+		d->ev[i].implied = i >= d->nasked || d->implied_defaults;
 	}
 	n = perfev_session_units(s, d->aggr, NULL, 0);
 	if (n < 0)
@@ -329,6 +372,8 @@ static struct perfev_session *open_session(struct run_ctx *rc)
 	so.sysfs_root = rc->env->sysfs_root;
 	so.procfs_root = rc->env->procfs_root;
 	so.manual_enable = rc->o->delay_ms > 0;
+	so.configure = configure;
+	so.configure_ctx = (void *)rc->o;
 	err = perfev_session_new(rc->spec, &so, &s);
 	if (err)
 		cli_die("cannot set up counting: %s", perfev_strerror(err));
@@ -390,6 +435,7 @@ static int measure(struct run_ctx *rc, size_t run)
 	double t0, t1;
 	int status = 0, err;
 	pid_t child = perfev_session_child(s), work = 0;
+	bool ru_known;
 
 	check_countable(s);
 	if (!d->ev)
@@ -418,9 +464,14 @@ static int measure(struct run_ctx *rc, size_t run)
 		cli_error("cannot read the counters: %s", perfev_strerror(err));
 	ensure_run(d);
 	d->elapsed_ns[run] = t1 - t0;
-	/* Not known for a command left running (SIGTERM, SIGHUP). */
-	d->user_ns[run] = (child || work) && status >= 0 ? tv_ns(ru.ru_utime) : NAN;
-	d->sys_ns[run] = (child || work) && status >= 0 ? tv_ns(ru.ru_stime) : NAN;
+	/*
+	 * Not known for a command left running (SIGTERM, SIGHUP); not shown
+	 * for a CPU target, as perf: the times are the command's, the counts
+	 * everyone's.
+	 */
+	ru_known = (child || work) && status >= 0 && task_target(&rc->ct);
+	d->user_ns[run] = ru_known ? tv_ns(ru.ru_utime) : NAN;
+	d->sys_ns[run] = ru_known ? tv_ns(ru.ru_stime) : NAN;
 	collect(d, s, run, t1 - t0, d->user_ns[run], d->sys_ns[run], NULL);
 	d->nruns = run + 1;
 	perfev_session_free(s);
@@ -564,6 +615,13 @@ int cmd_stat(int argc, const char **argv)
 	    OPT_STR('C', "cpu", &o.cpu_list, "CPUS", "count everything on these CPUs (0-3,8)"),
 	    OPT_STR('G', "cgroup", &o.cgroup, "CGROUP", "count only tasks of this cgroup"),
 	    OPT_FLAG('i', "no-inherit", &o.no_inherit, "do not count child tasks"),
+	    OPT_HEADING("events"),
+	    OPT_COUNTED('d', "detailed", &o.detailed,
+			"add cache events: -d L1d and LLC, -dd L1i and TLBs, -ddd prefetches"),
+	    OPT_FLAG(0, "group", &o.group, "count the -e events as one group"),
+	    OPT_FLAG(0, "all-user", &o.all_user, "count user space only, whatever the modifiers"),
+	    OPT_FLAG(0, "all-kernel", &o.all_kernel,
+		     "count the kernel only, whatever the modifiers"),
 	    OPT_HEADING("aggregation"),
 	    OPT_FLAG('A', "no-aggr", &o.no_aggr, "one line per CPU (or per thread)"),
 	    OPT_FLAG(0, "per-thread", &o.per_thread, "one line per thread"),
@@ -602,6 +660,7 @@ int cmd_stat(int argc, const char **argv)
 	ta.cpu_list = o.cpu_list;
 	ta.cgroup = o.cgroup;
 	ta.all_cpus = o.all_cpus;
+	ta.all_threads = o.per_thread;
 	ta.no_inherit = o.no_inherit;
 	ta.cmd = cmd;
 	if (o.repeat < 1)
@@ -624,6 +683,12 @@ int cmd_stat(int argc, const char **argv)
 			    "invalid separator for -x: use a character such as ','");
 	if (o.table && o.repeat < 2)
 		usage_error(stat_usage, opts, "--table needs -r with at least 2 runs");
+	if (o.all_user && o.all_kernel)
+		usage_error(stat_usage, opts, "choose --all-user or --all-kernel, not both");
+	if (o.group && !o.events.n)
+		usage_error(stat_usage, opts, "--group needs events to group: give them with -e");
+	if (o.detailed > 3)
+		usage_error(stat_usage, opts, "-d goes up to -ddd, not %d levels", o.detailed);
 	if (o.table && (o.sep || o.json))
 		usage_error(stat_usage, opts,
 			    "--table is for the text report; -x and -j give every run already");
@@ -633,8 +698,7 @@ int cmd_stat(int argc, const char **argv)
 	d.argv = cmd;
 
 	{
-		bool task =
-		    rc.ct.t.kind != PERFEV_TARGET_CPUS && rc.ct.t.kind != PERFEV_TARGET_CGROUP;
+		bool task = task_target(&rc.ct);
 		int levels =
 		    o.no_aggr + o.per_thread + o.per_core + o.per_die + o.per_socket + o.per_node;
 
@@ -643,8 +707,11 @@ int cmd_stat(int argc, const char **argv)
 		if (task && (o.per_core || o.per_die || o.per_socket || o.per_node))
 			usage_error(stat_usage, opts,
 				    "--per-core/--per-die/--per-socket/--per-node need -a or -C");
-		if (!task && o.per_thread)
-			usage_error(stat_usage, opts, "--per-thread needs -p, -t or a command");
+		/* perf's rule: a task target, or every thread of the system with -a. */
+		if (o.per_thread && ((!o.pids && !o.tids && !o.all_cpus) || o.cpu_list || o.cgroup))
+			usage_error(stat_usage, opts,
+				    "--per-thread counts threads: give -p, -t or -a (every thread "
+				    "of the system), not a command alone, -C or -G");
 		d.aggr = o.per_thread || (o.no_aggr && task) ? PERFEV_AGGR_THREAD
 			 : o.no_aggr			     ? PERFEV_AGGR_CPU
 			 : o.per_core			     ? PERFEV_AGGR_CORE
@@ -665,18 +732,38 @@ int cmd_stat(int argc, const char **argv)
 	if (!o.events.n) {
 		struct perfev_parse_error pe = {.sz = sizeof(pe)};
 
-		default_events(&env, defaults, sizeof(defaults));
+		default_events(&env, o.all_cpus || o.cpu_list || o.cgroup, defaults, sizeof(defaults));
 		rc.default_set = true;
+		d.implied_defaults = true;
 		if (perfev_evspec_add(rc.spec, defaults, &pa, &pe))
 			cli_die("cannot set up the default events: %s", pe.message);
 	}
-	for (i = 0; i < o.events.n; i++) {
+	if (o.group) {
+		struct perfev_parse_error pe = {.sz = sizeof(pe)};
+		char *all = cli_events_grouped(&o.events);
+
+		if (perfev_evspec_add(rc.spec, all, &pa, &pe)) {
+			cli_parse_error(all, &pe);
+			exit(1);
+		}
+		free(all);
+	}
+	for (i = 0; !o.group && i < o.events.n; i++) {
 		struct perfev_parse_error pe = {.sz = sizeof(pe)};
 
 		if (perfev_evspec_add(rc.spec, o.events.items[i], &pa, &pe)) {
 			cli_parse_error(o.events.items[i], &pe);
 			exit(1);
 		}
+	}
+
+	d.nasked = perfev_evspec_count(rc.spec);
+	d.hide_idle_units = o.per_thread && o.all_cpus;
+	for (i = 0; i < o.detailed; i++) {
+		struct perfev_parse_error pe = {.sz = sizeof(pe)};
+
+		if (perfev_evspec_add(rc.spec, detailed_sets[i], &pa, &pe))
+			cli_die("cannot set up the events of -d: %s", pe.message);
 	}
 
 	d.format = o.json ? STAT_JSON : o.sep ? STAT_CSV : STAT_TEXT;

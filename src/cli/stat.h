@@ -24,6 +24,7 @@ struct stat_event {
 	double scale; /* sysfs .scale */
 	char *unit;   /* sysfs .unit, "msec" for clocks, "ns" for tools */
 	char *note;   /* fallbacks or why unsupported */
+	bool implied; /* from the default list or -d, not asked for with -e */
 };
 
 enum stat_format { STAT_TEXT, STAT_CSV, STAT_JSON };
@@ -37,6 +38,9 @@ struct stat_data {
 	struct perfev_unit *units;
 	const char *target_desc; /* "'true'", "process 123", "system wide" */
 	char *const *argv;	 /* the command, or NULL */
+	size_t nasked;		 /* events of -e or the default list; -d's follow them */
+	bool implied_defaults;	 /* no -e: the default list */
+	bool hide_idle_units;	 /* -a --per-thread: only the threads that counted something */
 
 	/* Results: [run][event][unit]. */
 	size_t nruns, cap_runs;

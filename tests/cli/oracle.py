@@ -752,9 +752,84 @@ def attr_delta(args):
     return 0
 
 
+def strace_attrs(path):
+    """
+    The events a tool opened, from strace -v -e perf_event_open: per event
+    (type and config, first open only: later ones are other CPUs, threads
+    or retries), its attr fields, the CPUs it was opened on, whether it was
+    a group member and on which kind of pid.  The tool's probes of itself
+    (pid 0) are left out.
+    """
+    evs = {}
+    call = re.compile(r"perf_event_open\(\{(.*)\}, (-?\d+), (-?\d+), (-?\d+), [^)]*\) = (-?\d+)")
+    for line in open(path):
+        m = call.search(line)
+        if not m or int(m.group(2)) == 0:
+            continue
+        body = re.sub(r"/\*.*?\*/", "", m.group(1))
+        f = dict((k, v.strip()) for k, v in re.findall(r"(\w+)=([^,]*)", body))
+        key = (f.get("type"), f.get("config"))
+        if key in evs:
+            evs[key]["cpus"].add(m.group(3))
+            continue
+        # A group's leader is read whole; what members ask is never read.
+        f["read_group"] = str(m.group(4) == "-1" and "PERF_FORMAT_GROUP" in f.get("read_format", ""))
+        for k in ("size", "read_format", "sample_type"):
+            f.pop(k, None)   # each tool's policy, not the option's
+        f["cpus"] = {m.group(3)}
+        f["pid"] = "-1" if m.group(2) == "-1" else "task"
+        f["group_member"] = str(m.group(4) != "-1")
+        f["opened"] = int(m.group(5)) >= 0
+        evs[key] = f
+    return evs
+
+
+def stat_attr_delta(args):
+    """
+    What a stat option changes in the events opened (strace of perf stat
+    and of perfev stat, each without and with it) must be the same: events
+    added in the same order, and in the events both open, the same fields
+    changed to the same values.
+    """
+    if len(args) != 4:
+        sys.exit("usage: oracle.py stat-attr-delta PERF_BASE PERF_TRACE PERFEV_BASE PERFEV_TRACE")
+    pb, pc, ob, oc = map(strace_attrs, args)
+    # perfev's default list leaves out the hardware events a machine cannot count.
+    for t in (pb, pc):
+        for k in [k for k, f in t.items() if k[0] == "PERF_TYPE_HARDWARE" and not f["opened"]]:
+            del t[k]
+    for t in (pb, pc, ob, oc):
+        for f in t.values():
+            del f["opened"]
+    padd = [k for k in pc if k not in pb]
+    oadd = [k for k in oc if k not in ob]
+    if padd != oadd:
+        sys.exit("events added: perf %s, perfev %s" % (padd, oadd))
+    changed = 0
+    for key in pc:
+        if key not in oc:
+            continue
+        p, o = pc[key], oc[key]
+        pbase, obase = pb.get(key, p if key in padd else {}), ob.get(key, o if key in oadd else {})
+        pd = {k for k in set(p) | set(pbase) if p.get(k) != pbase.get(k)}
+        od = {k for k in set(o) | set(obase) if o.get(k) != obase.get(k)}
+        for k in sorted(pd | od):
+            if p.get(k, "0") != o.get(k, "0"):
+                sys.exit("%s, %s: perf %s, perfev %s" % (key[1], k, p.get(k, "0"), o.get(k, "0")))
+        # The events an option adds: every field as perf asks.
+        if key in padd:
+            for k in sorted(set(p) | set(o)):
+                if p.get(k, "0") != o.get(k, "0"):
+                    sys.exit("added %s, %s: perf %s, perfev %s" %
+                             (key[1], k, p.get(k, "0"), o.get(k, "0")))
+        changed += len(pd)
+    print("events=%d added=%d fields_changed=%d" % (len(oc), len(oadd), changed))
+    return 0
+
+
 COMMANDS = {"report-cmp": report_cmp, "set-build-id": set_build_id, "chains-cmp": chains_cmp,
             "chains-find": chains_find, "chains-dist": chains_dist, "graph-cmp": graph_cmp,
-            "attr-delta": attr_delta}
+            "attr-delta": attr_delta, "stat-attr-delta": stat_attr_delta}
 
 
 def main():

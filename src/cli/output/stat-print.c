@@ -275,6 +275,32 @@ static const char *aggr_name(enum perfev_aggr a)
 	return (size_t)a < sizeof(names) / sizeof(names[0]) ? names[a] : "global";
 }
 
+/* Whether the notes of unsupported events blame a missing PMU. */
+static bool have_pmu_note(const struct stat_data *d)
+{
+	size_t ev;
+
+	for (ev = 0; ev < d->nev; ev++)
+		if (d->ev[ev].implied && !d->ev[ev].supported && d->ev[ev].note &&
+		    strstr(d->ev[ev].note, "no hardware PMU"))
+			return true;
+	return false;
+}
+
+/* No event of unit @u counted anything (a thread that never ran). */
+static bool idle_unit(const struct stat_data *d, size_t u)
+{
+	size_t ev;
+
+	for (ev = 0; ev < d->nev; ev++) {
+		struct agg a = aggregate(d, ev, u);
+
+		if (a.counted && a.value)
+			return false;
+	}
+	return true;
+}
+
 /* ---- text ------------------------------------------------------------------- */
 
 static bool clock_like(const struct stat_event *e)
@@ -335,6 +361,40 @@ static void text_line(const struct stat_data *d, size_t ev, size_t u, double ela
 	fputc('\n', f);
 }
 
+/*
+ * The notes: fallbacks, and why an event asked for with -e is not
+ * supported.  The unsupported events perfev added itself (the default
+ * list, -d) share one line: their <not supported> says the rest, as perf
+ * says nothing more.
+ */
+static void print_notes(const struct stat_data *d)
+{
+	size_t ev, n = 0, implied = 0;
+	FILE *f = d->out;
+
+	for (ev = 0; ev < d->nev; ev++) {
+		const struct stat_event *e = &d->ev[ev];
+
+		if (!e->note)
+			continue;
+		if (e->implied && !e->supported) {
+			implied++;
+			continue;
+		}
+		fprintf(f, "  note: %s: %s\n", e->name, e->note);
+		n++;
+	}
+	if (implied) {
+		fprintf(f, "  note: %zu of the events perfev adds (the defaults, -d) cannot be "
+			   "counted here%s\n",
+			implied,
+			have_pmu_note(d) ? ": there is no hardware PMU on this machine" : "");
+		n++;
+	}
+	if (n)
+		fputc('\n', f);
+}
+
 static void print_text(const struct stat_data *d)
 {
 	double mean_el, sd, ci;
@@ -349,6 +409,9 @@ static void print_text(const struct stat_data *d)
 	for (u = 0; u < d->nunits; u++) {
 		char label[64], prefix[80];
 
+		if (d->hide_idle_units && idle_unit(d, u))
+			continue;
+
 		unit_label(d, u, label, sizeof(label));
 		if (label[0])
 			snprintf(prefix, sizeof(prefix), "%-12s ", label);
@@ -360,13 +423,7 @@ static void print_text(const struct stat_data *d)
 			fputc('\n', f);
 	}
 	fputc('\n', f);
-	for (ev = 0, r = 0; ev < d->nev; ev++)
-		if (d->ev[ev].note) {
-			fprintf(f, "  note: %s: %s\n", d->ev[ev].name, d->ev[ev].note);
-			r++;
-		}
-	if (r)
-		fputc('\n', f);
+	print_notes(d);
 	if (d->table && d->nruns > 1) {
 		fprintf(f, " %4s  %16s  %s\n", "run", "seconds", "delta from mean");
 		for (r = 0; r < d->nruns; r++)

@@ -461,6 +461,69 @@ static int decode_body(const struct perfev_sample_layout *l, struct rd *r,
 	return ok ? 0 : -EBADMSG;
 }
 
+/* The rest of the record as bytes (may be none). */
+static void rd_rest(struct rd *r, const void **data, uint32_t *size)
+{
+	*size = (uint32_t)(r->end - r->pos);
+	*data = r->p + r->pos;
+	r->pos = r->end;
+}
+
+/* perf stat record's types; returns 1 for a type that is not one of them. */
+static int decode_stat_records(struct rd *r, struct perfev_record *out)
+{
+	typeof(out->u) *u = &out->u;
+	bool ok;
+
+	switch (out->type) {
+	case PERFEV_RECORD_STAT:
+		ok = rd_u64(r, &u->stat.id) && rd_u32(r, &u->stat.cpu) &&
+		     rd_u32(r, &u->stat.thread) && rd_u64(r, &u->stat.val) &&
+		     rd_u64(r, &u->stat.ena) && rd_u64(r, &u->stat.run);
+		break;
+	case PERFEV_RECORD_STAT_ROUND:
+		ok = rd_u64(r, &u->stat_round.type) && rd_u64(r, &u->stat_round.time);
+		break;
+	case PERFEV_RECORD_STAT_CONFIG:
+		ok = rd_u64(r, &u->stat_config.nr) &&
+		     rd_array(r, u->stat_config.nr, 16, &u->stat_config.data);
+		break;
+	case PERFEV_RECORD_THREAD_MAP:
+		ok = rd_u64(r, &u->thread_map.nr) &&
+		     rd_array(r, u->thread_map.nr, 24, &u->thread_map.entries);
+		break;
+	case PERFEV_RECORD_CPU_MAP:
+		ok = rd_u16(r, &u->cpu_map.type);
+		if (ok)
+			u->cpu_map.data = r->p + r->pos;
+		u->cpu_map.data_size = ok ? (uint32_t)(r->end - r->pos) : 0;
+		if (ok && u->cpu_map.type == PERFEV_CPU_MAP_CPUS)
+			ok = rd_u16(r, &u->cpu_map.nr) &&
+			     rd_array(r, u->cpu_map.nr, 2, &u->cpu_map.cpus);
+		break;
+	case PERFEV_RECORD_EVENT_UPDATE:
+		ok = rd_u64(r, &u->event_update.type) && rd_u64(r, &u->event_update.id);
+		if (!ok)
+			break;
+		if (u->event_update.type == PERFEV_EVENT_UPDATE_UNIT ||
+		    u->event_update.type == PERFEV_EVENT_UPDATE_NAME) {
+			ok = rd_str(r, &u->event_update.str);
+		} else if (u->event_update.type == PERFEV_EVENT_UPDATE_SCALE) {
+			const void *q;
+
+			ok = rd_take(r, 8, &q);
+			if (ok)
+				memcpy(&u->event_update.scale, q, 8);
+		} else {
+			rd_rest(r, &u->event_update.data, &u->event_update.data_size);
+		}
+		break;
+	default:
+		return 1;
+	}
+	return ok ? 0 : -EBADMSG;
+}
+
 int perfev_record_decode(const struct perfev_sample_layout *layout, const void *buf, size_t len,
 			 struct perfev_record *out)
 {
@@ -489,8 +552,11 @@ int perfev_record_decode(const struct perfev_sample_layout *layout, const void *
 			sample_sid(&out->u.sample, &out->sid);
 		return ret;
 	}
-	if (!perfev__record_has_trailer(h.type))
-		return 0; /* perf's own types and newer kernels': the caller skips them */
+	if (!perfev__record_has_trailer(h.type)) {
+		ret = decode_stat_records(&r, out);
+		/* perf's other types and newer kernels': the caller skips them. */
+		return ret > 0 ? 0 : ret;
+	}
 	ret = decode_trailer(layout, buf, h.size, &out->sid, &body_end);
 	if (ret)
 		return ret;

@@ -385,6 +385,15 @@ PERFEV_API int perfev_record_id(const struct perfev_sample_layout *layout, const
 PERFEV_API int perfev_record_encode(const struct perfev_sample_layout *layout,
 				    const struct perfev_record *rec, void *buf, size_t len);
 
+/*
+ * The CPUs of a decoded CPU_MAP record, or of an EVENT_UPDATE of type
+ * CPUS, whatever the map's encoding (a list, a mask of 32- or 64-bit
+ * words, a range; -1 for "any CPU"), into @cpus (up to @max).  Returns
+ * how many there are (more than @max when they do not fit), -EBADMSG for
+ * a malformed map, -EINVAL for another record or a NULL @cpus with @max.
+ */
+PERFEV_API int perfev_cpu_map_cpus(const struct perfev_record *rec, int *cpus, size_t max);
+
 /* "SAMPLE", "MMAP2", ... or NULL. */
 PERFEV_API const char *perfev_record_type_name(uint32_t type);
 

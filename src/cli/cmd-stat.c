@@ -24,6 +24,8 @@
 static const char *const stat_usage[] = {
     "perfev stat [options] [--] <command> [<args>]",
     "perfev stat [options] -p PID | -t TID | -a | -C CPUS [-- <command>]",
+    "perfev stat record [-o FILE] [options] ...   (counts into a perf.data file)",
+    "perfev stat report [-i FILE]",
     NULL,
 };
 
@@ -148,6 +150,7 @@ struct run_ctx {
 	struct stat_data *d;
 	struct cli_env *env;
 	bool default_set;
+	struct stat_rec *rec; /* stat record's file, or NULL */
 };
 
 static void ensure_run(struct stat_data *d)
@@ -438,8 +441,11 @@ static int measure(struct run_ctx *rc, size_t run)
 	bool ru_known;
 
 	check_countable(s);
-	if (!d->ev)
+	if (!d->ev) {
 		describe(d, s);
+		if (rc->rec)
+			stat_record_events(rc->rec, s, d, 0);
+	}
 	t0 = now_ns();
 	err = perfev_session_start(s);
 	if (err)
@@ -462,6 +468,10 @@ static int measure(struct run_ctx *rc, size_t run)
 	err = perfev_session_read(s);
 	if (err)
 		cli_error("cannot read the counters: %s", perfev_strerror(err));
+	if (rc->rec) {
+		stat_record_counts(rc->rec, s);
+		stat_record_round(rc->rec, true, (uint64_t)(t1 - t0));
+	}
 	ensure_run(d);
 	d->elapsed_ns[run] = t1 - t0;
 	/*
@@ -493,6 +503,8 @@ static int measure_intervals(struct run_ctx *rc)
 
 	check_countable(s);
 	describe(d, s);
+	if (rc->rec)
+		stat_record_events(rc->rec, s, d, o->interval_ms);
 	prev = calloc(d->nev * d->nunits + 1, sizeof(*prev));
 	if (!prev)
 		cli_die("out of memory");
@@ -530,6 +542,10 @@ static int measure_intervals(struct run_ctx *rc)
 		if (!done && now < next)
 			continue;
 		perfev_session_read(s);
+		if (rc->rec) {
+			stat_record_counts(rc->rec, s);
+			stat_record_round(rc->rec, false, (uint64_t)(now - t0));
+		}
 		d->elapsed_ns[0] = now - last;
 		d->user_ns[0] = d->sys_ns[0] = NAN;
 		collect(d, s, 0, now - last, NAN, NAN, prev);
@@ -638,7 +654,8 @@ int cmd_stat(int argc, const char **argv)
 	    OPT_HEADING("output"),
 	    OPT_STR('x', "field-separator", &o.sep, "SEP", "CSV output (RFC 4180) with SEP"),
 	    OPT_FLAG('j', "json", &o.json, "one JSON document"),
-	    OPT_STR('o', "output", &o.output, "FILE", "write to FILE instead of stderr"),
+	    OPT_STR('o', "output", &o.output, "FILE",
+		    "write to FILE instead of stderr (stat record: the perf.data file)"),
 	    OPT_FLAG(0, "no-scale", &o.no_scale, "raw counts, not scaled for multiplexing"),
 	    OPT_TERMINATOR,
 	};
@@ -650,9 +667,26 @@ int cmd_stat(int argc, const char **argv)
 	char defaults[256], *desc;
 	char **cmd;
 	int nargs, i, status = 0;
+	bool recording = false;
+	const char **rec_argv = NULL;
+	int rec_argc = 0;
 	struct cli_target_args ta = {0};
 	struct cli_output out;
 
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return stat_report(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "record")) {
+		/* As perf stat record: the counts also go into a perf.data file, named by -o. */
+		recording = true;
+		argc--;
+		argv++;
+		/* The command line for the file, before parsing reuses argv. */
+		rec_argv = malloc(((size_t)argc + 1) * sizeof(*rec_argv));
+		if (!rec_argv)
+			cli_die("out of memory");
+		memcpy(rec_argv, argv, ((size_t)argc + 1) * sizeof(*rec_argv));
+		rec_argc = argc;
+	}
 	nargs = parse_options(argc, argv, opts, stat_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	cmd = nargs ? (char **)argv : NULL;
 	ta.pids = o.pids;
@@ -683,6 +717,8 @@ int cmd_stat(int argc, const char **argv)
 			    "invalid separator for -x: use a character such as ','");
 	if (o.table && o.repeat < 2)
 		usage_error(stat_usage, opts, "--table needs -r with at least 2 runs");
+	if (recording && o.repeat > 1)
+		usage_error(stat_usage, opts, "stat record keeps one run: -r is not for it");
 	if (o.all_user && o.all_kernel)
 		usage_error(stat_usage, opts, "choose --all-user or --all-kernel, not both");
 	if (o.group && !o.events.n)
@@ -771,7 +807,9 @@ int cmd_stat(int argc, const char **argv)
 	d.no_scale = o.no_scale;
 	d.table = o.table;
 	d.out = stderr;
-	if (o.output) {
+	if (recording) {
+		rc.rec = stat_record_create(o.output ? o.output : "perf.data", rec_argc, rec_argv);
+	} else if (o.output) {
 		if (cli_output_open(&out, o.output, NULL, 0666, CLI_OUT_STDIO))
 			exit(1);
 		d.out = out.f;
@@ -800,12 +838,15 @@ int cmd_stat(int argc, const char **argv)
 		d.term_signal = cmd && status >= 0 && WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 		stat_print(&d);
 	}
+	if (rc.rec)
+		stat_record_finish(rc.rec);
 	if (d.out != stderr && cli_output_close(&out))
 		exit(1);
 	else if (d.out == stderr && (fflush(stderr) || ferror(stderr)))
 		exit(1); /* nowhere left to say so */
 
 	status = cmd ? cli_exit_status(status, cmd) : 0;
+	free(rec_argv);
 	free(desc);
 	free_data(&d);
 	perfev_evspec_free(rc.spec);

@@ -73,4 +73,21 @@ void stat_print_interval_end(const struct stat_data *d);
 /* "( +-  1.23% )" helpers, exposed for tests: mean, sample stddev, 95% CI half-width. */
 void stat_summary(const double *x, size_t n, double *mean, double *stddev, double *ci95);
 
+/* stat-record.c: perfev stat record's perf.data file. */
+struct stat_rec;
+/* Create @path for the run of `perfev stat @argv...` (exits on failure). */
+struct stat_rec *stat_record_create(const char *path, int argc, const char **argv);
+/* The attrs with their ids, units and scales, thread and CPU maps, the configuration. */
+void stat_record_events(struct stat_rec *r, const struct perfev_session *s,
+			const struct stat_data *d, int interval_ms);
+/* The session's counts as last read, per event and descriptor. */
+void stat_record_counts(struct stat_rec *r, const struct perfev_session *s);
+void stat_record_round(struct stat_rec *r, bool final, uint64_t time_ns);
+void stat_record_finish(struct stat_rec *r);
+/* perf's enum aggr_mode as perfev's aggregation. */
+enum perfev_aggr stat_aggr_from_perf(uint64_t mode);
+
+/* stat-report.c: perfev stat report. */
+int stat_report(int argc, const char **argv);
+
 #endif /* PERFEV_CLI_STAT_H */

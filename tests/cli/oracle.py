@@ -827,9 +827,53 @@ def stat_attr_delta(args):
     return 0
 
 
+def stat_lines(path):
+    """
+    The counts of a perf stat (or perfev stat) text report: per line,
+    (prefix: interval time and unit, event) -> value as printed; and the
+    elapsed time.  Metrics after '#' and notes are left out.
+    """
+    out = {}
+    for line in open(path):
+        line = line.split(" # ")[0].rstrip()
+        if not line.strip() or line.lstrip().startswith(("#", "note:", "Performance")):
+            continue
+        if line.endswith("seconds time elapsed"):
+            out[("elapsed",)] = line.split()[0]
+            continue
+        if line.endswith(("seconds user", "seconds sys")):
+            continue
+        t = line.replace("<not counted>", "<not-counted>") \
+                .replace("<not supported>", "<not-supported>").split()
+        # A thread: perf shows COMM-TID, perfev the TID.
+        if len(t) > 2 and re.fullmatch(r".*-\d+", t[0]) and not re.fullmatch(r"[\d.]+", t[0]):
+            t[0] = t[0].rsplit("-", 1)[1]
+        if len(t) >= 3 and t[-2] == "msec":
+            out[tuple(t[:-3]) + (t[-1],)] = t[-3]
+        elif len(t) >= 2:
+            out[tuple(t[:-2]) + (t[-1],)] = t[-2]
+    return out
+
+
+def stat_report_cmp(args):
+    """The same counts, lines and elapsed time in two stat reports (perf's and perfev's)."""
+    if len(args) != 2:
+        sys.exit("usage: oracle.py stat-report-cmp PERF_REPORT PERFEV_REPORT")
+    p, o = map(stat_lines, args)
+    if not p:
+        sys.exit("no counts in %s" % args[0])
+    if p != o:
+        diff = sorted(set(p.items()) ^ set(o.items()))[:8]
+        sys.exit("the reports differ: perf %s\nperfev %s\n(first differences: %s)" %
+                 (sorted(p.items())[:6], sorted(o.items())[:6], diff))
+    print("lines=%d" % len(p))
+    return 0
+
+
 COMMANDS = {"report-cmp": report_cmp, "set-build-id": set_build_id, "chains-cmp": chains_cmp,
             "chains-find": chains_find, "chains-dist": chains_dist, "graph-cmp": graph_cmp,
-            "attr-delta": attr_delta, "stat-attr-delta": stat_attr_delta}
+            "attr-delta": attr_delta, "stat-attr-delta": stat_attr_delta,
+            "stat-report-cmp": stat_report_cmp}
 
 
 def main():

@@ -146,3 +146,54 @@ TEST(encode_refuses_other_cpu_maps)
 	r.u.cpu_map.type = PERFEV_CPU_MAP_MASK;
 	CHECK_INT(perfev_record_encode(&layout, &r, buf, sizeof(buf)), -EINVAL);
 }
+
+/* The CPU maps perf 6.1 writes: a list, a range (-a on CPUs 0-1), masks of 32- and 64-bit words. */
+TEST(cpu_map_encodings)
+{
+	static const uint8_t range[] = {0x4a, 0, 0, 0, 0, 0, 0x10, 0, 2, 0, 0, 0, 0, 0, 1, 0};
+	static const uint8_t mask32[] = {0x4a, 0, 0, 0, 0, 0, 0x12, 0, 1, 0,
+					 1,    0, 4, 0, 0x05, 0x01, 0, 0};
+	static const uint8_t mask64[] = {0x4a, 0, 0, 0, 0, 0, 0x1a, 0, 1, 0, 1, 0, 8, 0,
+					 0,    0, 0, 0, 0x03, 0, 0, 0, 0, 0x80, 0, 0};
+	struct perfev_record r;
+	int cpus[16];
+
+	setup();
+	CHECK_INT(perfev_record_decode(&layout, range, sizeof(range), &r), 0);
+	CHECK_INT(perfev_cpu_map_cpus(&r, cpus, 16), 2);
+	CHECK_INT(cpus[0], 0);
+	CHECK_INT(cpus[1], 1);
+	CHECK_INT(perfev_record_decode(&layout, mask32, sizeof(mask32), &r), 0);
+	CHECK_INT(perfev_cpu_map_cpus(&r, cpus, 16), 3);
+	CHECK_INT(cpus[0], 0);
+	CHECK_INT(cpus[1], 2);
+	CHECK_INT(cpus[2], 8);
+	CHECK_INT(perfev_record_decode(&layout, mask64, sizeof(mask64), &r), 0);
+	CHECK_INT(perfev_cpu_map_cpus(&r, cpus, 1), 3);
+	CHECK_INT(cpus[0], 0);
+	CHECK_INT(perfev_cpu_map_cpus(&r, cpus, 16), 3);
+	CHECK_INT(cpus[1], 1);
+	CHECK_INT(cpus[2], 47);
+	CHECK_INT(perfev_record_decode(&layout, perf_cpus, sizeof(perf_cpus), &r), 0);
+	CHECK_INT(perfev_cpu_map_cpus(&r, cpus, 16), 1);
+	CHECK_INT(cpus[0], -1);
+	/* A mask word cut short, a range backwards, another record. */
+	{
+		uint8_t bad[sizeof(mask64)];
+
+		memcpy(bad, mask64, sizeof(bad));
+		bad[6] = 22;
+		CHECK_INT(perfev_record_decode(&layout, bad, 22, &r), 0);
+		CHECK_INT(perfev_cpu_map_cpus(&r, cpus, 16), -EBADMSG);
+	}
+	{
+		uint8_t bad[sizeof(range)];
+
+		memcpy(bad, range, sizeof(bad));
+		bad[12] = 5;
+		CHECK_INT(perfev_record_decode(&layout, bad, sizeof(bad), &r), 0);
+		CHECK_INT(perfev_cpu_map_cpus(&r, cpus, 16), -EBADMSG);
+	}
+	CHECK_INT(perfev_record_decode(&layout, perf_stat, sizeof(perf_stat), &r), 0);
+	CHECK_INT(perfev_cpu_map_cpus(&r, cpus, 16), -EINVAL);
+}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* Decoding ring-buffer and perf.data records: layouts, every record type, every sample field. */
 #include <errno.h>
+#include <limits.h>
 #include "common/internal.h"
 #include "sample/record-internal.h"
 #include <perfev/record.h>
@@ -522,6 +523,91 @@ static int decode_stat_records(struct rd *r, struct perfev_record *out)
 		return 1;
 	}
 	return ok ? 0 : -EBADMSG;
+}
+
+/* One CPU found in a map: stored while there is room, always counted. */
+static void cpu_put(int *cpus, size_t max, size_t *n, int cpu)
+{
+	if (*n < max)
+		cpus[*n] = cpu;
+	(*n)++;
+}
+
+/*
+ * A perf_record_cpu_map_data from its type on (@len bytes): a list of
+ * u16 CPUs, a mask of 32- or 64-bit words (perf 6.1's packed layouts), or
+ * a range with an "any CPU" flag.
+ */
+static int cpu_map_read(const unsigned char *p, size_t len, int *cpus, size_t max)
+{
+	struct rd r = {.p = p, .end = len};
+	uint16_t type, nr, long_size, lo, hi;
+	uint8_t any, pad8;
+	uint32_t pad32;
+	const void *arr;
+	size_t n = 0, i;
+	unsigned int b;
+
+	if (!rd_u16(&r, &type))
+		return -EBADMSG;
+	switch (type) {
+	case PERFEV_CPU_MAP_CPUS:
+		if (!rd_u16(&r, &nr) || !rd_array(&r, nr, 2, &arr))
+			return -EBADMSG;
+		for (i = 0; i < nr; i++) {
+			int16_t c;
+
+			memcpy(&c, (const unsigned char *)arr + 2 * i, 2);
+			cpu_put(cpus, max, &n, c);
+		}
+		break;
+	case PERFEV_CPU_MAP_MASK:
+		if (!rd_u16(&r, &nr) || !rd_u16(&r, &long_size) ||
+		    (long_size != 4 && long_size != 8) || (long_size == 8 && !rd_u32(&r, &pad32)) ||
+		    !rd_array(&r, nr, long_size, &arr))
+			return -EBADMSG;
+		for (i = 0; i < nr; i++) {
+			uint64_t w = 0;
+
+			memcpy(&w, (const unsigned char *)arr + i * long_size, long_size);
+			for (b = 0; b < 8u * long_size; b++)
+				if (w >> b & 1)
+					cpu_put(cpus, max, &n, (int)(i * 8u * long_size + b));
+		}
+		break;
+	case PERFEV_CPU_MAP_RANGE:
+		if (!rd_u8(&r, &any) || !rd_u8(&r, &pad8) || !rd_u16(&r, &lo) || !rd_u16(&r, &hi) ||
+		    lo > hi)
+			return -EBADMSG;
+		if (any)
+			cpu_put(cpus, max, &n, -1);
+		for (i = lo; i <= hi; i++)
+			cpu_put(cpus, max, &n, (int)i);
+		break;
+	default:
+		return -EBADMSG;
+	}
+	return n > INT_MAX ? -EOVERFLOW : (int)n;
+}
+
+int perfev_cpu_map_cpus(const struct perfev_record *rec, int *cpus, size_t max)
+{
+	const unsigned char *p;
+	size_t len;
+
+	if (!rec || (!cpus && max))
+		return -EINVAL;
+	if (rec->type == PERFEV_RECORD_CPU_MAP && rec->u.cpu_map.data) {
+		p = (const unsigned char *)rec->u.cpu_map.data - 2;
+		len = (size_t)rec->u.cpu_map.data_size + 2;
+	} else if (rec->type == PERFEV_RECORD_EVENT_UPDATE &&
+		   rec->u.event_update.type == PERFEV_EVENT_UPDATE_CPUS && rec->u.event_update.data) {
+		p = rec->u.event_update.data;
+		len = rec->u.event_update.data_size;
+	} else {
+		return -EINVAL;
+	}
+	return cpu_map_read(p, len, cpus, max);
 }
 
 int perfev_record_decode(const struct perfev_sample_layout *layout, const void *buf, size_t len,

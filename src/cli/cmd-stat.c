@@ -30,7 +30,7 @@ static const char *const stat_usage[] = {
 };
 
 struct stat_opts {
-	struct opt_list events;
+	struct opt_list events, metrics;
 	const char *pids, *tids, *cpu_list, *cgroup, *output, *sep;
 	bool all_cpus, no_aggr, per_thread, per_core, per_die, per_socket, per_node;
 	bool json, no_scale, table, no_inherit, group, all_user, all_kernel;
@@ -133,6 +133,58 @@ static int configure(struct perf_event_attr *a, size_t ev, void *ctx)
 		a->exclude_user = 1;
 	}
 	return 0;
+}
+
+/* @ev is one of the -e strings. */
+static bool asked(const struct stat_opts *o, const char *ev)
+{
+	int i;
+
+	for (i = 0; i < o->events.n; i++)
+		if (!strcmp(o->events.items[i], ev))
+			return true;
+	return false;
+}
+
+/*
+ * -M: the events the metrics need, each ratio's two as a weak group
+ * (perf's default: the kernel schedules them together when it can), each
+ * event list once, none that -e counts already.  Without a hardware PMU the hardware events of a metric are not counted
+ * at all (cycles would fall back to cpu-clock and make a ratio of
+ * nonsense): the metric says <not supported>.
+ */
+static void add_metric_events(struct perfev_evspec *spec, const struct stat_opts *o,
+			      struct stat_data *d, const struct perfev_parse_opts *pa)
+{
+	const char *clock = o->all_cpus || o->cpu_list || o->cgroup ? "cpu-clock" : "task-clock";
+	const char **added = NULL;
+	size_t nadded = 0, cap = 0, k;
+	bool have_clock = false;
+
+	d->no_pmu = !have_hardware();
+	for (k = 0; k < d->nmetrics; k++) {
+		const struct stat_metric_def *md = d->metrics[k];
+		struct perfev_parse_error pe = {.sz = sizeof(pe)};
+		size_t j;
+
+		have_clock |= md->kind != STAT_METRIC_RATIO && !(md->hardware && d->no_pmu);
+		for (j = 0; j < nadded && strcmp(added[j], md->events); j++)
+			;
+		if (j < nadded || !md->events[0] || (md->hardware && d->no_pmu) ||
+		    asked(o, md->events))
+			continue;
+		cli_grow(&added, &cap, nadded + 1, sizeof(*added));
+		added[nadded++] = md->events;
+		if (perfev_evspec_add(spec, md->events, pa, &pe))
+			cli_die("cannot set up the events of metric '%s': %s", md->name, pe.message);
+	}
+	free(added);
+	if (have_clock && !asked(o, clock)) {
+		struct perfev_parse_error pe = {.sz = sizeof(pe)};
+
+		if (perfev_evspec_add(spec, clock, pa, &pe))
+			cli_die("cannot set up %s for the metrics: %s", clock, pe.message);
+	}
 }
 
 /* -p, -t or a command, and -a --per-thread's threads: not counted per CPU. */
@@ -634,6 +686,8 @@ int cmd_stat(int argc, const char **argv)
 	    OPT_HEADING("events"),
 	    OPT_COUNTED('d', "detailed", &o.detailed,
 			"add cache events: -d L1d and LLC, -dd L1i and TLBs, -ddd prefetches"),
+	    OPT_MULTI('M', "metrics", &o.metrics, "METRIC[,METRIC]",
+		      "derived metrics and their events (perfev list metric)"),
 	    OPT_FLAG(0, "group", &o.group, "count the -e events as one group"),
 	    OPT_FLAG(0, "all-user", &o.all_user, "count user space only, whatever the modifiers"),
 	    OPT_FLAG(0, "all-kernel", &o.all_kernel,
@@ -765,7 +819,16 @@ int cmd_stat(int argc, const char **argv)
 	pa.tracefs_error = env.tracefs_error;
 	if (perfev_evspec_new(&rc.spec))
 		cli_die("out of memory");
-	if (!o.events.n) {
+	for (i = 0; i < o.metrics.n; i++) {
+		const char *bad = stat_metrics_parse(&d, o.metrics.items[i]);
+
+		if (bad)
+			usage_error(stat_usage, opts,
+				    "cannot find metric '%s': 'perfev list metric' lists those "
+				    "perfev derives",
+				    bad);
+	}
+	if (!o.events.n && !d.nmetrics) {
 		struct perfev_parse_error pe = {.sz = sizeof(pe)};
 
 		default_events(&env, o.all_cpus || o.cpu_list || o.cgroup, defaults, sizeof(defaults));
@@ -794,6 +857,10 @@ int cmd_stat(int argc, const char **argv)
 	}
 
 	d.nasked = perfev_evspec_count(rc.spec);
+	add_metric_events(rc.spec, &o, &d, &pa);
+	if (!perfev_evspec_count(rc.spec) && d.nmetrics)
+		cli_die("cannot count the metrics of -M here: their events need a hardware PMU, "
+			"and this machine has none (perfev list metric says which are supported)");
 	d.hide_idle_units = o.per_thread && o.all_cpus;
 	for (i = 0; i < o.detailed; i++) {
 		struct perfev_parse_error pe = {.sz = sizeof(pe)};
@@ -853,6 +920,8 @@ int cmd_stat(int argc, const char **argv)
 	cli_env_release(&env);
 	cli_target_release(&rc.ct);
 	opt_list_release(&o.events);
+	opt_list_release(&o.metrics);
+	free(d.metrics);
 	if (terminating()) {
 		/* Ended by SIGTERM or SIGHUP: end by it, as perf does (status 128 + N). */
 		int sig = stop_signal;

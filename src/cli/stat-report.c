@@ -14,7 +14,7 @@
 #include "stat.h"
 
 static const char *const report_usage[] = {
-    "perfev stat report [-i FILE] [-x SEP | -j]",
+    "perfev stat report [-i FILE] [-M METRIC] [-x SEP | -j]",
     NULL,
 };
 
@@ -276,9 +276,12 @@ static void free_report(struct report *rp, char *desc)
 int stat_report(int argc, const char **argv)
 {
 	const char *input = "perf.data", *sep = NULL;
+	struct opt_list metrics = {0};
 	bool json = false;
 	const struct option opts[] = {
 	    OPT_STR('i', "input", &input, "FILE", "the perf.data file (default perf.data)"),
+	    OPT_MULTI('M', "metrics", &metrics, "METRIC[,METRIC]",
+		      "derived metrics of the recorded counts (perfev list metric)"),
 	    OPT_STR('x', "field-separator", &sep, "SEP", "CSV output (RFC 4180) with SEP"),
 	    OPT_FLAG('j', "json", &json, "one JSON document"),
 	    OPT_TERMINATOR,
@@ -300,6 +303,15 @@ int stat_report(int argc, const char **argv)
 		usage_error(report_usage, opts, "perfev stat report takes no command");
 	if (sep && json)
 		usage_error(report_usage, opts, "choose -x or -j, not both");
+	for (err = 0; err < metrics.n; err++) {
+		const char *bad = stat_metrics_parse(&d, metrics.items[err]);
+
+		if (bad)
+			usage_error(report_usage, opts,
+				    "cannot find metric '%s': 'perfev list metric' lists those "
+				    "perfev derives",
+				    bad);
+	}
 	err = perfev_data_open(input, NULL, &r);
 	if (err)
 		cli_die("cannot read '%s': %s", input, perfev_strerror(err));
@@ -355,5 +367,7 @@ int stat_report(int argc, const char **argv)
 		cli_die("cannot show '%s': it holds no counts (no STAT_ROUND record)", input);
 	perfev_data_close(r);
 	free_report(&rp, desc);
+	opt_list_release(&metrics);
+	free(d.metrics);
 	return fflush(stderr) || ferror(stderr) ? 1 : 0;
 }

@@ -29,6 +29,34 @@ struct stat_event {
 
 enum stat_format { STAT_TEXT, STAT_CSV, STAT_JSON };
 
+/* A metric of -M (stat-metrics.c). */
+enum stat_metric_kind {
+	STAT_METRIC_RATIO,	  /* factor * numerator / denominator */
+	STAT_METRIC_PER_CLOCK,	  /* factor * numerator / CPU clock (ns) */
+	STAT_METRIC_PER_ELAPSED, /* CPU clock / wall time */
+};
+
+struct stat_metric_def {
+	const char *name; /* perf's name */
+	const char *desc;
+	const char *events; /* what -M counts for it (the CPU clock added for the clock kinds) */
+	enum stat_metric_kind kind;
+	uint32_t ntype; /* numerator */
+	uint64_t nconfig;
+	uint32_t dtype; /* denominator of a ratio */
+	uint64_t dconfig;
+	double factor;
+	const char *unit;
+	bool hardware; /* its events need a hardware PMU */
+};
+
+extern const struct stat_metric_def stat_metric_defs[];
+extern const size_t stat_metric_count;
+const struct stat_metric_def *stat_metric_find(const char *name);
+struct stat_data;
+/* Add the metrics named in @list (commas between) to @d; the first unknown name, or NULL. */
+const char *stat_metrics_parse(struct stat_data *d, const char *list);
+
 struct stat_data {
 	/* What was measured. */
 	size_t nev;
@@ -41,6 +69,9 @@ struct stat_data {
 	size_t nasked;		 /* events of -e or the default list; -d's follow them */
 	bool implied_defaults;	 /* no -e: the default list */
 	bool hide_idle_units;	 /* -a --per-thread: only the threads that counted something */
+	const struct stat_metric_def **metrics; /* -M, shown after the events */
+	size_t nmetrics;
+	bool no_pmu; /* -M's hardware metrics were not counted: no hardware PMU */
 
 	/* Results: [run][event][unit]. */
 	size_t nruns, cap_runs;

@@ -132,6 +132,74 @@ else
 	fail per_thread_system_wide "rc=$rc $(head -c 400 "$TMP/err")"
 fi
 
+# ---- -M: perfev's metrics, with the default metrics' rule for counts multiplexed apart -----
+run "$PERFEV" stat -x, -M cs_per_second,CPUs_utilized,page_faults_per_second -- true
+python3 - "$TMP/err" >"$TMP/m" 2>&1 <<'PY'
+import sys
+rows = {r[2]: r for r in (l.rstrip("\n").split(",") for l in open(sys.argv[1])) if len(r) > 6}
+# The clock's nanoseconds from its runtime column (the value is rounded to 0.01 ms).
+tc, cs, pf = float(rows["task-clock"][3]), float(rows["context-switches"][0]), float(rows["page-faults"][0])
+assert abs(float(rows["cs_per_second"][0]) - cs * 1e9 / tc) <= 1e-4 * max(1, cs * 1e9 / tc), rows
+assert abs(float(rows["page_faults_per_second"][0]) - pf * 1e9 / tc) <= 1e-4 * pf * 1e9 / tc, rows
+assert rows["page_faults_per_second"][6] == "faults/sec", rows
+assert 0 < float(rows["CPUs_utilized"][0]) < 4, rows
+print("%.0f faults/sec" % float(rows["page_faults_per_second"][0]))
+PY
+pyrc=$?
+if [ "$rc" -eq 0 ] && [ "$pyrc" -eq 0 ]; then
+	pass "metrics_software: $(cat "$TMP/m")"
+else
+	fail metrics_software "rc=$rc $(head -c 400 "$TMP/m") $(head -c 300 "$TMP/err")"
+fi
+run "$PERFEV" stat -M insn_per_cycle,branch_miss_rate,cs_per_second -- true
+if perf stat -e instructions -x, true 2>&1 | grep -q 'not supported'; then
+	if [ "$rc" -eq 0 ] && grep -Eq '<not supported> +insn_per_cycle' "$TMP/err" &&
+		grep -Eq '<not supported> +branch_miss_rate' "$TMP/err" &&
+		grep -q 'metric insn_per_cycle: its events .* need a hardware PMU' "$TMP/err" &&
+		! grep -q 'cpu-clock' "$TMP/err"; then
+		pass "metrics_without_pmu: <not supported> and why, no cycles turned into cpu-clock"
+	else
+		fail metrics_without_pmu "rc=$rc $(head -c 600 "$TMP/err")"
+	fi
+	run "$PERFEV" stat -M insn_per_cycle -- true
+	expect_rc metrics_none_countable 1 && {
+		grep -q 'cannot count the metrics of -M here: their events need a hardware PMU' "$TMP/err" &&
+			pass metrics_none_countable || fail metrics_none_countable "$(head -c 300 "$TMP/err")"
+	}
+elif [ "$rc" -eq 0 ] && grep -Eq '^ +[0-9.]+ +insn_per_cycle' "$TMP/err"; then
+	pass "metrics_with_pmu"
+else
+	fail metrics_with_pmu "rc=$rc $(head -c 600 "$TMP/err")"
+fi
+# The same counts counted together or multiplexed apart: a value, or <not comparable>.
+"$PERFEV" stat record -o "$TMP/sw.data" -e page-faults,context-switches -- true 2>/dev/null
+for mux in 0 1; do
+	python3 "$ORACLE" stat-file-as-ipc "$TMP/sw.data" "$TMP/ipc$mux.data" $mux >/dev/null
+	run "$PERFEV" stat report -M insn_per_cycle,CPI -i "$TMP/ipc$mux.data"
+	if [ "$mux" = 0 ] && [ "$rc" -eq 0 ] && grep -Eq ' 3\.000 +insn_per_cycle' "$TMP/err" &&
+		grep -Eq ' 0\.333 +CPI' "$TMP/err"; then
+		pass "metrics_together: 3000 instructions, 1000 cycles, insn_per_cycle 3.000"
+	elif [ "$mux" = 1 ] && [ "$rc" -eq 0 ] &&
+		grep -Eq '<not comparable> +insn_per_cycle .*multiplexed apart' "$TMP/err" &&
+		! grep -Eq '[0-9] +insn_per_cycle' "$TMP/err"; then
+		pass "metrics_multiplexed_apart: <not comparable>, as the default metrics"
+	else
+		fail "metrics_mux$mux" "rc=$rc $(head -c 600 "$TMP/err")"
+	fi
+done
+run "$PERFEV" list metric
+if [ "$rc" -eq 0 ] && grep -q 'insn_per_cycle' "$TMP/out" && grep -q 'branch_miss_rate' "$TMP/out" &&
+	grep -q 'cs_per_second' "$TMP/out"; then
+	pass "list_metric: $(grep -c '^  [A-Za-z]' "$TMP/out") metrics"
+else
+	fail list_metric "rc=$rc $(head -c 300 "$TMP/out") $(head -c 300 "$TMP/err")"
+fi
+run "$PERFEV" list -j metric
+json_ok "$TMP/out" && pass list_metric_json || fail list_metric_json "$(cat "$TMP/json-err")"
+run "$PERFEV" stat -M no_such_metric -- true
+expect_rc metric_unknown 2 && { grep -q "cannot find metric 'no_such_metric'" "$TMP/err" &&
+	pass metric_unknown || fail metric_unknown "$(head -c 300 "$TMP/err")"; }
+
 # ---- usage errors ------------------------------------------------------------------------
 run "$PERFEV" stat --all-user --all-kernel -- true
 expect_rc all_user_and_kernel 2 && pass all_user_and_kernel

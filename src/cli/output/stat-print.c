@@ -146,6 +146,17 @@ static int find_event(const struct stat_data *d, size_t ev, uint32_t type, uint6
 	return found;
 }
 
+/*
+ * A ratio of two estimates taken in different time slices can be far
+ * off: only trust it within a group or without multiplexing.
+ */
+static bool comparable(const struct stat_data *d, size_t x, size_t y, const struct agg *ax,
+		       const struct agg *ay)
+{
+	return d->ev[x].leader == d->ev[y].leader ||
+	       (ax->running == ax->enabled && ay->running == ay->enabled);
+}
+
 static bool is_clock(const struct stat_event *e)
 {
 	return is_event(e, SW(TASK_CLOCK)) || is_event(e, SW(CPU_CLOCK));
@@ -200,12 +211,7 @@ static void metric(const struct stat_data *d, size_t ev, size_t unit, const stru
 		m->have = true;
 		m->value = mt->factor * a->value / b.value;
 		m->unit = mt->unit;
-		/*
-		 * A ratio of two estimates taken in different time slices can
-		 * be far off: only trust it within a group or without multiplexing.
-		 */
-		m->comparable = d->ev[o].leader == e->leader ||
-				(a->running == a->enabled && b.running == b.enabled);
+		m->comparable = comparable(d, ev, (size_t)o, a, &b);
 		return;
 	}
 	/* Anything else: its rate per second of CPU time, as perf shows. */
@@ -233,6 +239,91 @@ static void metric(const struct stat_data *d, size_t ev, size_t unit, const stru
 			m->value = rate;
 			m->unit = "/sec";
 		}
+	}
+}
+
+/* ---- named metrics (-M) ----------------------------------------------------- */
+
+enum named_state { NM_VALUE, NM_NOT_SUPPORTED, NM_NOT_COUNTED, NM_NOT_COMPARABLE };
+
+/* The CPU clock counted: task-clock, else cpu-clock. */
+static int clock_event(const struct stat_data *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nev; i++)
+		if (is_clock(&d->ev[i]))
+			return (int)i;
+	return -1;
+}
+
+/* Any event of this type and config, supported or not (for <not supported>). */
+static bool asked_for(const struct stat_data *d, uint32_t type, uint64_t config)
+{
+	size_t i;
+
+	for (i = 0; i < d->nev; i++)
+		if (d->ev[i].type == type && (d->ev[i].config & 0xffffffffffULL) == config)
+			return true;
+	return false;
+}
+
+/* Metric @md for unit @u, with the default metrics' rule for inputs multiplexed apart. */
+static enum named_state named_metric(const struct stat_data *d, const struct stat_metric_def *md,
+				     size_t u, double elapsed, double *value)
+{
+	int n, o;
+	struct agg a, b;
+
+	if (md->hardware && d->no_pmu)
+		return NM_NOT_SUPPORTED;
+	n = md->kind == STAT_METRIC_PER_ELAPSED ? clock_event(d)
+						: find_event(d, 0, md->ntype, md->nconfig);
+	if (n < 0)
+		return asked_for(d, md->ntype, md->nconfig) ? NM_NOT_SUPPORTED : NM_NOT_COUNTED;
+	a = aggregate(d, (size_t)n, u);
+	if (md->kind == STAT_METRIC_PER_ELAPSED) {
+		if (!a.counted || elapsed <= 0)
+			return NM_NOT_COUNTED;
+		*value = a.value / elapsed;
+		return NM_VALUE;
+	}
+	o = md->kind == STAT_METRIC_RATIO ? find_event(d, (size_t)n, md->dtype, md->dconfig)
+					  : clock_event(d);
+	if (o < 0)
+		return md->kind == STAT_METRIC_RATIO && asked_for(d, md->dtype, md->dconfig)
+			   ? NM_NOT_SUPPORTED
+			   : NM_NOT_COUNTED;
+	b = aggregate(d, (size_t)o, u);
+	if (!a.counted || !b.counted || b.value <= 0)
+		return NM_NOT_COUNTED;
+	if (!comparable(d, (size_t)n, (size_t)o, &a, &b))
+		return NM_NOT_COMPARABLE;
+	*value = md->factor * a.value / b.value;
+	return NM_VALUE;
+}
+
+static const char *const named_words[] = {NULL, "<not supported>", "<not counted>",
+					  "<not comparable>"};
+
+/* -M's lines: the value where the counts are, the metric's name where an event's is. */
+static void text_metrics(const struct stat_data *d, size_t u, double elapsed, const char *prefix)
+{
+	size_t k;
+
+	for (k = 0; k < d->nmetrics; k++) {
+		const struct stat_metric_def *md = d->metrics[k];
+		double v = 0;
+		enum named_state st = named_metric(d, md, u, elapsed, &v);
+
+		fputs(prefix, d->out);
+		if (st == NM_VALUE)
+			fprintf(d->out, "%18.3f      %-32s # %s\n", v, md->name, md->unit);
+		else if (st == NM_NOT_COMPARABLE)
+			fprintf(d->out, "%18s      %-32s # %s (multiplexed apart)\n", named_words[st],
+				md->name, md->unit);
+		else
+			fprintf(d->out, "%18s      %s\n", named_words[st], md->name);
 	}
 }
 
@@ -384,6 +475,13 @@ static void print_notes(const struct stat_data *d)
 		fprintf(f, "  note: %s: %s\n", e->name, e->note);
 		n++;
 	}
+	for (ev = 0; ev < d->nmetrics; ev++)
+		if (d->metrics[ev]->hardware && d->no_pmu) {
+			fprintf(f, "  note: metric %s: its events (%s) need a hardware PMU, and this "
+				   "machine has none\n",
+				d->metrics[ev]->name, d->metrics[ev]->events);
+			n++;
+		}
 	if (implied) {
 		fprintf(f, "  note: %zu of the events perfev adds (the defaults, -d) cannot be "
 			   "counted here%s\n",
@@ -419,6 +517,7 @@ static void print_text(const struct stat_data *d)
 			prefix[0] = '\0';
 		for (ev = 0; ev < d->nev; ev++)
 			text_line(d, ev, u, mean_el, prefix);
+		text_metrics(d, u, mean_el, prefix);
 		if (d->nunits > 1 && u + 1 < d->nunits)
 			fputc('\n', f);
 	}
@@ -538,6 +637,42 @@ static void csv_line(const struct stat_data *d, size_t ev, size_t u, double elap
 	fputc('\n', d->out);
 }
 
+/* -M's rows: the metric's value, its name in the event column, its unit in the metric's. */
+static void csv_metrics(const struct stat_data *d, size_t u, double elapsed, const char *time_col)
+{
+	size_t k;
+
+	for (k = 0; k < d->nmetrics; k++) {
+		const struct stat_metric_def *md = d->metrics[k];
+		double v = 0;
+		enum named_state st = named_metric(d, md, u, elapsed, &v);
+		char label[64], val[64];
+		bool first = true;
+
+		if (time_col) {
+			csv_field(d, time_col, first);
+			first = false;
+		}
+		unit_label(d, u, label, sizeof(label));
+		if (label[0]) {
+			csv_field(d, label, first);
+			first = false;
+		}
+		if (st == NM_VALUE)
+			snprintf(val, sizeof(val), "%.6g", v);
+		else
+			snprintf(val, sizeof(val), "%s", named_words[st]);
+		csv_field(d, val, first);
+		csv_field(d, "", false);
+		csv_field(d, md->name, false);
+		csv_field(d, "", false);
+		csv_field(d, "", false);
+		csv_field(d, "", false);
+		csv_field(d, md->unit, false);
+		fputc('\n', d->out);
+	}
+}
+
 /* ---- JSON --------------------------------------------------------------------- */
 
 static void json_unit(struct json *j, const struct stat_data *d, size_t u)
@@ -634,6 +769,48 @@ static void json_events(struct json *j, const struct stat_data *d, double elapse
 	json_arr_end(j);
 }
 
+/* -M: each metric's value per unit, null with the reason where there is none. */
+static void json_metrics(struct json *j, const struct stat_data *d, double elapsed)
+{
+	static const char *const why[] = {NULL, "not supported", "not counted",
+					  "not comparable: multiplexed apart"};
+	size_t k, u;
+
+	if (!d->nmetrics)
+		return;
+	json_key(j, "metrics");
+	json_arr_begin(j);
+	for (k = 0; k < d->nmetrics; k++) {
+		const struct stat_metric_def *md = d->metrics[k];
+
+		json_obj_begin(j);
+		json_kstr(j, "metric", md->name);
+		json_kstr(j, "unit", md->unit);
+		json_key(j, "values");
+		json_arr_begin(j);
+		for (u = 0; u < d->nunits; u++) {
+			double v = 0;
+			enum named_state st = named_metric(d, md, u, elapsed, &v);
+
+			json_obj_begin(j);
+			if (d->aggr != PERFEV_AGGR_GLOBAL) {
+				json_key(j, aggr_name(d->aggr));
+				json_unit(j, d, u);
+			}
+			json_key(j, "value");
+			if (st == NM_VALUE)
+				json_double(j, v);
+			else
+				json_null(j);
+			json_kstr(j, "why_none", why[st]);
+			json_obj_end(j);
+		}
+		json_arr_end(j);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
 static void json_header(struct json *j, const struct stat_data *d)
 {
 	size_t i;
@@ -683,6 +860,7 @@ static void print_json(const struct stat_data *d)
 	else
 		json_null(&j);
 	json_events(&j, d, mean_el);
+	json_metrics(&j, d, mean_el);
 	json_obj_end(&j);
 	json_end(&j);
 }
@@ -701,9 +879,11 @@ void stat_print(const struct stat_data *d)
 		break;
 	case STAT_CSV:
 		stat_summary(d->elapsed_ns, d->nruns, &mean_el, &sd, &ci);
-		for (u = 0; u < d->nunits; u++)
+		for (u = 0; u < d->nunits; u++) {
 			for (ev = 0; ev < d->nev; ev++)
 				csv_line(d, ev, u, mean_el, NULL);
+			csv_metrics(d, u, mean_el, NULL);
+		}
 		break;
 	}
 }
@@ -738,23 +918,27 @@ void stat_print_interval(const struct stat_data *d, double t_s, bool first)
 		json_key(&interval_json, "time_s");
 		json_double(&interval_json, t_s);
 		json_events(&interval_json, d, span);
+		json_metrics(&interval_json, d, span);
 		json_obj_end(&interval_json);
 		return;
 	}
-	for (u = 0; u < d->nunits; u++)
-		for (ev = 0; ev < d->nev; ev++) {
-			char t[32], label[64], prefix[112];
+	for (u = 0; u < d->nunits; u++) {
+		char t[32], label[64], prefix[112];
 
-			snprintf(t, sizeof(t), "%.9f", t_s);
-			if (d->format == STAT_CSV) {
+		snprintf(t, sizeof(t), "%.9f", t_s);
+		unit_label(d, u, label, sizeof(label));
+		snprintf(prefix, sizeof(prefix), "%15s %s%s", t, label, label[0] ? "       " : "");
+		for (ev = 0; ev < d->nev; ev++) {
+			if (d->format == STAT_CSV)
 				csv_line(d, ev, u, span, t);
-				continue;
-			}
-			unit_label(d, u, label, sizeof(label));
-			snprintf(prefix, sizeof(prefix), "%15s %s%s", t, label,
-				 label[0] ? "       " : "");
-			text_line(d, ev, u, span, prefix);
+			else
+				text_line(d, ev, u, span, prefix);
 		}
+		if (d->format == STAT_CSV)
+			csv_metrics(d, u, span, t);
+		else
+			text_metrics(d, u, span, prefix);
+	}
 }
 
 void stat_print_interval_end(const struct stat_data *d)

@@ -173,7 +173,9 @@ static void write_maps(struct stat_rec *r, const struct perfev_session *s)
 			;
 		if (k == nthreads) {
 			memcpy(threads[nthreads], &pid, 8);
-			thread_comm(tid, (char *)threads[nthreads] + 8);
+			/* A command held before its exec is still perfev: no name, as perf. */
+			if (tid != perfev_session_child(s))
+				thread_comm(tid, (char *)threads[nthreads] + 8);
 			nthreads++;
 		}
 		for (k = 0; k < ncpus && cpus[k] != (uint16_t)cpu; k++)

@@ -85,6 +85,36 @@ else
 	pass "perf_reads_records: $(grep -c 'PERF_RECORD_STAT$' "$TMP/dump") STAT records"
 fi
 
+# ---- perfev script -D and -j name the records' fields as perf report -D does --------------
+for f in "$TMP/perfev4.data" "$TMP/perf4.data" "$TMP/perf6.data"; do
+	perf report -D -i "$f" 2>/dev/null | grep '^\.\.\.\|PERF_RECORD' | grep -v MMAP >"$TMP/pd"
+	"$PERFEV" script -D -i "$f" 2>/dev/null | grep '^\.\.\.\|PERF_RECORD' | grep -v MMAP >"$TMP/od"
+	if [ -s "$TMP/pd" ] && cmp -s "$TMP/pd" "$TMP/od"; then
+		pass "dump_fields($(basename "$f")): $(grep -c '^\.\.\.' "$TMP/od") field lines as perf's"
+	else
+		fail "dump_fields($(basename "$f"))" "$(diff "$TMP/pd" "$TMP/od" | head -c 600)"
+	fi
+done
+"$PERFEV" script -j -i "$TMP/perfev4.data" >"$TMP/j" 2>"$TMP/err"
+python3 - "$TMP/j" >"$TMP/jc" 2>&1 <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+by = {}
+for r in recs:
+    by.setdefault(r["type"], []).append(r)
+assert by["STAT_CONFIG"][0]["config"]["interval"] == 100, by["STAT_CONFIG"]
+assert all(set(r) >= {"id", "cpu", "thread", "val", "ena", "run"} for r in by["STAT"]), by["STAT"][0]
+assert {r["round"] for r in by["STAT_ROUND"]} == {"INTERVAL"}, by["STAT_ROUND"]
+assert by["CPU_MAP"][0]["cpus"] == [-1] and by["THREAD_MAP"][0]["threads"][0]["pid"] > 0
+assert {"unit", "scale"} <= {k for r in by["EVENT_UPDATE"] for k in r}
+print("%d STAT records" % len(by["STAT"]))
+PY
+if [ $? -eq 0 ]; then
+	pass "script_json_fields: $(cat "$TMP/jc")"
+else
+	fail script_json_fields "$(head -c 600 "$TMP/jc")"
+fi
+
 # ---- mistakes ----------------------------------------------------------------------------
 "$PERFEV" record -q -o "$TMP/sampled.data" -e task-clock -- true >/dev/null 2>&1
 run "$PERFEV" stat report -i "$TMP/sampled.data"

@@ -358,13 +358,7 @@ static int configure(struct perf_event_attr *a, size_t ev, void *ctx)
 	if (o->inherit_stat)
 		a->inherit_stat = 1;
 	/* As perf: the one level asked for, whatever the event's modifiers said. */
-	if (o->all_user) {
-		a->exclude_kernel = 1;
-		a->exclude_user = 0;
-	} else if (o->all_kernel) {
-		a->exclude_kernel = 0;
-		a->exclude_user = 1;
-	}
+	cli_attr_levels(a, o->all_user, o->all_kernel);
 	/* The string's inherit or no-inherit overrides the target's choice. */
 	if (info.terms_set & PERFEV_TERM_INHERIT)
 		a->inherit = info.attr->inherit;

@@ -125,13 +125,7 @@ static int configure(struct perf_event_attr *a, size_t ev, void *ctx)
 	(void)ev;
 	if ((o->all_cpus || o->cpu_list || o->cgroup) && !o->no_inherit && !o->per_thread)
 		a->inherit = 1;
-	if (o->all_user) {
-		a->exclude_kernel = 1;
-		a->exclude_user = 0;
-	} else if (o->all_kernel) {
-		a->exclude_kernel = 0;
-		a->exclude_user = 1;
-	}
+	cli_attr_levels(a, o->all_user, o->all_kernel);
 	return 0;
 }
 

@@ -132,6 +132,17 @@ void cli_parse_error(const char *str, const struct perfev_parse_error *err)
 	fputc('\n', stderr);
 }
 
+void cli_attr_levels(struct perf_event_attr *a, bool all_user, bool all_kernel)
+{
+	if (all_user) {
+		a->exclude_kernel = 1;
+		a->exclude_user = 0;
+	} else if (all_kernel) {
+		a->exclude_kernel = 0;
+		a->exclude_user = 1;
+	}
+}
+
 char *cli_events_grouped(const struct opt_list *events)
 {
 	size_t len = 3;

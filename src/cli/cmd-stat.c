@@ -680,7 +680,7 @@ int cmd_stat(int argc, const char **argv)
 	    OPT_HEADING("events"),
 	    OPT_COUNTED('d', "detailed", &o.detailed,
 			"add cache events: -d L1d and LLC, -dd L1i and TLBs, -ddd prefetches"),
-	    OPT_MULTI('M', "metrics", &o.metrics, "METRIC[,METRIC]",
+	    OPT_MULTI('M', "metrics", &o.metrics, "METRICS",
 		      "derived metrics and their events (perfev list metric)"),
 	    OPT_FLAG(0, "group", &o.group, "count the -e events as one group"),
 	    OPT_FLAG(0, "all-user", &o.all_user, "count user space only, whatever the modifiers"),

@@ -280,7 +280,7 @@ int stat_report(int argc, const char **argv)
 	bool json = false;
 	const struct option opts[] = {
 	    OPT_STR('i', "input", &input, "FILE", "the perf.data file (default perf.data)"),
-	    OPT_MULTI('M', "metrics", &metrics, "METRIC[,METRIC]",
+	    OPT_MULTI('M', "metrics", &metrics, "METRICS",
 		      "derived metrics of the recorded counts (perfev list metric)"),
 	    OPT_STR('x', "field-separator", &sep, "SEP", "CSV output (RFC 4180) with SEP"),
 	    OPT_FLAG('j', "json", &json, "one JSON document"),

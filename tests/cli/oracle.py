@@ -870,25 +870,27 @@ def stat_report_cmp(args):
     return 0
 
 
-def stat_file_as_ipc(args):
+def stat_file_as(args):
     """
-    A stat record file of two software events turned into instructions and
-    cycles (attrs and counts: 3000 and 1000), optionally multiplexed apart
-    (each counted half of the time it was enabled): what a machine with a
-    PMU would record, for -M's co-scheduling rule.
+    A stat record file of two software events turned into two other events
+    with given counts (TYPE:CONFIG:COUNT each: attrs and STAT records),
+    optionally multiplexed apart (each counted half of the time it was
+    enabled): what a machine with a PMU would record, for the metrics.
     """
     import struct
-    if len(args) != 3:
-        sys.exit("usage: oracle.py stat-file-as-ipc IN OUT MULTIPLEXED(0|1)")
+    if len(args) != 5:
+        sys.exit("usage: oracle.py stat-file-as IN OUT MULTIPLEXED(0|1) TYPE:CONFIG:COUNT "
+                 "TYPE:CONFIG:COUNT")
+    evs = [tuple(int(x, 0) for x in a.split(":")) for a in args[3:]]
     b = bytearray(open(args[0], "rb").read())
     attr_size, attrs_off, attrs_size, data_off, data_size = \
         struct.unpack_from("<QQQQQ", b, 16)
     if attrs_size // attr_size != 2:
         sys.exit("expected 2 events, the file has %d" % (attrs_size // attr_size))
     ids = []
-    for i, config in enumerate((1, 0)):   # PERF_COUNT_HW_INSTRUCTIONS, PERF_COUNT_HW_CPU_CYCLES
+    for i, (etype, config, _) in enumerate(evs):
         at = attrs_off + i * attr_size
-        struct.pack_into("<I", b, at, 0)   # PERF_TYPE_HARDWARE
+        struct.pack_into("<I", b, at, etype)
         struct.pack_into("<Q", b, at + 8, config)
         id_off, id_size = struct.unpack_from("<QQ", b, at + attr_size - 16)
         ids.append(set(struct.unpack_from("<%dQ" % (id_size // 8), b, id_off)))
@@ -897,20 +899,18 @@ def stat_file_as_ipc(args):
         rtype, _, size = struct.unpack_from("<IHH", b, pos)
         if rtype == 76:   # PERF_RECORD_STAT
             sid, _, _, val, ena, run = struct.unpack_from("<QIIQQQ", b, pos + 8)
-            first = sid in ids[0]
             run = ena // 2 if args[2] == "1" else ena
-            struct.pack_into("<QQQ", b, pos + 24, 3000 if first else 1000, ena, run)
+            struct.pack_into("<QQQ", b, pos + 24, evs[0 if sid in ids[0] else 1][2], ena, run)
             n += 1
         pos += size
     open(args[1], "wb").write(b)
     print("stat_records=%d" % n)
     return 0
 
-
 COMMANDS = {"report-cmp": report_cmp, "set-build-id": set_build_id, "chains-cmp": chains_cmp,
             "chains-find": chains_find, "chains-dist": chains_dist, "graph-cmp": graph_cmp,
             "attr-delta": attr_delta, "stat-attr-delta": stat_attr_delta,
-            "stat-report-cmp": stat_report_cmp, "stat-file-as-ipc": stat_file_as_ipc}
+            "stat-report-cmp": stat_report_cmp, "stat-file-as": stat_file_as}
 
 
 def main():

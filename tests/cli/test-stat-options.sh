@@ -174,7 +174,8 @@ fi
 # The same counts counted together or multiplexed apart: a value, or <not comparable>.
 "$PERFEV" stat record -o "$TMP/sw.data" -e page-faults,context-switches -- true 2>/dev/null
 for mux in 0 1; do
-	python3 "$ORACLE" stat-file-as-ipc "$TMP/sw.data" "$TMP/ipc$mux.data" $mux >/dev/null
+	# PERF_TYPE_HARDWARE instructions (1) 3000, cycles (0) 1000.
+	python3 "$ORACLE" stat-file-as "$TMP/sw.data" "$TMP/ipc$mux.data" $mux 0:1:3000 0:0:1000 >/dev/null
 	run "$PERFEV" stat report -M insn_per_cycle,CPI -i "$TMP/ipc$mux.data"
 	if [ "$mux" = 0 ] && [ "$rc" -eq 0 ] && grep -Eq ' 3\.000 +insn_per_cycle' "$TMP/err" &&
 		grep -Eq ' 0\.333 +CPI' "$TMP/err"; then
@@ -185,6 +186,23 @@ for mux in 0 1; do
 		pass "metrics_multiplexed_apart: <not comparable>, as the default metrics"
 	else
 		fail "metrics_mux$mux" "rc=$rc $(head -c 600 "$TMP/err")"
+	fi
+done
+# The ratios after '#' (those of -d among them) as perf stat report prints them for the same
+# counts: 250 of 1000 for each cache's load misses (PERF_TYPE_HW_CACHE, result 1) over its
+# loads, branch-misses over branches, cache-misses over cache-references; 3000 instructions
+# over 1000 cycles.
+for pair in 3:65536:250,3:0:1000 3:65537:250,3:1:1000 3:65538:250,3:2:1000 \
+	3:65539:250,3:3:1000 3:65540:250,3:4:1000 0:5:250,0:4:1000 0:3:250,0:2:1000 \
+	0:1:3000,0:0:1000; do
+	# shellcheck disable=SC2046
+	python3 "$ORACLE" stat-file-as "$TMP/sw.data" "$TMP/c.data" 0 $(echo "$pair" | tr , ' ') >/dev/null
+	perf stat report -i "$TMP/c.data" 2>&1 >/dev/null | grep -o '# .*' | sed 's/ *$//' >"$TMP/pm"
+	"$PERFEV" stat report -i "$TMP/c.data" 2>&1 >/dev/null | grep -o '# .*' | sed 's/ *$//' >"$TMP/om"
+	if grep -Eq '25.00% |25.000 % |3.00  insn' "$TMP/om" && cmp -s "$TMP/pm" "$TMP/om"; then
+		pass "ratio_line($pair): $(sed 's/^# *//' "$TMP/om")"
+	else
+		fail "ratio_line($pair)" "perf: $(cat "$TMP/pm") perfev: $(cat "$TMP/om")"
 	fi
 done
 run "$PERFEV" list metric

@@ -441,7 +441,12 @@ static void text_line(const struct stat_data *d, size_t ev, size_t u, double ela
 	fputs(prefix, f);
 	text_value(f, e, &a);
 	fprintf(f, "%-32s", e->name);
-	if (m.have && m.comparable)
+	/* perf's formats: "  25.00% of all branches", but "  25.000 % of all cache refs". */
+	if (m.have && m.comparable && m.unit[0] == '%' && strcmp(m.unit, "% of all cache refs"))
+		fprintf(f, " # %7.2f%%%s", m.value, m.unit + 1);
+	else if (m.have && m.comparable && !strcmp(m.unit, "insn per cycle"))
+		fprintf(f, " # %7.2f  %s", m.value, m.unit);
+	else if (m.have && m.comparable)
 		fprintf(f, " # %8.3f %s", m.value, m.unit);
 	else if (m.have)
 		fprintf(f, " # %8s %s (not comparable: multiplexed apart)", "", m.unit);

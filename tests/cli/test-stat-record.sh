@@ -46,8 +46,7 @@ for opts in "-e task-clock,page-faults -- true" \
 	"-p $sleeper --per-thread -e task-clock,context-switches -- sleep 0.1"; do
 	i=$((i + 1))
 	# shellcheck disable=SC2086
-	perf stat record -q -o "$TMP/perf$i.data" $opts >/dev/null 2>&1 ||
-		perf stat record -o "$TMP/perf$i.data" $opts >/dev/null 2>"$TMP/perf.err"
+	perf stat record -o "$TMP/perf$i.data" $opts >/dev/null 2>"$TMP/perf.err"
 	if [ -s "$TMP/perf$i.data" ]; then
 		cmp_reports "perf_file($opts)" "$TMP/perf$i.data"
 	else

@@ -114,15 +114,17 @@ static const char *const detailed_sets[] = {
 
 /*
  * perf stat's attr choices on top of the session's counting setup:
- * --all-user and --all-kernel set the one level asked for, whatever the
- * modifiers said; a CPU target inherits (nothing to inherit on a CPU, but
- * the attr is then perf's).
+ * sample_type IDENTIFIER as perf's; --all-user and --all-kernel set the
+ * one level asked for, whatever the modifiers said; a CPU target inherits
+ * (nothing to inherit on a CPU, but the attr is then perf's).
  */
 static int configure(struct perf_event_attr *a, size_t ev, void *ctx)
 {
 	const struct stat_opts *o = ctx;
 
 	(void)ev;
+	/* Nothing is sampled; perf stat asks for it all the same. */
+	a->sample_type = PERF_SAMPLE_IDENTIFIER;
 	if ((o->all_cpus || o->cpu_list || o->cgroup) && !o->no_inherit && !o->per_thread)
 		a->inherit = 1;
 	cli_attr_levels(a, o->all_user, o->all_kernel);

@@ -774,7 +774,7 @@ def strace_attrs(path):
             continue
         # A group's leader is read whole; what members ask is never read.
         f["read_group"] = str(m.group(4) == "-1" and "PERF_FORMAT_GROUP" in f.get("read_format", ""))
-        for k in ("size", "read_format", "sample_type"):
+        for k in ("size", "read_format"):
             f.pop(k, None)   # each tool's policy, not the option's
         f["cpus"] = {m.group(3)}
         f["pid"] = "-1" if m.group(2) == "-1" else "task"

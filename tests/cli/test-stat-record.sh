@@ -67,6 +67,24 @@ for opts in "-e task-clock,page-faults -- true" \
 done
 kill "$sleeper" 2>/dev/null
 
+# ---- the attrs of the files: what an option changes in perf's, it changes in perfev's ------
+for opt in --all-user --all-kernel "-e cpu-clock" --group; do
+	# shellcheck disable=SC2086
+	perf stat record -o "$TMP/pb.data" -e task-clock -e page-faults -- true >/dev/null 2>&1 &&
+		perf stat record -o "$TMP/pc.data" -e task-clock -e page-faults $opt -- true >/dev/null 2>&1 &&
+		"$PERFEV" stat record -o "$TMP/ob.data" -e task-clock -e page-faults -- true >/dev/null 2>&1 &&
+		"$PERFEV" stat record -o "$TMP/oc.data" -e task-clock -e page-faults $opt -- true >/dev/null 2>&1 || {
+		fail "file_attrs($opt)" "a stat record failed"
+		continue
+	}
+	if python3 "$ORACLE" attr-delta "$TMP/pb.data" "$TMP/pc.data" "$TMP/ob.data" "$TMP/oc.data" \
+		>"$TMP/delta" 2>&1; then
+		pass "file_attrs($opt): $(cat "$TMP/delta")"
+	else
+		fail "file_attrs($opt)" "$(head -c 400 "$TMP/delta")"
+	fi
+done
+
 # ---- what perf sees in perfev's file ------------------------------------------------------
 perf report -D -i "$TMP/perfev4.data" >"$TMP/dump" 2>/dev/null
 perf report --header-only -i "$TMP/perfev4.data" >"$TMP/header" 2>/dev/null

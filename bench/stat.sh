@@ -15,6 +15,10 @@
 #   bench=stat case=default tool=perf|perfev median_ms=..  perfev's default events
 #   bench=stat case=default ratio=..
 #   bench=stat case=perf-defaults tool=perf median_ms=..   plain 'perf stat -- true'
+#   bench=stat case=record tool=perf|perfev median_ms=..   stat record -e task-clock,page-faults
+#   bench=stat case=record ratio=..
+#   bench=stat case=report tool=perf|perfev median_ms=..   stat report of perf's file
+#   bench=stat case=report ratio=..
 #
 # "default" gives perf the events perfev chooses by default on this machine
 # (perf's own defaults add hardware events, which a machine without a PMU
@@ -42,7 +46,13 @@ task-clock.perfev|$PERFEV stat -e task-clock -- true
 default.perf|perf stat -e $defaults -- true
 default.perfev|$PERFEV stat -- true
 perf-defaults.perf|perf stat -- true
+record.perf|perf stat record -o $dir/perf.data -e task-clock,page-faults -- true
+record.perfev|$PERFEV stat record -o $dir/perfev.data -e task-clock,page-faults -- true
+report.perf|perf stat report -i $dir/report.data
+report.perfev|$PERFEV stat report -i $dir/report.data
 EOF
+perf stat record -o "$dir/report.data" -e task-clock,page-faults -- true >/dev/null 2>&1 ||
+	{ echo "bench=stat: perf stat record failed" >&2; exit 1; }
 
 # One warm-up run of each, then N interleaved rounds.
 round() { # $1: runs per command
@@ -61,7 +71,7 @@ done
 
 median_ms() { sort -n "$dir/$1" | awk '{ a[NR] = $1 } END { printf "%.3f", a[int((NR + 1) / 2)] / 1e6 }'; }
 echo "bench=stat case=true median_ms=$(median_ms true) runs=$N"
-for c in task-clock default; do
+for c in task-clock default record report; do
 	p=$(median_ms "$c.perf")
 	q=$(median_ms "$c.perfev")
 	echo "bench=stat case=$c tool=perf median_ms=$p runs=$N"

@@ -161,6 +161,32 @@ static void same_record(const struct perfev_sample_layout *l, const struct perfe
 		same_bytes(x->text_poke.bytes, y->text_poke.bytes,
 			   (uint64_t)x->text_poke.old_len + x->text_poke.new_len);
 		break;
+	case PERFEV_RECORD_STAT_CONFIG:
+		if (x->stat_config.nr != y->stat_config.nr)
+			abort();
+		same_bytes(x->stat_config.data, y->stat_config.data, 16 * x->stat_config.nr);
+		break;
+	case PERFEV_RECORD_THREAD_MAP:
+		if (x->thread_map.nr != y->thread_map.nr)
+			abort();
+		same_bytes(x->thread_map.entries, y->thread_map.entries, 24 * x->thread_map.nr);
+		break;
+	case PERFEV_RECORD_CPU_MAP:
+		if (x->cpu_map.type != y->cpu_map.type || x->cpu_map.nr != y->cpu_map.nr)
+			abort();
+		same_bytes(x->cpu_map.cpus, y->cpu_map.cpus, 2 * (uint64_t)x->cpu_map.nr);
+		break;
+	case PERFEV_RECORD_EVENT_UPDATE:
+		if (x->event_update.type != y->event_update.type ||
+		    x->event_update.id != y->event_update.id ||
+		    memcmp(&x->event_update.scale, &y->event_update.scale, sizeof(double)) ||
+		    !x->event_update.str != !y->event_update.str ||
+		    (x->event_update.str && strcmp(x->event_update.str, y->event_update.str)) ||
+		    y->event_update.data_size < x->event_update.data_size)
+			abort();
+		/* The map's bytes again, then the padding to 8 bytes. */
+		same_bytes(x->event_update.data, y->event_update.data, x->event_update.data_size);
+		break;
 	default:
 		/* The other members hold no pointers: compare them whole. */
 		if (memcmp(x, y, sizeof(*x)))
@@ -195,6 +221,20 @@ static void check_decoded(const struct perfev_sample_layout *l, const struct per
 	case PERF_RECORD_CGROUP:
 		check_str(r, r->u.cgroup.path);
 		break;
+	case PERFEV_RECORD_EVENT_UPDATE:
+		if (r->u.event_update.type == PERFEV_EVENT_UPDATE_UNIT ||
+		    r->u.event_update.type == PERFEV_EVENT_UPDATE_NAME)
+			check_str(r, r->u.event_update.str);
+		/* A CPUS update holds a map. */
+		__attribute__((fallthrough));
+	case PERFEV_RECORD_CPU_MAP: {
+		int cpus[8], n = perfev_cpu_map_cpus(r, cpus, 8);
+
+		if (n < 0 && n != -EBADMSG && !(n == -EINVAL && r->type == PERFEV_RECORD_EVENT_UPDATE &&
+						 r->u.event_update.type != PERFEV_EVENT_UPDATE_CPUS))
+			abort();
+		break;
+	}
 	case PERF_RECORD_SAMPLE:
 		perfev_data_src_decode(r->u.sample.data_src, &ds);
 		if (ds.mem_op > 0x1f || ds.mem_hops > 7)
@@ -248,7 +288,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_decoded(&l, &r, rec, len);
 
 	n = perfev_record_encode(&l, &r, out1, sizeof(out1));
-	if (r.type != PERF_RECORD_SAMPLE && (r.type < 1 || r.type > 21)) {
+	/* Of perf stat record's maps only lists of CPUs are encoded. */
+	if (r.type == PERFEV_RECORD_CPU_MAP && r.u.cpu_map.type != PERFEV_CPU_MAP_CPUS) {
+		if (n != -EINVAL)
+			abort();
+		return 0;
+	}
+	if (r.type != PERF_RECORD_SAMPLE && (r.type < 1 || r.type > 21) &&
+	    (r.type < PERFEV_RECORD_THREAD_MAP || r.type > PERFEV_RECORD_EVENT_UPDATE)) {
 		/* Types decoded only by their header cannot be encoded. */
 		if (n != -EINVAL)
 			abort();

@@ -49,6 +49,21 @@ extern "C" {
 #define PERFEV_RECORD_COMPRESSED 81
 #define PERFEV_RECORD_FINISHED_INIT 82
 
+/* perf stat's records (perf stat record): the values of their type fields. */
+#define PERFEV_STAT_ROUND_INTERVAL 0 /* STAT_ROUND after an interval of -I */
+#define PERFEV_STAT_ROUND_FINAL 1    /* STAT_ROUND after the final counts */
+#define PERFEV_STAT_CONFIG_AGGR_MODE 0
+#define PERFEV_STAT_CONFIG_INTERVAL 1 /* ms, 0 without -I */
+#define PERFEV_STAT_CONFIG_SCALE 2
+#define PERFEV_STAT_CONFIG_AGGR_LEVEL 3
+#define PERFEV_CPU_MAP_CPUS 0 /* a list of u16 CPU numbers */
+#define PERFEV_CPU_MAP_MASK 1
+#define PERFEV_CPU_MAP_RANGE 2
+#define PERFEV_EVENT_UPDATE_UNIT 0
+#define PERFEV_EVENT_UPDATE_SCALE 1
+#define PERFEV_EVENT_UPDATE_NAME 2
+#define PERFEV_EVENT_UPDATE_CPUS 3
+
 /* misc bits. */
 #define PERFEV_RECORD_MISC_MMAP_BUILD_ID (1U << 14) /* MMAP2 carries a build id, Linux 5.12 */
 
@@ -279,6 +294,41 @@ struct perfev_record {
 		struct {
 			uint64_t hw_id;
 		} aux_output_hw_id;
+		/* perf stat record's counts: PERFEV_RECORD_STAT. */
+		struct {
+			uint64_t id;	 /* the kernel id of the counter's descriptor */
+			uint32_t cpu;	 /* its CPU; (uint32_t)-1 for a task on any CPU */
+			uint32_t thread; /* its index in the THREAD_MAP */
+			uint64_t val, ena, run;
+		} stat;
+		struct {
+			uint64_t type; /* PERFEV_STAT_ROUND_INTERVAL or _FINAL */
+			uint64_t time; /* ns since counting started */
+		} stat_round;
+		struct {
+			uint64_t nr;
+			const void *data; /* nr pairs of u64: tag (PERFEV_STAT_CONFIG_*), value */
+		} stat_config;
+		struct {
+			uint64_t nr;
+			const void *entries; /* nr of { u64 pid; char comm[16]; }, 24 bytes each */
+		} thread_map;
+		/* PERFEV_RECORD_CPU_MAP. */
+		struct {
+			uint16_t type;	  /* PERFEV_CPU_MAP_*: only CPUS is decoded into @cpus */
+			uint16_t nr;	  /* CPUS: how many */
+			const void *cpus; /* CPUS: nr u16 CPU numbers, 0xffff for any CPU */
+			const void *data; /* the bytes after @type (every type) */
+			uint32_t data_size;
+		} cpu_map;
+		struct {
+			uint64_t type;	  /* PERFEV_EVENT_UPDATE_* */
+			uint64_t id;	  /* an id of the event */
+			const char *str;  /* UNIT, NAME */
+			double scale;	  /* SCALE */
+			const void *data; /* CPUS: a CPU map as in cpu_map, from its type on */
+			uint32_t data_size;
+		} event_update;
 		struct perfev_sample sample;
 	} u;
 };
@@ -288,8 +338,10 @@ struct perfev_record {
  * record types other than SAMPLE decode their body and, with
  * sample_id_all, the trailer (read from the record's end) into @out->sid;
  * a SAMPLE sets @out->sid from its own TID, TIME, ID, STREAM_ID, CPU and
- * IDENTIFIER.  Types this library does not know (and perf's own, >= 64)
- * decode only the header: callers skip them.  Bytes after the last field
+ * IDENTIFIER.  Of perf's own types (>= 64) those of perf stat record
+ * decode (STAT, STAT_ROUND, STAT_CONFIG, THREAD_MAP, CPU_MAP,
+ * EVENT_UPDATE); the others, and types this library does not know, decode
+ * only the header: callers skip them.  Bytes after the last field
  * (a newer kernel's additions) are ignored.
  *
  * Errors: -EBADMSG (header size smaller than 8, larger than @len, any
@@ -319,8 +371,9 @@ PERFEV_API int perfev_record_id(const struct perfev_sample_layout *layout, const
  * zeros to 8 bytes, RAW and TEXT_POKE bytes likewise, the record's size a
  * multiple of 8.  The misc bits that @u also carries (comm.exec,
  * mmap2.has_build_id, context_switch.out and .preempt) are taken from @u.
- * Every kernel record type is supported; @rec->size and @rec->bytes are
- * ignored.
+ * Every kernel record type is supported, and perf stat record's (STAT,
+ * STAT_ROUND, STAT_CONFIG, THREAD_MAP, EVENT_UPDATE, and CPU_MAP of type
+ * CPUS; those have no trailer); @rec->size and @rec->bytes are ignored.
  *
  * Returns the record's size (header included), -ENOSPC when @len is too
  * small (the bytes of @buf are then unspecified), -EMSGSIZE when the
@@ -331,6 +384,15 @@ PERFEV_API int perfev_record_id(const struct perfev_sample_layout *layout, const
  */
 PERFEV_API int perfev_record_encode(const struct perfev_sample_layout *layout,
 				    const struct perfev_record *rec, void *buf, size_t len);
+
+/*
+ * The CPUs of a decoded CPU_MAP record, or of an EVENT_UPDATE of type
+ * CPUS, whatever the map's encoding (a list, a mask of 32- or 64-bit
+ * words, a range; -1 for "any CPU"), into @cpus (up to @max).  Returns
+ * how many there are (more than @max when they do not fit), -EBADMSG for
+ * a malformed map, -EINVAL for another record or a NULL @cpus with @max.
+ */
+PERFEV_API int perfev_cpu_map_cpus(const struct perfev_record *rec, int *cpus, size_t max);
 
 /* "SAMPLE", "MMAP2", ... or NULL. */
 PERFEV_API const char *perfev_record_type_name(uint32_t type);

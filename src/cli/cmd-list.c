@@ -11,9 +11,10 @@
 #include "output/json.h"
 #include "options.h"
 #include "perfev-cli.h"
+#include "stat.h"
 
 static const char *const list_usage[] = {
-    "perfev list [-j] [-d] [hw|sw|cache|tool|raw|pmu|tracepoint|GLOB...]",
+    "perfev list [-j] [-d] [hw|sw|cache|tool|raw|pmu|tracepoint|metric|GLOB...]",
     NULL,
 };
 
@@ -26,6 +27,7 @@ enum section {
 	S_PMU = 1 << 5,
 	S_TP = 1 << 6,
 	S_ALL = 0x7f,
+	S_METRIC = 1 << 7, /* only when asked for */
 };
 
 struct lister {
@@ -47,6 +49,7 @@ static const struct {
     {"hw", S_HW},	{"hardware", S_HW},   {"sw", S_SW},	{"software", S_SW},
     {"cache", S_CACHE}, {"hwcache", S_CACHE}, {"tool", S_TOOL}, {"raw", S_RAW},
     {"pmu", S_PMU},	{"tracepoint", S_TP}, {"tp", S_TP},
+    {"metric", S_METRIC}, {"metrics", S_METRIC}, {"metricgroup", S_METRIC},
 };
 
 static const struct {
@@ -161,6 +164,47 @@ static void json_event(struct lister *l, const char *name, const char *alias, co
 		json_bool(j, supported);
 	json_obj_end(j);
 	l->shown++;
+}
+
+/* The metrics perfev stat -M derives (stat-metrics.c); JSON: the "metrics" array. */
+static void list_metrics(struct lister *l)
+{
+	size_t i;
+
+	if (l->json) {
+		json_key(&l->j, "metrics");
+		json_arr_begin(&l->j);
+	}
+	for (i = 0; i < stat_metric_count; i++) {
+		const struct stat_metric_def *m = &stat_metric_defs[i];
+		int supported = m->hardware ? l->hw_state : 1;
+
+		if (!matches(l, m->name, NULL))
+			continue;
+		if (!l->json) {
+			text_line(l, "metrics", m->name, NULL, m->desc, NULL, supported);
+			if (l->details)
+				printf("      events: %s%s\n", m->events[0] ? m->events : "",
+				       m->kind == STAT_METRIC_RATIO ? ""
+				       : m->events[0]		    ? " and the CPU clock"
+								    : "the CPU clock");
+			continue;
+		}
+		json_obj_begin(&l->j);
+		json_kstr(&l->j, "name", m->name);
+		json_kstr(&l->j, "description", m->desc);
+		json_kstr(&l->j, "events", m->events);
+		json_kstr(&l->j, "unit", m->unit);
+		json_key(&l->j, "supported");
+		if (supported < 0)
+			json_null(&l->j);
+		else
+			json_bool(&l->j, supported);
+		json_obj_end(&l->j);
+		l->shown++;
+	}
+	if (l->json)
+		json_arr_end(&l->j);
 }
 
 static void list_symbols(struct lister *l, enum perfev_event_kind kind, const char *title,
@@ -397,7 +441,7 @@ int cmd_list(int argc, const char **argv)
 	tfs = env.tracefs_handle;
 	tfs_err = env.tracefs_error;
 	if (!env.sysfs_root) {
-		if (l.sections & S_HW)
+		if (l.sections & (S_HW | S_METRIC))
 			l.hw_state = cli_can_count(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
 		if (l.sections & S_CACHE)
 			l.cache_state = cli_can_count(PERF_TYPE_HW_CACHE, 0);
@@ -422,8 +466,12 @@ int cmd_list(int argc, const char **argv)
 		list_pmu_events(&l, pmus);
 	if ((l.sections & S_TP) && !tfs_err)
 		perfev_tracefs_foreach(tfs, NULL, NULL, tp_cb, &tc);
+	if ((l.sections & S_METRIC) && !l.json)
+		list_metrics(&l);
 	if (l.json) {
 		json_arr_end(&l.j);
+		if (l.sections & S_METRIC)
+			list_metrics(&l);
 		if (l.sections & S_PMU)
 			json_pmus(&l, pmus);
 		if (l.sections & S_RAW) {

@@ -480,13 +480,7 @@ static int configure(struct perf_event_attr *a, size_t ev, void *ctx)
 	if (o->inherit_stat)
 		a->inherit_stat = 1;
 	/* As perf: the one level asked for, whatever the event's modifiers said. */
-	if (o->all_user) {
-		a->exclude_kernel = 1;
-		a->exclude_user = 0;
-	} else if (o->all_kernel) {
-		a->exclude_kernel = 0;
-		a->exclude_user = 1;
-	}
+	cli_attr_levels(a, o->all_user, o->all_kernel);
 	/* The string's inherit or no-inherit overrides the target's choice. */
 	if (info.terms_set & PERFEV_TERM_INHERIT)
 		a->inherit = info.attr->inherit;
@@ -1448,24 +1442,8 @@ static void parse_events(struct rec *rc, const struct rec_opts *o)
 	if (o->group && o->events.n > 0) {
 		/* --group: every event of the command line in one group, as {e1,e2,...}. */
 		struct perfev_parse_error pe = {.sz = sizeof(pe)};
-		size_t len = 3;
-		char *all;
+		char *all = cli_events_grouped(&o->events);
 
-		for (i = 0; i < o->events.n; i++) {
-			if (strchr(o->events.items[i], '{'))
-				cli_die("--group puts every event in one group: '%s' has a group "
-					"of its own",
-					o->events.items[i]);
-			len += strlen(o->events.items[i]) + 1;
-		}
-		all = malloc(len);
-		if (!all)
-			cli_die("out of memory");
-		strcpy(all, "{");
-		for (i = 0; i < o->events.n; i++) {
-			strcat(all, o->events.items[i]);
-			strcat(all, i + 1 < o->events.n ? "," : "}");
-		}
 		if (perfev_evspec_add(rc->spec, all, &pa, &pe)) {
 			cli_parse_error(all, &pe);
 			exit(1);

@@ -24,15 +24,17 @@
 static const char *const stat_usage[] = {
     "perfev stat [options] [--] <command> [<args>]",
     "perfev stat [options] -p PID | -t TID | -a | -C CPUS [-- <command>]",
+    "perfev stat record [-o FILE] [options] ...   (counts into a perf.data file)",
+    "perfev stat report [-i FILE]",
     NULL,
 };
 
 struct stat_opts {
-	struct opt_list events;
+	struct opt_list events, metrics;
 	const char *pids, *tids, *cpu_list, *cgroup, *output, *sep;
 	bool all_cpus, no_aggr, per_thread, per_core, per_die, per_socket, per_node;
-	bool json, no_scale, table, no_inherit;
-	int repeat, interval_ms, interval_count, delay_ms;
+	bool json, no_scale, table, no_inherit, group, all_user, all_kernel;
+	int repeat, interval_ms, interval_count, delay_ms, detailed;
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -83,10 +85,15 @@ static bool pmu_has(struct perfev_pmus *pmus, const char *pmu, const char *alias
 	return p && perfev_pmu_alias_find(p, alias);
 }
 
-/* perf stat's defaults; hardware events only where there is hardware to count them. */
-static void default_events(struct cli_env *env, char *buf, size_t len)
+/*
+ * perf stat's defaults; hardware events only where there is hardware to
+ * count them.  A CPU target counts cpu-clock, as perf: task-clock counts
+ * only while a task runs, which on a CPU says less than its wall clock.
+ */
+static void default_events(struct cli_env *env, bool cpu_target, char *buf, size_t len)
 {
-	snprintf(buf, len, "task-clock,context-switches,cpu-migrations,page-faults");
+	snprintf(buf, len, "%s,context-switches,cpu-migrations,page-faults",
+		 cpu_target ? "cpu-clock" : "task-clock");
 	if (!have_hardware())
 		return;
 	strncat(buf, ",cycles", len - strlen(buf) - 1);
@@ -95,6 +102,91 @@ static void default_events(struct cli_env *env, char *buf, size_t len)
 	if (pmu_has(env->pmus, "cpu", "stalled-cycles-backend"))
 		strncat(buf, ",stalled-cycles-backend", len - strlen(buf) - 1);
 	strncat(buf, ",instructions,branches,branch-misses", len - strlen(buf) - 1);
+}
+
+/* -d, -dd, -ddd: perf's detailed sets, each level adding to the one before. */
+static const char *const detailed_sets[] = {
+    "L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
+    "L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,iTLB-loads,"
+    "iTLB-load-misses",
+    "L1-dcache-prefetches,L1-dcache-prefetch-misses",
+};
+
+/*
+ * perf stat's attr choices on top of the session's counting setup:
+ * sample_type IDENTIFIER as perf's; --all-user and --all-kernel set the
+ * one level asked for, whatever the modifiers said; a CPU target inherits
+ * (nothing to inherit on a CPU, but the attr is then perf's).
+ */
+static int configure(struct perf_event_attr *a, size_t ev, void *ctx)
+{
+	const struct stat_opts *o = ctx;
+
+	(void)ev;
+	/* Nothing is sampled; perf stat asks for it all the same. */
+	a->sample_type = PERF_SAMPLE_IDENTIFIER;
+	if ((o->all_cpus || o->cpu_list || o->cgroup) && !o->no_inherit && !o->per_thread)
+		a->inherit = 1;
+	cli_attr_levels(a, o->all_user, o->all_kernel);
+	return 0;
+}
+
+/* @ev is one of the -e strings. */
+static bool asked(const struct stat_opts *o, const char *ev)
+{
+	int i;
+
+	for (i = 0; i < o->events.n; i++)
+		if (!strcmp(o->events.items[i], ev))
+			return true;
+	return false;
+}
+
+/*
+ * -M: the events the metrics need, each ratio's two as a weak group
+ * (perf's default: the kernel schedules them together when it can), each
+ * event list once, none that -e counts already.  Without a hardware PMU the hardware events of a metric are not counted
+ * at all (cycles would fall back to cpu-clock and make a ratio of
+ * nonsense): the metric says <not supported>.
+ */
+static void add_metric_events(struct perfev_evspec *spec, const struct stat_opts *o,
+			      struct stat_data *d, const struct perfev_parse_opts *pa)
+{
+	const char *clock = o->all_cpus || o->cpu_list || o->cgroup ? "cpu-clock" : "task-clock";
+	const char **added = NULL;
+	size_t nadded = 0, cap = 0, k;
+	bool have_clock = false;
+
+	d->no_pmu = !have_hardware();
+	for (k = 0; k < d->nmetrics; k++) {
+		const struct stat_metric_def *md = d->metrics[k];
+		struct perfev_parse_error pe = {.sz = sizeof(pe)};
+		size_t j;
+
+		have_clock |= md->kind != STAT_METRIC_RATIO && !(md->hardware && d->no_pmu);
+		for (j = 0; j < nadded && strcmp(added[j], md->events); j++)
+			;
+		if (j < nadded || !md->events[0] || (md->hardware && d->no_pmu) ||
+		    asked(o, md->events))
+			continue;
+		cli_grow(&added, &cap, nadded + 1, sizeof(*added));
+		added[nadded++] = md->events;
+		if (perfev_evspec_add(spec, md->events, pa, &pe))
+			cli_die("cannot set up the events of metric '%s': %s", md->name, pe.message);
+	}
+	free(added);
+	if (have_clock && !asked(o, clock)) {
+		struct perfev_parse_error pe = {.sz = sizeof(pe)};
+
+		if (perfev_evspec_add(spec, clock, pa, &pe))
+			cli_die("cannot set up %s for the metrics: %s", clock, pe.message);
+	}
+}
+
+/* -p, -t or a command, and -a --per-thread's threads: not counted per CPU. */
+static bool task_target(const struct cli_target *ct)
+{
+	return ct->t.kind != PERFEV_TARGET_CPUS && ct->t.kind != PERFEV_TARGET_CGROUP;
 }
 
 /* ---- one measurement ------------------------------------------------------- */
@@ -106,6 +198,7 @@ struct run_ctx {
 	struct stat_data *d;
 	struct cli_env *env;
 	bool default_set;
+	struct stat_rec *rec; /* stat record's file, or NULL */
 };
 
 static void ensure_run(struct stat_data *d)
@@ -156,6 +249,7 @@ static void describe(struct stat_data *d, struct perfev_session *s)
 		d->ev[i].scale = info.scale;
 		d->ev[i].unit = info.unit ? strdup(info.unit) : NULL;
 		d->ev[i].note = note ? strdup(note) : NULL;
+		d->ev[i].implied = i >= d->nasked || d->implied_defaults;
 	}
 	n = perfev_session_units(s, d->aggr, NULL, 0);
 	if (n < 0)
@@ -329,6 +423,8 @@ static struct perfev_session *open_session(struct run_ctx *rc)
 	so.sysfs_root = rc->env->sysfs_root;
 	so.procfs_root = rc->env->procfs_root;
 	so.manual_enable = rc->o->delay_ms > 0;
+	so.configure = configure;
+	so.configure_ctx = (void *)rc->o;
 	err = perfev_session_new(rc->spec, &so, &s);
 	if (err)
 		cli_die("cannot set up counting: %s", perfev_strerror(err));
@@ -390,10 +486,14 @@ static int measure(struct run_ctx *rc, size_t run)
 	double t0, t1;
 	int status = 0, err;
 	pid_t child = perfev_session_child(s), work = 0;
+	bool ru_known;
 
 	check_countable(s);
-	if (!d->ev)
+	if (!d->ev) {
 		describe(d, s);
+		if (rc->rec)
+			stat_record_events(rc->rec, s, d, 0);
+	}
 	t0 = now_ns();
 	err = perfev_session_start(s);
 	if (err)
@@ -416,11 +516,20 @@ static int measure(struct run_ctx *rc, size_t run)
 	err = perfev_session_read(s);
 	if (err)
 		cli_error("cannot read the counters: %s", perfev_strerror(err));
+	if (rc->rec) {
+		stat_record_counts(rc->rec, s);
+		stat_record_round(rc->rec, true, (uint64_t)(t1 - t0));
+	}
 	ensure_run(d);
 	d->elapsed_ns[run] = t1 - t0;
-	/* Not known for a command left running (SIGTERM, SIGHUP). */
-	d->user_ns[run] = (child || work) && status >= 0 ? tv_ns(ru.ru_utime) : NAN;
-	d->sys_ns[run] = (child || work) && status >= 0 ? tv_ns(ru.ru_stime) : NAN;
+	/*
+	 * Not known for a command left running (SIGTERM, SIGHUP); not shown
+	 * for a CPU target, as perf: the times are the command's, the counts
+	 * everyone's.
+	 */
+	ru_known = (child || work) && status >= 0 && task_target(&rc->ct);
+	d->user_ns[run] = ru_known ? tv_ns(ru.ru_utime) : NAN;
+	d->sys_ns[run] = ru_known ? tv_ns(ru.ru_stime) : NAN;
 	collect(d, s, run, t1 - t0, d->user_ns[run], d->sys_ns[run], NULL);
 	d->nruns = run + 1;
 	perfev_session_free(s);
@@ -442,6 +551,8 @@ static int measure_intervals(struct run_ctx *rc)
 
 	check_countable(s);
 	describe(d, s);
+	if (rc->rec)
+		stat_record_events(rc->rec, s, d, o->interval_ms);
 	prev = calloc(d->nev * d->nunits + 1, sizeof(*prev));
 	if (!prev)
 		cli_die("out of memory");
@@ -479,6 +590,10 @@ static int measure_intervals(struct run_ctx *rc)
 		if (!done && now < next)
 			continue;
 		perfev_session_read(s);
+		if (rc->rec) {
+			stat_record_counts(rc->rec, s);
+			stat_record_round(rc->rec, false, (uint64_t)(now - t0));
+		}
 		d->elapsed_ns[0] = now - last;
 		d->user_ns[0] = d->sys_ns[0] = NAN;
 		collect(d, s, 0, now - last, NAN, NAN, prev);
@@ -564,6 +679,15 @@ int cmd_stat(int argc, const char **argv)
 	    OPT_STR('C', "cpu", &o.cpu_list, "CPUS", "count everything on these CPUs (0-3,8)"),
 	    OPT_STR('G', "cgroup", &o.cgroup, "CGROUP", "count only tasks of this cgroup"),
 	    OPT_FLAG('i', "no-inherit", &o.no_inherit, "do not count child tasks"),
+	    OPT_HEADING("events"),
+	    OPT_COUNTED('d', "detailed", &o.detailed,
+			"add cache events: -d L1d and LLC, -dd L1i and TLBs, -ddd prefetches"),
+	    OPT_MULTI('M', "metrics", &o.metrics, "METRICS",
+		      "derived metrics and their events (perfev list metric)"),
+	    OPT_FLAG(0, "group", &o.group, "count the -e events as one group"),
+	    OPT_FLAG(0, "all-user", &o.all_user, "count user space only, whatever the modifiers"),
+	    OPT_FLAG(0, "all-kernel", &o.all_kernel,
+		     "count the kernel only, whatever the modifiers"),
 	    OPT_HEADING("aggregation"),
 	    OPT_FLAG('A', "no-aggr", &o.no_aggr, "one line per CPU (or per thread)"),
 	    OPT_FLAG(0, "per-thread", &o.per_thread, "one line per thread"),
@@ -580,7 +704,8 @@ int cmd_stat(int argc, const char **argv)
 	    OPT_HEADING("output"),
 	    OPT_STR('x', "field-separator", &o.sep, "SEP", "CSV output (RFC 4180) with SEP"),
 	    OPT_FLAG('j', "json", &o.json, "one JSON document"),
-	    OPT_STR('o', "output", &o.output, "FILE", "write to FILE instead of stderr"),
+	    OPT_STR('o', "output", &o.output, "FILE",
+		    "write to FILE instead of stderr (stat record: the perf.data file)"),
 	    OPT_FLAG(0, "no-scale", &o.no_scale, "raw counts, not scaled for multiplexing"),
 	    OPT_TERMINATOR,
 	};
@@ -592,9 +717,26 @@ int cmd_stat(int argc, const char **argv)
 	char defaults[256], *desc;
 	char **cmd;
 	int nargs, i, status = 0;
+	bool recording = false;
+	const char **rec_argv = NULL;
+	int rec_argc = 0;
 	struct cli_target_args ta = {0};
 	struct cli_output out;
 
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return stat_report(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "record")) {
+		/* As perf stat record: the counts also go into a perf.data file, named by -o. */
+		recording = true;
+		argc--;
+		argv++;
+		/* The command line for the file, before parsing reuses argv. */
+		rec_argv = malloc(((size_t)argc + 1) * sizeof(*rec_argv));
+		if (!rec_argv)
+			cli_die("out of memory");
+		memcpy(rec_argv, argv, ((size_t)argc + 1) * sizeof(*rec_argv));
+		rec_argc = argc;
+	}
 	nargs = parse_options(argc, argv, opts, stat_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	cmd = nargs ? (char **)argv : NULL;
 	ta.pids = o.pids;
@@ -602,6 +744,7 @@ int cmd_stat(int argc, const char **argv)
 	ta.cpu_list = o.cpu_list;
 	ta.cgroup = o.cgroup;
 	ta.all_cpus = o.all_cpus;
+	ta.all_threads = o.per_thread;
 	ta.no_inherit = o.no_inherit;
 	ta.cmd = cmd;
 	if (o.repeat < 1)
@@ -624,6 +767,14 @@ int cmd_stat(int argc, const char **argv)
 			    "invalid separator for -x: use a character such as ','");
 	if (o.table && o.repeat < 2)
 		usage_error(stat_usage, opts, "--table needs -r with at least 2 runs");
+	if (recording && o.repeat > 1)
+		usage_error(stat_usage, opts, "stat record keeps one run: -r is not for it");
+	if (o.all_user && o.all_kernel)
+		usage_error(stat_usage, opts, "choose --all-user or --all-kernel, not both");
+	if (o.group && !o.events.n)
+		usage_error(stat_usage, opts, "--group needs events to group: give them with -e");
+	if (o.detailed > 3)
+		usage_error(stat_usage, opts, "-d goes up to -ddd, not %d levels", o.detailed);
 	if (o.table && (o.sep || o.json))
 		usage_error(stat_usage, opts,
 			    "--table is for the text report; -x and -j give every run already");
@@ -633,8 +784,7 @@ int cmd_stat(int argc, const char **argv)
 	d.argv = cmd;
 
 	{
-		bool task =
-		    rc.ct.t.kind != PERFEV_TARGET_CPUS && rc.ct.t.kind != PERFEV_TARGET_CGROUP;
+		bool task = task_target(&rc.ct);
 		int levels =
 		    o.no_aggr + o.per_thread + o.per_core + o.per_die + o.per_socket + o.per_node;
 
@@ -643,8 +793,11 @@ int cmd_stat(int argc, const char **argv)
 		if (task && (o.per_core || o.per_die || o.per_socket || o.per_node))
 			usage_error(stat_usage, opts,
 				    "--per-core/--per-die/--per-socket/--per-node need -a or -C");
-		if (!task && o.per_thread)
-			usage_error(stat_usage, opts, "--per-thread needs -p, -t or a command");
+		/* perf's rule: a task target, or every thread of the system with -a. */
+		if (o.per_thread && ((!o.pids && !o.tids && !o.all_cpus) || o.cpu_list || o.cgroup))
+			usage_error(stat_usage, opts,
+				    "--per-thread counts threads: give -p, -t or -a (every thread "
+				    "of the system), not a command alone, -C or -G");
 		d.aggr = o.per_thread || (o.no_aggr && task) ? PERFEV_AGGR_THREAD
 			 : o.no_aggr			     ? PERFEV_AGGR_CPU
 			 : o.per_core			     ? PERFEV_AGGR_CORE
@@ -662,15 +815,35 @@ int cmd_stat(int argc, const char **argv)
 	pa.tracefs_error = env.tracefs_error;
 	if (perfev_evspec_new(&rc.spec))
 		cli_die("out of memory");
-	if (!o.events.n) {
+	for (i = 0; i < o.metrics.n; i++) {
+		const char *bad = stat_metrics_parse(&d, o.metrics.items[i]);
+
+		if (bad)
+			usage_error(stat_usage, opts,
+				    "cannot find metric '%s': 'perfev list metric' lists those "
+				    "perfev derives",
+				    bad);
+	}
+	if (!o.events.n && !d.nmetrics) {
 		struct perfev_parse_error pe = {.sz = sizeof(pe)};
 
-		default_events(&env, defaults, sizeof(defaults));
+		default_events(&env, o.all_cpus || o.cpu_list || o.cgroup, defaults, sizeof(defaults));
 		rc.default_set = true;
+		d.implied_defaults = true;
 		if (perfev_evspec_add(rc.spec, defaults, &pa, &pe))
 			cli_die("cannot set up the default events: %s", pe.message);
 	}
-	for (i = 0; i < o.events.n; i++) {
+	if (o.group) {
+		struct perfev_parse_error pe = {.sz = sizeof(pe)};
+		char *all = cli_events_grouped(&o.events);
+
+		if (perfev_evspec_add(rc.spec, all, &pa, &pe)) {
+			cli_parse_error(all, &pe);
+			exit(1);
+		}
+		free(all);
+	}
+	for (i = 0; !o.group && i < o.events.n; i++) {
 		struct perfev_parse_error pe = {.sz = sizeof(pe)};
 
 		if (perfev_evspec_add(rc.spec, o.events.items[i], &pa, &pe)) {
@@ -679,12 +852,27 @@ int cmd_stat(int argc, const char **argv)
 		}
 	}
 
+	d.nasked = perfev_evspec_count(rc.spec);
+	add_metric_events(rc.spec, &o, &d, &pa);
+	if (!perfev_evspec_count(rc.spec) && d.nmetrics)
+		cli_die("cannot count the metrics of -M here: their events need a hardware PMU, "
+			"and this machine has none (perfev list metric says which are supported)");
+	d.hide_idle_units = o.per_thread && o.all_cpus;
+	for (i = 0; i < o.detailed; i++) {
+		struct perfev_parse_error pe = {.sz = sizeof(pe)};
+
+		if (perfev_evspec_add(rc.spec, detailed_sets[i], &pa, &pe))
+			cli_die("cannot set up the events of -d: %s", pe.message);
+	}
+
 	d.format = o.json ? STAT_JSON : o.sep ? STAT_CSV : STAT_TEXT;
 	d.sep = o.sep ? o.sep : ",";
 	d.no_scale = o.no_scale;
 	d.table = o.table;
 	d.out = stderr;
-	if (o.output) {
+	if (recording) {
+		rc.rec = stat_record_create(o.output ? o.output : "perf.data", rec_argc, rec_argv);
+	} else if (o.output) {
 		if (cli_output_open(&out, o.output, NULL, 0666, CLI_OUT_STDIO))
 			exit(1);
 		d.out = out.f;
@@ -713,18 +901,23 @@ int cmd_stat(int argc, const char **argv)
 		d.term_signal = cmd && status >= 0 && WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 		stat_print(&d);
 	}
+	if (rc.rec)
+		stat_record_finish(rc.rec);
 	if (d.out != stderr && cli_output_close(&out))
 		exit(1);
 	else if (d.out == stderr && (fflush(stderr) || ferror(stderr)))
 		exit(1); /* nowhere left to say so */
 
 	status = cmd ? cli_exit_status(status, cmd) : 0;
+	free(rec_argv);
 	free(desc);
 	free_data(&d);
 	perfev_evspec_free(rc.spec);
 	cli_env_release(&env);
 	cli_target_release(&rc.ct);
 	opt_list_release(&o.events);
+	opt_list_release(&o.metrics);
+	free(d.metrics);
 	if (terminating()) {
 		/* Ended by SIGTERM or SIGHUP: end by it, as perf does (status 128 + N). */
 		int sig = stop_signal;

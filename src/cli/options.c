@@ -59,6 +59,9 @@ static int store(const struct option *o, const char *arg, const char *const *usa
 	case OPT_BOOL:
 		*(bool *)o->value = true;
 		return 0;
+	case OPT_COUNT:
+		++*(int *)o->value;
+		return 0;
 	case OPT_STRING:
 		*(const char **)o->value = arg;
 		return 0;

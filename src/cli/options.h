@@ -16,6 +16,7 @@ enum opt_type {
 	OPT_LIST,   /* struct opt_list *; repeatable argument */
 	OPT_OPTSTR, /* const char **; "" alone, the value only as --name=VALUE or -xVALUE */
 	OPT_GROUP,  /* a heading in -h output */
+	OPT_COUNT,  /* int *; no argument, counted: -d, -dd, -ddd */
 };
 
 struct opt_list {
@@ -35,6 +36,10 @@ struct option {
 #define OPT_FLAG(s, l, v, h)                                                                       \
 	{                                                                                          \
 		OPT_BOOL, (s), (l), (v), NULL, (h)                                                 \
+	}
+#define OPT_COUNTED(s, l, v, h)                                                                    \
+	{                                                                                          \
+		OPT_COUNT, (s), (l), (v), NULL, (h)                                                \
 	}
 #define OPT_STR(s, l, v, a, h)                                                                     \
 	{                                                                                          \

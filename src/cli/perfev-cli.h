@@ -57,6 +57,11 @@ int cli_can_count(uint32_t type, uint64_t config);
 
 /* Print a parse error with a caret under the bad token. */
 void cli_parse_error(const char *str, const struct perfev_parse_error *err);
+struct opt_list;
+/* --all-user, --all-kernel of stat and record: perf's bits, whatever the modifiers said. */
+void cli_attr_levels(struct perf_event_attr *a, bool all_user, bool all_kernel);
+/* --group of stat and record: the -e events as one "{e1,e2,...}" (malloc()ed). */
+char *cli_events_grouped(const struct opt_list *events);
 
 int cmd_list(int argc, const char **argv);
 int cmd_attr(int argc, const char **argv);

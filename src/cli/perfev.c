@@ -132,6 +132,40 @@ void cli_parse_error(const char *str, const struct perfev_parse_error *err)
 	fputc('\n', stderr);
 }
 
+void cli_attr_levels(struct perf_event_attr *a, bool all_user, bool all_kernel)
+{
+	if (all_user) {
+		a->exclude_kernel = 1;
+		a->exclude_user = 0;
+	} else if (all_kernel) {
+		a->exclude_kernel = 0;
+		a->exclude_user = 1;
+	}
+}
+
+char *cli_events_grouped(const struct opt_list *events)
+{
+	size_t len = 3;
+	char *all;
+	int i;
+
+	for (i = 0; i < events->n; i++) {
+		if (strchr(events->items[i], '{'))
+			cli_die("--group puts every event in one group: '%s' has a group of its own",
+				events->items[i]);
+		len += strlen(events->items[i]) + 1;
+	}
+	all = malloc(len);
+	if (!all)
+		cli_die("out of memory");
+	strcpy(all, "{");
+	for (i = 0; i < events->n; i++) {
+		strcat(all, events->items[i]);
+		strcat(all, i + 1 < events->n ? "," : "}");
+	}
+	return all;
+}
+
 int cli_can_count(uint32_t type, uint64_t config)
 {
 	struct perf_event_attr a;

@@ -63,6 +63,48 @@ static pid_t *threads_of(const pid_t *pids, size_t npids, size_t *n)
 	return v;
 }
 
+/* Every thread of the system now (processes that exit meanwhile are passed over). */
+static pid_t *all_threads(size_t *n)
+{
+	pid_t *pids = NULL, *v = NULL;
+	size_t npids = 0, cap = 0, i;
+	struct dirent *de;
+	DIR *dir = opendir("/proc");
+
+	if (!dir)
+		cli_die("cannot list the processes: /proc: %s", strerror(errno));
+	while ((de = readdir(dir))) {
+		long p = strtol(de->d_name, NULL, 10);
+
+		if (p <= 0)
+			continue;
+		cli_grow(&pids, &cap, npids + 1, sizeof(*pids));
+		pids[npids++] = (pid_t)p;
+	}
+	closedir(dir);
+	*n = 0;
+	cap = 0;
+	for (i = 0; i < npids; i++) {
+		char path[64];
+		DIR *task;
+
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)pids[i]);
+		task = opendir(path);
+		while (task && (de = readdir(task))) {
+			long t = strtol(de->d_name, NULL, 10);
+
+			if (t <= 0)
+				continue;
+			cli_grow(&v, &cap, *n + 1, sizeof(*v));
+			v[(*n)++] = (pid_t)t;
+		}
+		if (task)
+			closedir(task);
+	}
+	free(pids);
+	return v;
+}
+
 static int *parse_cpus(const char *s, size_t *n, const char *const *usage,
 		       const struct option *opts)
 {
@@ -105,6 +147,9 @@ void cli_target_setup(struct cli_target *ct, const struct cli_target_args *a,
 		}
 	} else if (a->tids) {
 		ct->tids = parse_pid_list(a->tids, &ct->ntids, usage, opts, "thread id");
+		ct->t.kind = PERFEV_TARGET_THREADS;
+	} else if (a->all_threads && a->all_cpus && !a->cpu_list && !a->cgroup) {
+		ct->tids = all_threads(&ct->ntids);
 		ct->t.kind = PERFEV_TARGET_THREADS;
 	} else if (a->all_cpus || a->cpu_list || a->cgroup) {
 		ct->t.kind = a->cgroup ? PERFEV_TARGET_CGROUP : PERFEV_TARGET_CPUS;

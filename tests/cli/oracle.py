@@ -831,10 +831,167 @@ def cut_compressed(args):
     sys.exit("no COMPRESSED record in %s" % args[0])
 
 
-COMMANDS = {"compressed-layout": compressed_layout, "cut-compressed": cut_compressed, "report-cmp": report_cmp, "set-build-id": set_build_id, "chains-cmp": chains_cmp,
+def strace_attrs(path):
+    """
+    The events a tool opened, from strace -v -e perf_event_open: per event
+    (type and config, first open only: later ones are other CPUs, threads
+    or retries), its attr fields, the CPUs it was opened on, whether it was
+    a group member and on which kind of pid.  The tool's probes of itself
+    (pid 0) are left out.
+    """
+    evs = {}
+    call = re.compile(r"perf_event_open\(\{(.*)\}, (-?\d+), (-?\d+), (-?\d+), [^)]*\) = (-?\d+)")
+    for line in open(path):
+        m = call.search(line)
+        if not m or int(m.group(2)) == 0:
+            continue
+        body = re.sub(r"/\*.*?\*/", "", m.group(1))
+        f = dict((k, v.strip()) for k, v in re.findall(r"(\w+)=([^,]*)", body))
+        key = (f.get("type"), f.get("config"))
+        if key in evs:
+            evs[key]["cpus"].add(m.group(3))
+            continue
+        # A group's leader is read whole; what members ask is never read.
+        f["read_group"] = str(m.group(4) == "-1" and "PERF_FORMAT_GROUP" in f.get("read_format", ""))
+        for k in ("size", "read_format"):
+            f.pop(k, None)   # each tool's policy, not the option's
+        f["cpus"] = {m.group(3)}
+        f["pid"] = "-1" if m.group(2) == "-1" else "task"
+        f["group_member"] = str(m.group(4) != "-1")
+        f["opened"] = int(m.group(5)) >= 0
+        evs[key] = f
+    return evs
+
+
+def stat_attr_delta(args):
+    """
+    What a stat option changes in the events opened (strace of perf stat
+    and of perfev stat, each without and with it) must be the same: events
+    added in the same order, and in the events both open, the same fields
+    changed to the same values.
+    """
+    if len(args) != 4:
+        sys.exit("usage: oracle.py stat-attr-delta PERF_BASE PERF_TRACE PERFEV_BASE PERFEV_TRACE")
+    pb, pc, ob, oc = map(strace_attrs, args)
+    # perfev's default list leaves out the hardware events a machine cannot count.
+    for t in (pb, pc):
+        for k in [k for k, f in t.items() if k[0] == "PERF_TYPE_HARDWARE" and not f["opened"]]:
+            del t[k]
+    for t in (pb, pc, ob, oc):
+        for f in t.values():
+            del f["opened"]
+    padd = [k for k in pc if k not in pb]
+    oadd = [k for k in oc if k not in ob]
+    if padd != oadd:
+        sys.exit("events added: perf %s, perfev %s" % (padd, oadd))
+    changed = 0
+    for key in pc:
+        if key not in oc:
+            continue
+        p, o = pc[key], oc[key]
+        pbase, obase = pb.get(key, p if key in padd else {}), ob.get(key, o if key in oadd else {})
+        pd = {k for k in set(p) | set(pbase) if p.get(k) != pbase.get(k)}
+        od = {k for k in set(o) | set(obase) if o.get(k) != obase.get(k)}
+        for k in sorted(pd | od):
+            if p.get(k, "0") != o.get(k, "0"):
+                sys.exit("%s, %s: perf %s, perfev %s" % (key[1], k, p.get(k, "0"), o.get(k, "0")))
+        # The events an option adds: every field as perf asks.
+        if key in padd:
+            for k in sorted(set(p) | set(o)):
+                if p.get(k, "0") != o.get(k, "0"):
+                    sys.exit("added %s, %s: perf %s, perfev %s" %
+                             (key[1], k, p.get(k, "0"), o.get(k, "0")))
+        changed += len(pd)
+    print("events=%d added=%d fields_changed=%d" % (len(oc), len(oadd), changed))
+    return 0
+
+
+def stat_lines(path):
+    """
+    The counts of a perf stat (or perfev stat) text report: per line,
+    (prefix: interval time and unit, event) -> value as printed; and the
+    elapsed time.  Metrics after '#' and notes are left out.
+    """
+    out = {}
+    for line in open(path):
+        line = line.split(" # ")[0].rstrip()
+        if not line.strip() or line.lstrip().startswith(("#", "note:", "Performance")):
+            continue
+        if line.endswith("seconds time elapsed"):
+            out[("elapsed",)] = line.split()[0]
+            continue
+        if line.endswith(("seconds user", "seconds sys")):
+            continue
+        t = line.replace("<not counted>", "<not-counted>") \
+                .replace("<not supported>", "<not-supported>").split()
+        # A thread: perf shows COMM-TID, perfev the TID.
+        if len(t) > 2 and re.fullmatch(r".*-\d+", t[0]) and not re.fullmatch(r"[\d.]+", t[0]):
+            t[0] = t[0].rsplit("-", 1)[1]
+        if len(t) >= 3 and t[-2] == "msec":
+            out[tuple(t[:-3]) + (t[-1],)] = t[-3]
+        elif len(t) >= 2:
+            out[tuple(t[:-2]) + (t[-1],)] = t[-2]
+    return out
+
+
+def stat_report_cmp(args):
+    """The same counts, lines and elapsed time in two stat reports (perf's and perfev's)."""
+    if len(args) != 2:
+        sys.exit("usage: oracle.py stat-report-cmp PERF_REPORT PERFEV_REPORT")
+    p, o = map(stat_lines, args)
+    if not p:
+        sys.exit("no counts in %s" % args[0])
+    if p != o:
+        diff = sorted(set(p.items()) ^ set(o.items()))[:8]
+        sys.exit("the reports differ: perf %s\nperfev %s\n(first differences: %s)" %
+                 (sorted(p.items())[:6], sorted(o.items())[:6], diff))
+    print("lines=%d" % len(p))
+    return 0
+
+
+def stat_file_as(args):
+    """
+    A stat record file of two software events turned into two other events
+    with given counts (TYPE:CONFIG:COUNT each: attrs and STAT records),
+    optionally multiplexed apart (each counted half of the time it was
+    enabled): what a machine with a PMU would record, for the metrics.
+    """
+    import struct
+    if len(args) != 5:
+        sys.exit("usage: oracle.py stat-file-as IN OUT MULTIPLEXED(0|1) TYPE:CONFIG:COUNT "
+                 "TYPE:CONFIG:COUNT")
+    evs = [tuple(int(x, 0) for x in a.split(":")) for a in args[3:]]
+    b = bytearray(open(args[0], "rb").read())
+    attr_size, attrs_off, attrs_size, data_off, data_size = \
+        struct.unpack_from("<QQQQQ", b, 16)
+    if attrs_size // attr_size != 2:
+        sys.exit("expected 2 events, the file has %d" % (attrs_size // attr_size))
+    ids = []
+    for i, (etype, config, _) in enumerate(evs):
+        at = attrs_off + i * attr_size
+        struct.pack_into("<I", b, at, etype)
+        struct.pack_into("<Q", b, at + 8, config)
+        id_off, id_size = struct.unpack_from("<QQ", b, at + attr_size - 16)
+        ids.append(set(struct.unpack_from("<%dQ" % (id_size // 8), b, id_off)))
+    pos, n = data_off, 0
+    while pos < data_off + data_size:
+        rtype, _, size = struct.unpack_from("<IHH", b, pos)
+        if rtype == 76:   # PERF_RECORD_STAT
+            sid, _, _, val, ena, run = struct.unpack_from("<QIIQQQ", b, pos + 8)
+            run = ena // 2 if args[2] == "1" else ena
+            struct.pack_into("<QQQ", b, pos + 24, evs[0 if sid in ids[0] else 1][2], ena, run)
+            n += 1
+        pos += size
+    open(args[1], "wb").write(b)
+    print("stat_records=%d" % n)
+    return 0
+
+COMMANDS = {"report-cmp": report_cmp, "set-build-id": set_build_id, "chains-cmp": chains_cmp,
             "chains-find": chains_find, "chains-dist": chains_dist, "graph-cmp": graph_cmp,
-            "attr-delta": attr_delta}
-COMMANDS["feat-cmp"] = feat_cmp
+            "attr-delta": attr_delta, "stat-attr-delta": stat_attr_delta,
+            "stat-report-cmp": stat_report_cmp, "stat-file-as": stat_file_as,
+            "compressed-layout": compressed_layout, "cut-compressed": cut_compressed,
+            "feat-cmp": feat_cmp}
 
 
 def main():

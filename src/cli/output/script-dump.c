@@ -131,6 +131,98 @@ static void fprint_sample(FILE *f, const struct perfev_data_attr *a,
 		fprintf(f, "... aux: size %" PRIu64 "\n", smp->aux_size);
 }
 
+/* A CPU list as perf prints one: ranges a-b, commas between. */
+static void fprint_cpus(FILE *f, const int *cpus, int n)
+{
+	int i, j;
+
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && cpus[j] == cpus[j - 1] + 1 && cpus[i] >= 0; j++)
+			;
+		fprintf(f, "%s%d", i ? "," : "", cpus[i]);
+		if (j - i > 1)
+			fprintf(f, "-%d", cpus[j - 1]);
+	}
+}
+
+static void fprint_cpu_map(FILE *f, const struct perfev_record *rec)
+{
+	int n = perfev_cpu_map_cpus(rec, NULL, 0), *cpus;
+
+	if (n < 0 || !(cpus = calloc((size_t)n + 1, sizeof(*cpus)))) {
+		fprintf(f, "(%s)", n < 0 ? perfev_strerror(n) : "out of memory");
+		return;
+	}
+	perfev_cpu_map_cpus(rec, cpus, (size_t)n);
+	fprint_cpus(f, cpus, n);
+	free(cpus);
+}
+
+/* perf stat record's records, in perf's words; false for other types. */
+static bool fprint_stat_record(FILE *f, const struct perfev_record *rec)
+{
+	const typeof(rec->u) *u = &rec->u;
+	uint64_t i, aggr = 0, scale = 0, interval = 0;
+
+	switch (rec->type) {
+	case PERFEV_RECORD_STAT:
+		fprintf(f, "\n... id %" PRIu64 ", cpu %d, thread %u\n", u->stat.id, (int)u->stat.cpu,
+			u->stat.thread);
+		fprintf(f, "... value %" PRIu64 ", enabled %" PRIu64 ", running %" PRIu64 "\n",
+			u->stat.val, u->stat.ena, u->stat.run);
+		return true;
+	case PERFEV_RECORD_STAT_ROUND:
+		fprintf(f, "\n... time %" PRIu64 ", type %s\n", u->stat_round.time,
+			u->stat_round.type == PERFEV_STAT_ROUND_FINAL ? "FINAL" : "INTERVAL");
+		return true;
+	case PERFEV_RECORD_STAT_CONFIG:
+		for (i = 0; i < u->stat_config.nr; i++) {
+			uint64_t tag = perfev_u64_at(u->stat_config.data, 2 * i);
+			uint64_t val = perfev_u64_at(u->stat_config.data, 2 * i + 1);
+
+			if (tag == PERFEV_STAT_CONFIG_AGGR_MODE)
+				aggr = val;
+			else if (tag == PERFEV_STAT_CONFIG_SCALE)
+				scale = val;
+			else if (tag == PERFEV_STAT_CONFIG_INTERVAL)
+				interval = val;
+		}
+		fprintf(f, "\n... aggr_mode %" PRIu64 "\n... scale     %" PRIu64
+			   "\n... interval  %" PRIu64 "\n",
+			aggr, scale, interval);
+		return true;
+	case PERFEV_RECORD_THREAD_MAP:
+		fprintf(f, " nr: %" PRIu64 " thread%s: ", u->thread_map.nr,
+			u->thread_map.nr == 1 ? "" : "s");
+		for (i = 0; i < u->thread_map.nr; i++)
+			fprintf(f, "%s%d", i ? "," : "",
+				(int)perfev_u64_at(u->thread_map.entries, 3 * i));
+		fputc('\n', f);
+		return true;
+	case PERFEV_RECORD_CPU_MAP:
+		fputs(": ", f);
+		fprint_cpu_map(f, rec);
+		fputc('\n', f);
+		return true;
+	case PERFEV_RECORD_EVENT_UPDATE:
+		fprintf(f, "\n... id:    %" PRIu64 "\n", u->event_update.id);
+		if (u->event_update.type == PERFEV_EVENT_UPDATE_UNIT)
+			fprintf(f, "... unit:  %s\n", u->event_update.str);
+		else if (u->event_update.type == PERFEV_EVENT_UPDATE_SCALE)
+			fprintf(f, "... scale: %f\n", u->event_update.scale);
+		else if (u->event_update.type == PERFEV_EVENT_UPDATE_NAME)
+			fprintf(f, "... name:  %s\n", u->event_update.str);
+		else if (u->event_update.type == PERFEV_EVENT_UPDATE_CPUS) {
+			fputs("... cpus:  ", f);
+			fprint_cpu_map(f, rec);
+			fputc('\n', f);
+		}
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* perf_event__fprintf: the name and the fields of a record that is not a sample. */
 void script_fprint_event(FILE *f, const struct perfev_record *rec)
 {
@@ -141,6 +233,8 @@ void script_fprint_event(FILE *f, const struct perfev_record *rec)
 		fprintf(f, "PERF_RECORD_%s", name);
 	else
 		fprintf(f, "PERF_RECORD_%u", rec->type);
+	if (fprint_stat_record(f, rec))
+		return;
 	switch (rec->type) {
 	case PERF_RECORD_MMAP:
 		fprintf(f, " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 "]: %c %s\n",

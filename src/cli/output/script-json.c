@@ -395,6 +395,89 @@ static void mmap_fields(struct json *w, uint32_t pid, uint32_t tid, uint64_t add
 	json_ku64(w, "pgoff", pgoff);
 }
 
+/* perf stat record's records: their fields by the names of perf's structures. */
+static void stat_record(struct json *w, const struct perfev_record *rec)
+{
+	const typeof(rec->u) *u = &rec->u;
+	uint64_t i;
+
+	switch (rec->type) {
+	case PERFEV_RECORD_STAT:
+		json_ku64(w, "id", u->stat.id);
+		json_ki64(w, "cpu", (int32_t)u->stat.cpu);
+		json_ku64(w, "thread", u->stat.thread);
+		json_ku64(w, "val", u->stat.val);
+		json_ku64(w, "ena", u->stat.ena);
+		json_ku64(w, "run", u->stat.run);
+		break;
+	case PERFEV_RECORD_STAT_ROUND:
+		json_kstr(w, "round",
+			  u->stat_round.type == PERFEV_STAT_ROUND_FINAL ? "FINAL" : "INTERVAL");
+		json_ku64(w, "time", u->stat_round.time);
+		break;
+	case PERFEV_RECORD_STAT_CONFIG:
+		json_key(w, "config");
+		json_obj_begin(w);
+		for (i = 0; i < u->stat_config.nr; i++) {
+			static const char *const tags[] = {"aggr_mode", "interval", "scale",
+							   "aggr_level"};
+			uint64_t tag = perfev_u64_at(u->stat_config.data, 2 * i);
+			char other_tag[32];
+
+			snprintf(other_tag, sizeof(other_tag), "tag_%" PRIu64, tag);
+			json_ku64(w, tag < 4 ? tags[tag] : other_tag,
+				  perfev_u64_at(u->stat_config.data, 2 * i + 1));
+		}
+		json_obj_end(w);
+		break;
+	case PERFEV_RECORD_THREAD_MAP:
+		json_key(w, "threads");
+		json_arr_begin(w);
+		for (i = 0; i < u->thread_map.nr; i++) {
+			const char *comm = (const char *)u->thread_map.entries + 24 * i + 8;
+
+			json_obj_begin(w);
+			json_ki64(w, "pid", (int64_t)perfev_u64_at(u->thread_map.entries, 3 * i));
+			json_key(w, "comm");
+			json_strn(w, comm, strnlen(comm, 16));
+			json_obj_end(w);
+		}
+		json_arr_end(w);
+		break;
+	case PERFEV_RECORD_CPU_MAP:
+	case PERFEV_RECORD_EVENT_UPDATE: {
+		int n = perfev_cpu_map_cpus(rec, NULL, 0), *cpus = NULL, k;
+
+		if (rec->type == PERFEV_RECORD_EVENT_UPDATE) {
+			json_ku64(w, "id", u->event_update.id);
+			if (u->event_update.type == PERFEV_EVENT_UPDATE_UNIT)
+				json_kstr(w, "unit", u->event_update.str);
+			else if (u->event_update.type == PERFEV_EVENT_UPDATE_NAME)
+				json_kstr(w, "name", u->event_update.str);
+			else if (u->event_update.type == PERFEV_EVENT_UPDATE_SCALE) {
+				json_key(w, "scale");
+				json_double(w, u->event_update.scale);
+			}
+			if (u->event_update.type != PERFEV_EVENT_UPDATE_CPUS)
+				break;
+		}
+		if (n >= 0)
+			cpus = calloc((size_t)n + 1, sizeof(*cpus));
+		if (cpus)
+			perfev_cpu_map_cpus(rec, cpus, (size_t)n);
+		json_key(w, "cpus");
+		json_arr_begin(w);
+		for (k = 0; cpus && k < n; k++)
+			json_i64(w, cpus[k]);
+		json_arr_end(w);
+		free(cpus);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
 static void other(struct json *w, const struct perfev_source_event *sr,
 		  const struct perfev_record *rec)
 {
@@ -547,6 +630,8 @@ void script_json_record(struct script *s, const struct perfev_source_event *sr,
 	} else if (rec->type < PERFEV_RECORD_HEADER_ATTR) {
 		other(&w, sr, rec);
 		sample_id(&w, &rec->sid);
+	} else {
+		stat_record(&w, rec);
 	}
 	json_obj_end(&w);
 }

@@ -146,6 +146,17 @@ static int find_event(const struct stat_data *d, size_t ev, uint32_t type, uint6
 	return found;
 }
 
+/*
+ * A ratio of two estimates taken in different time slices can be far
+ * off: only trust it within a group or without multiplexing.
+ */
+static bool comparable(const struct stat_data *d, size_t x, size_t y, const struct agg *ax,
+		       const struct agg *ay)
+{
+	return d->ev[x].leader == d->ev[y].leader ||
+	       (ax->running == ax->enabled && ay->running == ay->enabled);
+}
+
 static bool is_clock(const struct stat_event *e)
 {
 	return is_event(e, SW(TASK_CLOCK)) || is_event(e, SW(CPU_CLOCK));
@@ -200,12 +211,7 @@ static void metric(const struct stat_data *d, size_t ev, size_t unit, const stru
 		m->have = true;
 		m->value = mt->factor * a->value / b.value;
 		m->unit = mt->unit;
-		/*
-		 * A ratio of two estimates taken in different time slices can
-		 * be far off: only trust it within a group or without multiplexing.
-		 */
-		m->comparable = d->ev[o].leader == e->leader ||
-				(a->running == a->enabled && b.running == b.enabled);
+		m->comparable = comparable(d, ev, (size_t)o, a, &b);
 		return;
 	}
 	/* Anything else: its rate per second of CPU time, as perf shows. */
@@ -233,6 +239,91 @@ static void metric(const struct stat_data *d, size_t ev, size_t unit, const stru
 			m->value = rate;
 			m->unit = "/sec";
 		}
+	}
+}
+
+/* ---- named metrics (-M) ----------------------------------------------------- */
+
+enum named_state { NM_VALUE, NM_NOT_SUPPORTED, NM_NOT_COUNTED, NM_NOT_COMPARABLE };
+
+/* The CPU clock counted: task-clock, else cpu-clock. */
+static int clock_event(const struct stat_data *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nev; i++)
+		if (is_clock(&d->ev[i]))
+			return (int)i;
+	return -1;
+}
+
+/* Any event of this type and config, supported or not (for <not supported>). */
+static bool asked_for(const struct stat_data *d, uint32_t type, uint64_t config)
+{
+	size_t i;
+
+	for (i = 0; i < d->nev; i++)
+		if (d->ev[i].type == type && (d->ev[i].config & 0xffffffffffULL) == config)
+			return true;
+	return false;
+}
+
+/* Metric @md for unit @u, with the default metrics' rule for inputs multiplexed apart. */
+static enum named_state named_metric(const struct stat_data *d, const struct stat_metric_def *md,
+				     size_t u, double elapsed, double *value)
+{
+	int n, o;
+	struct agg a, b;
+
+	if (md->hardware && d->no_pmu)
+		return NM_NOT_SUPPORTED;
+	n = md->kind == STAT_METRIC_PER_ELAPSED ? clock_event(d)
+						: find_event(d, 0, md->ntype, md->nconfig);
+	if (n < 0)
+		return asked_for(d, md->ntype, md->nconfig) ? NM_NOT_SUPPORTED : NM_NOT_COUNTED;
+	a = aggregate(d, (size_t)n, u);
+	if (md->kind == STAT_METRIC_PER_ELAPSED) {
+		if (!a.counted || elapsed <= 0)
+			return NM_NOT_COUNTED;
+		*value = a.value / elapsed;
+		return NM_VALUE;
+	}
+	o = md->kind == STAT_METRIC_RATIO ? find_event(d, (size_t)n, md->dtype, md->dconfig)
+					  : clock_event(d);
+	if (o < 0)
+		return md->kind == STAT_METRIC_RATIO && asked_for(d, md->dtype, md->dconfig)
+			   ? NM_NOT_SUPPORTED
+			   : NM_NOT_COUNTED;
+	b = aggregate(d, (size_t)o, u);
+	if (!a.counted || !b.counted || b.value <= 0)
+		return NM_NOT_COUNTED;
+	if (!comparable(d, (size_t)n, (size_t)o, &a, &b))
+		return NM_NOT_COMPARABLE;
+	*value = md->factor * a.value / b.value;
+	return NM_VALUE;
+}
+
+static const char *const named_words[] = {NULL, "<not supported>", "<not counted>",
+					  "<not comparable>"};
+
+/* -M's lines: the value where the counts are, the metric's name where an event's is. */
+static void text_metrics(const struct stat_data *d, size_t u, double elapsed, const char *prefix)
+{
+	size_t k;
+
+	for (k = 0; k < d->nmetrics; k++) {
+		const struct stat_metric_def *md = d->metrics[k];
+		double v = 0;
+		enum named_state st = named_metric(d, md, u, elapsed, &v);
+
+		fputs(prefix, d->out);
+		if (st == NM_VALUE)
+			fprintf(d->out, "%18.3f      %-32s # %s\n", v, md->name, md->unit);
+		else if (st == NM_NOT_COMPARABLE)
+			fprintf(d->out, "%18s      %-32s # %s (multiplexed apart)\n", named_words[st],
+				md->name, md->unit);
+		else
+			fprintf(d->out, "%18s      %s\n", named_words[st], md->name);
 	}
 }
 
@@ -273,6 +364,32 @@ static const char *aggr_name(enum perfev_aggr a)
 					    "die",    "socket", "node"};
 
 	return (size_t)a < sizeof(names) / sizeof(names[0]) ? names[a] : "global";
+}
+
+/* Whether the notes of unsupported events blame a missing PMU. */
+static bool have_pmu_note(const struct stat_data *d)
+{
+	size_t ev;
+
+	for (ev = 0; ev < d->nev; ev++)
+		if (d->ev[ev].implied && !d->ev[ev].supported && d->ev[ev].note &&
+		    strstr(d->ev[ev].note, "no hardware PMU"))
+			return true;
+	return false;
+}
+
+/* No event of unit @u counted anything (a thread that never ran). */
+static bool idle_unit(const struct stat_data *d, size_t u)
+{
+	size_t ev;
+
+	for (ev = 0; ev < d->nev; ev++) {
+		struct agg a = aggregate(d, ev, u);
+
+		if (a.counted && a.value)
+			return false;
+	}
+	return true;
 }
 
 /* ---- text ------------------------------------------------------------------- */
@@ -324,7 +441,12 @@ static void text_line(const struct stat_data *d, size_t ev, size_t u, double ela
 	fputs(prefix, f);
 	text_value(f, e, &a);
 	fprintf(f, "%-32s", e->name);
-	if (m.have && m.comparable)
+	/* perf's formats: "  25.00% of all branches", but "  25.000 % of all cache refs". */
+	if (m.have && m.comparable && m.unit[0] == '%' && strcmp(m.unit, "% of all cache refs"))
+		fprintf(f, " # %7.2f%%%s", m.value, m.unit + 1);
+	else if (m.have && m.comparable && !strcmp(m.unit, "insn per cycle"))
+		fprintf(f, " # %7.2f  %s", m.value, m.unit);
+	else if (m.have && m.comparable)
 		fprintf(f, " # %8.3f %s", m.value, m.unit);
 	else if (m.have)
 		fprintf(f, " # %8s %s (not comparable: multiplexed apart)", "", m.unit);
@@ -333,6 +455,47 @@ static void text_line(const struct stat_data *d, size_t ev, size_t u, double ela
 	if (a.counted && !e->tool && a.running < a.enabled)
 		fprintf(f, "  (%.2f%%)", a.pct_running);
 	fputc('\n', f);
+}
+
+/*
+ * The notes: fallbacks, and why an event asked for with -e is not
+ * supported.  The unsupported events perfev added itself (the default
+ * list, -d) share one line: their <not supported> says the rest, as perf
+ * says nothing more.
+ */
+static void print_notes(const struct stat_data *d)
+{
+	size_t ev, n = 0, implied = 0;
+	FILE *f = d->out;
+
+	for (ev = 0; ev < d->nev; ev++) {
+		const struct stat_event *e = &d->ev[ev];
+
+		if (!e->note)
+			continue;
+		if (e->implied && !e->supported) {
+			implied++;
+			continue;
+		}
+		fprintf(f, "  note: %s: %s\n", e->name, e->note);
+		n++;
+	}
+	for (ev = 0; ev < d->nmetrics; ev++)
+		if (d->metrics[ev]->hardware && d->no_pmu) {
+			fprintf(f, "  note: metric %s: its events (%s) need a hardware PMU, and this "
+				   "machine has none\n",
+				d->metrics[ev]->name, d->metrics[ev]->events);
+			n++;
+		}
+	if (implied) {
+		fprintf(f, "  note: %zu of the events perfev adds (the defaults, -d) cannot be "
+			   "counted here%s\n",
+			implied,
+			have_pmu_note(d) ? ": there is no hardware PMU on this machine" : "");
+		n++;
+	}
+	if (n)
+		fputc('\n', f);
 }
 
 static void print_text(const struct stat_data *d)
@@ -349,6 +512,9 @@ static void print_text(const struct stat_data *d)
 	for (u = 0; u < d->nunits; u++) {
 		char label[64], prefix[80];
 
+		if (d->hide_idle_units && idle_unit(d, u))
+			continue;
+
 		unit_label(d, u, label, sizeof(label));
 		if (label[0])
 			snprintf(prefix, sizeof(prefix), "%-12s ", label);
@@ -356,17 +522,12 @@ static void print_text(const struct stat_data *d)
 			prefix[0] = '\0';
 		for (ev = 0; ev < d->nev; ev++)
 			text_line(d, ev, u, mean_el, prefix);
+		text_metrics(d, u, mean_el, prefix);
 		if (d->nunits > 1 && u + 1 < d->nunits)
 			fputc('\n', f);
 	}
 	fputc('\n', f);
-	for (ev = 0, r = 0; ev < d->nev; ev++)
-		if (d->ev[ev].note) {
-			fprintf(f, "  note: %s: %s\n", d->ev[ev].name, d->ev[ev].note);
-			r++;
-		}
-	if (r)
-		fputc('\n', f);
+	print_notes(d);
 	if (d->table && d->nruns > 1) {
 		fprintf(f, " %4s  %16s  %s\n", "run", "seconds", "delta from mean");
 		for (r = 0; r < d->nruns; r++)
@@ -481,6 +642,42 @@ static void csv_line(const struct stat_data *d, size_t ev, size_t u, double elap
 	fputc('\n', d->out);
 }
 
+/* -M's rows: the metric's value, its name in the event column, its unit in the metric's. */
+static void csv_metrics(const struct stat_data *d, size_t u, double elapsed, const char *time_col)
+{
+	size_t k;
+
+	for (k = 0; k < d->nmetrics; k++) {
+		const struct stat_metric_def *md = d->metrics[k];
+		double v = 0;
+		enum named_state st = named_metric(d, md, u, elapsed, &v);
+		char label[64], val[64];
+		bool first = true;
+
+		if (time_col) {
+			csv_field(d, time_col, first);
+			first = false;
+		}
+		unit_label(d, u, label, sizeof(label));
+		if (label[0]) {
+			csv_field(d, label, first);
+			first = false;
+		}
+		if (st == NM_VALUE)
+			snprintf(val, sizeof(val), "%.6g", v);
+		else
+			snprintf(val, sizeof(val), "%s", named_words[st]);
+		csv_field(d, val, first);
+		csv_field(d, "", false);
+		csv_field(d, md->name, false);
+		csv_field(d, "", false);
+		csv_field(d, "", false);
+		csv_field(d, "", false);
+		csv_field(d, md->unit, false);
+		fputc('\n', d->out);
+	}
+}
+
 /* ---- JSON --------------------------------------------------------------------- */
 
 static void json_unit(struct json *j, const struct stat_data *d, size_t u)
@@ -577,6 +774,48 @@ static void json_events(struct json *j, const struct stat_data *d, double elapse
 	json_arr_end(j);
 }
 
+/* -M: each metric's value per unit, null with the reason where there is none. */
+static void json_metrics(struct json *j, const struct stat_data *d, double elapsed)
+{
+	static const char *const why[] = {NULL, "not supported", "not counted",
+					  "not comparable: multiplexed apart"};
+	size_t k, u;
+
+	if (!d->nmetrics)
+		return;
+	json_key(j, "metrics");
+	json_arr_begin(j);
+	for (k = 0; k < d->nmetrics; k++) {
+		const struct stat_metric_def *md = d->metrics[k];
+
+		json_obj_begin(j);
+		json_kstr(j, "metric", md->name);
+		json_kstr(j, "unit", md->unit);
+		json_key(j, "values");
+		json_arr_begin(j);
+		for (u = 0; u < d->nunits; u++) {
+			double v = 0;
+			enum named_state st = named_metric(d, md, u, elapsed, &v);
+
+			json_obj_begin(j);
+			if (d->aggr != PERFEV_AGGR_GLOBAL) {
+				json_key(j, aggr_name(d->aggr));
+				json_unit(j, d, u);
+			}
+			json_key(j, "value");
+			if (st == NM_VALUE)
+				json_double(j, v);
+			else
+				json_null(j);
+			json_kstr(j, "why_none", why[st]);
+			json_obj_end(j);
+		}
+		json_arr_end(j);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
 static void json_header(struct json *j, const struct stat_data *d)
 {
 	size_t i;
@@ -626,6 +865,7 @@ static void print_json(const struct stat_data *d)
 	else
 		json_null(&j);
 	json_events(&j, d, mean_el);
+	json_metrics(&j, d, mean_el);
 	json_obj_end(&j);
 	json_end(&j);
 }
@@ -644,9 +884,11 @@ void stat_print(const struct stat_data *d)
 		break;
 	case STAT_CSV:
 		stat_summary(d->elapsed_ns, d->nruns, &mean_el, &sd, &ci);
-		for (u = 0; u < d->nunits; u++)
+		for (u = 0; u < d->nunits; u++) {
 			for (ev = 0; ev < d->nev; ev++)
 				csv_line(d, ev, u, mean_el, NULL);
+			csv_metrics(d, u, mean_el, NULL);
+		}
 		break;
 	}
 }
@@ -681,23 +923,27 @@ void stat_print_interval(const struct stat_data *d, double t_s, bool first)
 		json_key(&interval_json, "time_s");
 		json_double(&interval_json, t_s);
 		json_events(&interval_json, d, span);
+		json_metrics(&interval_json, d, span);
 		json_obj_end(&interval_json);
 		return;
 	}
-	for (u = 0; u < d->nunits; u++)
-		for (ev = 0; ev < d->nev; ev++) {
-			char t[32], label[64], prefix[112];
+	for (u = 0; u < d->nunits; u++) {
+		char t[32], label[64], prefix[112];
 
-			snprintf(t, sizeof(t), "%.9f", t_s);
-			if (d->format == STAT_CSV) {
+		snprintf(t, sizeof(t), "%.9f", t_s);
+		unit_label(d, u, label, sizeof(label));
+		snprintf(prefix, sizeof(prefix), "%15s %s%s", t, label, label[0] ? "       " : "");
+		for (ev = 0; ev < d->nev; ev++) {
+			if (d->format == STAT_CSV)
 				csv_line(d, ev, u, span, t);
-				continue;
-			}
-			unit_label(d, u, label, sizeof(label));
-			snprintf(prefix, sizeof(prefix), "%15s %s%s", t, label,
-				 label[0] ? "       " : "");
-			text_line(d, ev, u, span, prefix);
+			else
+				text_line(d, ev, u, span, prefix);
 		}
+		if (d->format == STAT_CSV)
+			csv_metrics(d, u, span, t);
+		else
+			text_metrics(d, u, span, prefix);
+	}
 }
 
 void stat_print_interval_end(const struct stat_data *d)

@@ -354,6 +354,60 @@ static bool encode_body(struct wr *w, const struct perfev_sample_layout *l,
 	return true;
 }
 
+/* perf stat record's types (no trailer); returns false for other types. */
+static bool encode_stat_records(struct wr *w, const struct perfev_record *rec)
+{
+	const typeof(rec->u) *u = &rec->u;
+
+	switch (rec->type) {
+	case PERFEV_RECORD_STAT:
+		wr_u64(w, u->stat.id);
+		wr_u32(w, u->stat.cpu);
+		wr_u32(w, u->stat.thread);
+		wr_u64(w, u->stat.val);
+		wr_u64(w, u->stat.ena);
+		wr_u64(w, u->stat.run);
+		break;
+	case PERFEV_RECORD_STAT_ROUND:
+		wr_u64(w, u->stat_round.type);
+		wr_u64(w, u->stat_round.time);
+		break;
+	case PERFEV_RECORD_STAT_CONFIG:
+		wr_u64(w, u->stat_config.nr);
+		wr_array(w, u->stat_config.nr, 16, u->stat_config.data);
+		break;
+	case PERFEV_RECORD_THREAD_MAP:
+		wr_u64(w, u->thread_map.nr);
+		wr_array(w, u->thread_map.nr, 24, u->thread_map.entries);
+		break;
+	case PERFEV_RECORD_CPU_MAP:
+		/* Only the list of CPUs: perf reads it for any map. */
+		if (u->cpu_map.type != PERFEV_CPU_MAP_CPUS)
+			wr_fail(w, -EINVAL);
+		wr_u16(w, u->cpu_map.type);
+		wr_u16(w, u->cpu_map.nr);
+		wr_array(w, u->cpu_map.nr, 2, u->cpu_map.cpus);
+		wr_pad8(w);
+		break;
+	case PERFEV_RECORD_EVENT_UPDATE:
+		wr_u64(w, u->event_update.type);
+		wr_u64(w, u->event_update.id);
+		if (u->event_update.type == PERFEV_EVENT_UPDATE_UNIT ||
+		    u->event_update.type == PERFEV_EVENT_UPDATE_NAME) {
+			wr_str(w, u->event_update.str);
+		} else if (u->event_update.type == PERFEV_EVENT_UPDATE_SCALE) {
+			wr_put(w, &u->event_update.scale, 8);
+		} else {
+			wr_array(w, u->event_update.data_size, 1, u->event_update.data);
+			wr_pad8(w);
+		}
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
 /* misc with the bits @rec's union also carries taken from the union. */
 static uint16_t encode_misc(const struct perfev_record *rec)
 {
@@ -390,6 +444,9 @@ int perfev_record_encode(const struct perfev_sample_layout *layout, const struct
 	wr_put(&w, NULL, sizeof(h)); /* filled in once the size is known */
 	if (rec->type == PERF_RECORD_SAMPLE) {
 		encode_sample(&w, layout, &rec->u.sample);
+	} else if (!perfev__record_has_trailer(rec->type)) {
+		if (!encode_stat_records(&w, rec))
+			return -EINVAL;
 	} else {
 		if (!encode_body(&w, layout, rec))
 			return -EINVAL;

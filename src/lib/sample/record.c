@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* Decoding ring-buffer and perf.data records: layouts, every record type, every sample field. */
 #include <errno.h>
+#include <limits.h>
 #include "common/internal.h"
 #include "sample/record-internal.h"
 #include <perfev/record.h>
@@ -461,6 +462,154 @@ static int decode_body(const struct perfev_sample_layout *l, struct rd *r,
 	return ok ? 0 : -EBADMSG;
 }
 
+/* The rest of the record as bytes (may be none). */
+static void rd_rest(struct rd *r, const void **data, uint32_t *size)
+{
+	*size = (uint32_t)(r->end - r->pos);
+	*data = r->p + r->pos;
+	r->pos = r->end;
+}
+
+/* perf stat record's types; returns 1 for a type that is not one of them. */
+static int decode_stat_records(struct rd *r, struct perfev_record *out)
+{
+	typeof(out->u) *u = &out->u;
+	bool ok;
+
+	switch (out->type) {
+	case PERFEV_RECORD_STAT:
+		ok = rd_u64(r, &u->stat.id) && rd_u32(r, &u->stat.cpu) &&
+		     rd_u32(r, &u->stat.thread) && rd_u64(r, &u->stat.val) &&
+		     rd_u64(r, &u->stat.ena) && rd_u64(r, &u->stat.run);
+		break;
+	case PERFEV_RECORD_STAT_ROUND:
+		ok = rd_u64(r, &u->stat_round.type) && rd_u64(r, &u->stat_round.time);
+		break;
+	case PERFEV_RECORD_STAT_CONFIG:
+		ok = rd_u64(r, &u->stat_config.nr) &&
+		     rd_array(r, u->stat_config.nr, 16, &u->stat_config.data);
+		break;
+	case PERFEV_RECORD_THREAD_MAP:
+		ok = rd_u64(r, &u->thread_map.nr) &&
+		     rd_array(r, u->thread_map.nr, 24, &u->thread_map.entries);
+		break;
+	case PERFEV_RECORD_CPU_MAP:
+		ok = rd_u16(r, &u->cpu_map.type);
+		if (ok)
+			u->cpu_map.data = r->p + r->pos;
+		u->cpu_map.data_size = ok ? (uint32_t)(r->end - r->pos) : 0;
+		if (ok && u->cpu_map.type == PERFEV_CPU_MAP_CPUS)
+			ok = rd_u16(r, &u->cpu_map.nr) &&
+			     rd_array(r, u->cpu_map.nr, 2, &u->cpu_map.cpus);
+		break;
+	case PERFEV_RECORD_EVENT_UPDATE:
+		ok = rd_u64(r, &u->event_update.type) && rd_u64(r, &u->event_update.id);
+		if (!ok)
+			break;
+		if (u->event_update.type == PERFEV_EVENT_UPDATE_UNIT ||
+		    u->event_update.type == PERFEV_EVENT_UPDATE_NAME) {
+			ok = rd_str(r, &u->event_update.str);
+		} else if (u->event_update.type == PERFEV_EVENT_UPDATE_SCALE) {
+			const void *q;
+
+			ok = rd_take(r, 8, &q);
+			if (ok)
+				memcpy(&u->event_update.scale, q, 8);
+		} else {
+			rd_rest(r, &u->event_update.data, &u->event_update.data_size);
+		}
+		break;
+	default:
+		return 1;
+	}
+	return ok ? 0 : -EBADMSG;
+}
+
+/* One CPU found in a map: stored while there is room, always counted. */
+static void cpu_put(int *cpus, size_t max, size_t *n, int cpu)
+{
+	if (*n < max)
+		cpus[*n] = cpu;
+	(*n)++;
+}
+
+/*
+ * A perf_record_cpu_map_data from its type on (@len bytes): a list of
+ * u16 CPUs, a mask of 32- or 64-bit words (perf 6.1's packed layouts), or
+ * a range with an "any CPU" flag.
+ */
+static int cpu_map_read(const unsigned char *p, size_t len, int *cpus, size_t max)
+{
+	struct rd r = {.p = p, .end = len};
+	uint16_t type, nr, long_size, lo, hi;
+	uint8_t any, pad8;
+	uint32_t pad32;
+	const void *arr;
+	size_t n = 0, i;
+	unsigned int b;
+
+	if (!rd_u16(&r, &type))
+		return -EBADMSG;
+	switch (type) {
+	case PERFEV_CPU_MAP_CPUS:
+		if (!rd_u16(&r, &nr) || !rd_array(&r, nr, 2, &arr))
+			return -EBADMSG;
+		for (i = 0; i < nr; i++) {
+			int16_t c;
+
+			memcpy(&c, (const unsigned char *)arr + 2 * i, 2);
+			cpu_put(cpus, max, &n, c);
+		}
+		break;
+	case PERFEV_CPU_MAP_MASK:
+		if (!rd_u16(&r, &nr) || !rd_u16(&r, &long_size) ||
+		    (long_size != 4 && long_size != 8) || (long_size == 8 && !rd_u32(&r, &pad32)) ||
+		    !rd_array(&r, nr, long_size, &arr))
+			return -EBADMSG;
+		for (i = 0; i < nr; i++) {
+			uint64_t w = 0;
+
+			memcpy(&w, (const unsigned char *)arr + i * long_size, long_size);
+			for (b = 0; b < 8u * long_size; b++)
+				if (w >> b & 1)
+					cpu_put(cpus, max, &n, (int)(i * 8u * long_size + b));
+		}
+		break;
+	case PERFEV_CPU_MAP_RANGE:
+		if (!rd_u8(&r, &any) || !rd_u8(&r, &pad8) || !rd_u16(&r, &lo) || !rd_u16(&r, &hi) ||
+		    lo > hi)
+			return -EBADMSG;
+		if (any)
+			cpu_put(cpus, max, &n, -1);
+		for (i = lo; i <= hi; i++)
+			cpu_put(cpus, max, &n, (int)i);
+		break;
+	default:
+		return -EBADMSG;
+	}
+	return n > INT_MAX ? -EOVERFLOW : (int)n;
+}
+
+int perfev_cpu_map_cpus(const struct perfev_record *rec, int *cpus, size_t max)
+{
+	const unsigned char *p;
+	size_t len;
+
+	if (!rec || (!cpus && max))
+		return -EINVAL;
+	if (rec->type == PERFEV_RECORD_CPU_MAP && rec->u.cpu_map.data) {
+		p = (const unsigned char *)rec->u.cpu_map.data - 2;
+		len = (size_t)rec->u.cpu_map.data_size + 2;
+	} else if (rec->type == PERFEV_RECORD_EVENT_UPDATE &&
+		   rec->u.event_update.type == PERFEV_EVENT_UPDATE_CPUS && rec->u.event_update.data) {
+		p = rec->u.event_update.data;
+		len = rec->u.event_update.data_size;
+	} else {
+		return -EINVAL;
+	}
+	return cpu_map_read(p, len, cpus, max);
+}
+
 int perfev_record_decode(const struct perfev_sample_layout *layout, const void *buf, size_t len,
 			 struct perfev_record *out)
 {
@@ -489,8 +638,11 @@ int perfev_record_decode(const struct perfev_sample_layout *layout, const void *
 			sample_sid(&out->u.sample, &out->sid);
 		return ret;
 	}
-	if (!perfev__record_has_trailer(h.type))
-		return 0; /* perf's own types and newer kernels': the caller skips them */
+	if (!perfev__record_has_trailer(h.type)) {
+		ret = decode_stat_records(&r, out);
+		/* perf's other types and newer kernels': the caller skips them. */
+		return ret > 0 ? 0 : ret;
+	}
 	ret = decode_trailer(layout, buf, h.size, &out->sid, &body_end);
 	if (ret)
 		return ret;

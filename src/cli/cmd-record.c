@@ -1671,20 +1671,36 @@ static void delay_stop(struct delay *d)
 /* The file's new name (to free), NULL when it stays where it is. */
 static char *rename_timestamped(struct rec *rc)
 {
-	struct timespec ts;
+	struct timespec ts, pause = {.tv_nsec = 2000000};
 	struct tm tm;
-	char stamp[32], *to;
+	char stamp[32], *to = NULL;
+	int tries = 0, err;
 
 	if (!strcmp(rc->path, "-"))
 		return NULL;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	localtime_r(&ts.tv_sec, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%d%H%M%S", &tm);
-	if (asprintf(&to, "%s.%s%02ld", rc->path, stamp, ts.tv_nsec / 10000000L) < 0)
-		cli_die("out of memory");
-	if (rename(rc->path, to)) {
+	do {
+		/*
+		 * Two files of --switch-output in one hundredth of a second would
+		 * have one name: never replace a file, wait for the next name.
+		 */
+		if (tries)
+			nanosleep(&pause, NULL);
+		free(to);
+		clock_gettime(CLOCK_REALTIME, &ts);
+		localtime_r(&ts.tv_sec, &tm);
+		strftime(stamp, sizeof(stamp), "%Y%m%d%H%M%S", &tm);
+		if (asprintf(&to, "%s.%s%02ld", rc->path, stamp, ts.tv_nsec / 10000000L) < 0)
+			cli_die("out of memory");
+		err = renameat2(AT_FDCWD, rc->path, AT_FDCWD, to, RENAME_NOREPLACE) ? errno : 0;
+		/* A filesystem without RENAME_NOREPLACE: the name is checked first instead. */
+		if (err == EINVAL && access(to, F_OK) && errno == ENOENT)
+			err = rename(rc->path, to) ? errno : 0;
+		else if (err == EINVAL)
+			err = EEXIST;
+	} while (err == EEXIST && ++tries < 100);
+	if (err) {
 		cli_error("cannot rename '%s' to '%s': %s (the recording stays in '%s')", rc->path,
-			  to, strerror(errno), rc->path);
+			  to, strerror(err), rc->path);
 		free(to);
 		return NULL;
 	}

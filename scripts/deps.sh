@@ -20,8 +20,9 @@ set -eu
 BUILD="gcc make libc6-dev pkg-config libtraceevent-dev libdw-dev libelf-dev"
 BUILD="$BUILD libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libiberty-dev libzstd-dev"
 # Tests: python3 (JSON/CSV checks), util-linux (setpriv), protobuf-compiler (protoc decodes
-# the pprof output), strace (shows the attrs of events the kernel here refuses).
-TEST="python3 util-linux protobuf-compiler strace"
+# the pprof output), strace (shows the attrs of events the kernel here refuses), locales
+# (a locale with thousands separators, built for stat's -B test).
+TEST="python3 util-linux protobuf-compiler strace locales"
 # Tests that skip without them: chromium (headless, runs the page perfev report --html
 # writes) and Linux perf (the reference output; a perf binary from elsewhere is fine).
 TEST_OPTIONAL="chromium"

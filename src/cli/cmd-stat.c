@@ -5,6 +5,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <locale.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -12,10 +13,12 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "options.h"
+#include "output/attr-print.h"
 #include "output/output.h"
 #include "perfev-cli.h"
 #include "stat.h"
@@ -35,9 +38,21 @@ struct stat_opts {
 	bool all_cpus, no_aggr, per_thread, per_core, per_die, per_socket, per_node;
 	bool json, no_scale, table, no_inherit, group, all_user, all_kernel;
 	int repeat, interval_ms, interval_count, delay_ms, detailed;
+	/* perf's run and output options */
+	const char *pre, *post;
+	bool big_num, no_big_num, null_run, sync, quiet, verbose, interval_clear;
+	int timeout_ms;
 };
 
 static volatile sig_atomic_t stop_signal;
+/* --timeout: the time ran out (SIGALRM), the command is ended with SIGTERM. */
+static volatile sig_atomic_t timed_out;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	timed_out = 1;
+}
 
 /*
  * SIGTERM and SIGHUP end perfev at once, as they end perf: the command is
@@ -356,6 +371,7 @@ static void block_stop_signals(sigset_t *old)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGALRM);
 	sigprocmask(SIG_BLOCK, &set, old);
 }
 
@@ -382,6 +398,11 @@ static int wait_child(pid_t pid, struct rusage *ru)
 			status = -1;
 			break;
 		}
+		if (timed_out == 1) {
+			/* As perf: the command is ended and its counts printed; perfev exits 0. */
+			kill(pid, SIGTERM);
+			timed_out = 2;
+		}
 		sigsuspend(&old);
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
@@ -396,7 +417,7 @@ static void wait_process_or_signal(pid_t pid)
 	sigset_t old;
 
 	block_stop_signals(&old);
-	while (!stop_signal) {
+	while (!stop_signal && !timed_out) {
 		struct pollfd p = {fd, POLLIN, 0};
 
 		if (fd >= 0) {
@@ -411,6 +432,24 @@ static void wait_process_or_signal(pid_t pid)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (fd >= 0)
 		close(fd);
+}
+
+/* -v: each event as opened, as perf -vv shows it, and why one was not. */
+static void show_attrs(struct perfev_session *s)
+{
+	size_t i, n = perfev_session_event_count(s);
+
+	for (i = 0; i < n; i++) {
+		const char *name = perfev_session_event_name(s, i);
+
+		if (perfev_session_event_state(s, i) != PERFEV_EVENT_OPEN) {
+			fprintf(stderr, "event '%s': not counted: %s\n", name,
+				perfev_session_event_note(s, i));
+			continue;
+		}
+		fprintf(stderr, "event '%s':\n", name);
+		attr_print_fields(stderr, perfev_session_event_attr(s, i), "  ", false);
+	}
 }
 
 static struct perfev_session *open_session(struct run_ctx *rc)
@@ -433,6 +472,8 @@ static struct perfev_session *open_session(struct run_ctx *rc)
 		perfev_session_free(s);
 		fail_open(&se, rc);
 	}
+	if (rc->o->verbose)
+		show_attrs(s);
 	return s;
 }
 
@@ -474,6 +515,43 @@ static void check_countable(struct perfev_session *s)
 static double tv_ns(struct timeval tv)
 {
 	return (double)tv.tv_sec * 1e9 + (double)tv.tv_usec * 1e3;
+}
+
+/* -n: the command's time alone, no counter opened. */
+static int measure_null(struct run_ctx *rc, size_t run)
+{
+	struct stat_data *d = rc->d;
+	struct rusage ru = {0};
+	double t0 = now_ns(), t1;
+	pid_t work = spawn(rc->ct.t.argv);
+	int status = work > 0 ? wait_child(work, &ru) : -1;
+
+	if (work < 0)
+		cli_die("cannot run '%s': %s", rc->ct.t.argv[0], perfev_strerror(-errno));
+	t1 = now_ns();
+	ensure_run(d);
+	d->elapsed_ns[run] = t1 - t0;
+	d->user_ns[run] = status >= 0 ? tv_ns(ru.ru_utime) : NAN;
+	d->sys_ns[run] = status >= 0 ? tv_ns(ru.ru_stime) : NAN;
+	d->nruns = run + 1;
+	return status;
+}
+
+/* --pre and --post: a shell command around each run, not counted; a failure stops perfev. */
+static void run_hook(const char *cmd, const char *opt)
+{
+	int st;
+
+	if (!cmd)
+		return;
+	fflush(NULL);
+	st = system(cmd);
+	if (st == -1)
+		cli_die("cannot run the %s command '%s': %s", opt, cmd, perfev_strerror(-errno));
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		cli_die("the %s command '%s' failed (%s %d): nothing more is run", opt, cmd,
+			WIFEXITED(st) ? "exit status" : "signal",
+			WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
 }
 
 /* One complete measurement; returns the command's wait status (or 0). */
@@ -563,7 +641,8 @@ static int measure_intervals(struct run_ctx *rc)
 	if (err)
 		fail_start(rc, s, err);
 	/* Only once the command runs, so a failure leaves no half document. */
-	stat_print_interval_begin(d);
+	if (!o->quiet)
+		stat_print_interval_begin(d);
 	if (rc->ct.workload)
 		work = spawn(rc->ct.workload);
 	waited = child				      ? child
@@ -597,7 +676,10 @@ static int measure_intervals(struct run_ctx *rc)
 		d->elapsed_ns[0] = now - last;
 		d->user_ns[0] = d->sys_ns[0] = NAN;
 		collect(d, s, 0, now - last, NAN, NAN, prev);
-		stat_print_interval(d, (now - t0) / 1e9, n == 0);
+		if (o->interval_clear && d->format == STAT_TEXT)
+			fputs("\033[H\033[2J", d->out);
+		if (!o->quiet)
+			stat_print_interval(d, (now - t0) / 1e9, n == 0);
 		last = now;
 		next += o->interval_ms * 1e6;
 		if (o->interval_count && ++n >= o->interval_count)
@@ -615,13 +697,27 @@ static int measure_intervals(struct run_ctx *rc)
 	    (child || work) && status >= 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 	d->term_signal =
 	    (child || work) && status >= 0 && WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-	stat_print_interval_end(d);
+	if (!o->quiet)
+		stat_print_interval_end(d);
 	free(prev);
 	perfev_session_free(s);
 	return status;
 }
 
 /* ---- the command ----------------------------------------------------------- */
+
+/* --timeout: SIGALRM once the time is out (ends the wait for the command or the targets). */
+static void start_timeout(const struct stat_opts *o)
+{
+	struct itimerval it = {0};
+
+	if (!o->timeout_ms)
+		return;
+	timed_out = 0;
+	it.it_value.tv_sec = o->timeout_ms / 1000;
+	it.it_value.tv_usec = (o->timeout_ms % 1000) * 1000;
+	setitimer(ITIMER_REAL, &it, NULL);
+}
 
 static void free_data(struct stat_data *d)
 {
@@ -707,6 +803,19 @@ int cmd_stat(int argc, const char **argv)
 	    OPT_STR('o', "output", &o.output, "FILE",
 		    "write to FILE instead of stderr (stat record: the perf.data file)"),
 	    OPT_FLAG(0, "no-scale", &o.no_scale, "raw counts, not scaled for multiplexing"),
+	    OPT_FLAG('B', "big-num", &o.big_num,
+		     "counts with the locale's thousands separators (the default for text)"),
+	    OPT_FLAG(0, "no-big-num", &o.no_big_num, "counts without thousands separators"),
+	    OPT_FLAG(0, "interval-clear", &o.interval_clear, "with -I: clear the screen first"),
+	    OPT_FLAG(0, "quiet", &o.quiet, "print no counts (for stat record)"),
+	    OPT_FLAG('v', "verbose", &o.verbose, "show the perf_event_attr of each event opened"),
+	    OPT_HEADING("the command"),
+	    OPT_FLAG('n', "null", &o.null_run, "time the command, open no counter"),
+	    OPT_FLAG('S', "sync", &o.sync, "call sync() before each run"),
+	    OPT_STR(0, "pre", &o.pre, "CMD", "run CMD (a shell command) before each run"),
+	    OPT_STR(0, "post", &o.post, "CMD", "run CMD after each run"),
+	    OPT_NUM(0, "timeout", &o.timeout_ms, "MS",
+		    "end the command (SIGTERM) and print the counts after MS ms"),
 	    OPT_TERMINATOR,
 	};
 	struct perfev_parse_opts pa = {.sz = sizeof(pa)};
@@ -775,6 +884,20 @@ int cmd_stat(int argc, const char **argv)
 		usage_error(stat_usage, opts, "--group needs events to group: give them with -e");
 	if (o.detailed > 3)
 		usage_error(stat_usage, opts, "-d goes up to -ddd, not %d levels", o.detailed);
+	if (o.big_num && o.no_big_num)
+		usage_error(stat_usage, opts, "choose -B or --no-big-num, not both");
+	if (o.null_run && (!cmd || o.interval_ms || o.events.n || o.metrics.n || o.detailed ||
+			   recording))
+		usage_error(stat_usage, opts,
+			    "-n times a command without counters: give a command, and no -e, -M, "
+			    "-d, -I or stat record");
+	if (o.timeout_ms < 0 || (o.timeout_ms && o.timeout_ms < 10))
+		usage_error(stat_usage, opts, "--timeout expects at least 10 ms, not %d",
+			    o.timeout_ms);
+	if (o.timeout_ms && o.interval_ms)
+		usage_error(stat_usage, opts, "--timeout and -I cannot be used together (as perf)");
+	if (o.interval_clear && !o.interval_ms)
+		usage_error(stat_usage, opts, "--interval-clear needs -I");
 	if (o.table && (o.sep || o.json))
 		usage_error(stat_usage, opts,
 			    "--table is for the text report; -x and -j give every run already");
@@ -824,7 +947,7 @@ int cmd_stat(int argc, const char **argv)
 				    "perfev derives",
 				    bad);
 	}
-	if (!o.events.n && !d.nmetrics) {
+	if (!o.events.n && !d.nmetrics && !o.null_run) {
 		struct perfev_parse_error pe = {.sz = sizeof(pe)};
 
 		default_events(&env, o.all_cpus || o.cpu_list || o.cgroup, defaults, sizeof(defaults));
@@ -868,6 +991,12 @@ int cmd_stat(int argc, const char **argv)
 	d.format = o.json ? STAT_JSON : o.sep ? STAT_CSV : STAT_TEXT;
 	d.sep = o.sep ? o.sep : ",";
 	d.no_scale = o.no_scale;
+	/* perf's big numbers: the locale's grouping of digits, for text only. */
+	d.big_num = d.format == STAT_TEXT && !o.no_big_num;
+	if (d.big_num)
+		setlocale(LC_NUMERIC, "");
+	d.quiet = o.quiet;
+	d.interval_clear = o.interval_clear;
 	d.table = o.table;
 	d.out = stderr;
 	if (recording) {
@@ -887,6 +1016,8 @@ int cmd_stat(int argc, const char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_alarm;
+	sigaction(SIGALRM, &sa, NULL);
 	sa.sa_handler = on_child;
 	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
 	sigaction(SIGCHLD, &sa, NULL);
@@ -894,12 +1025,24 @@ int cmd_stat(int argc, const char **argv)
 	if (o.interval_ms) {
 		status = measure_intervals(&rc);
 	} else {
-		for (i = 0; i < o.repeat && !stop_signal; i++)
-			status = measure(&rc, (size_t)i);
+		for (i = 0; i < o.repeat && !stop_signal; i++) {
+			run_hook(o.pre, "--pre");
+			if (o.sync)
+				sync();
+			start_timeout(&o);
+			status = o.null_run ? measure_null(&rc, (size_t)i) : measure(&rc, (size_t)i);
+			/* Ended by --timeout: a normal end, as perf sees it. */
+			if (timed_out == 2 && status >= 0 && WIFSIGNALED(status) &&
+			    WTERMSIG(status) == SIGTERM)
+				status = 0;
+			timed_out = 0;
+			run_hook(o.post, "--post");
+		}
 		if (cmd && status >= 0)
 			d.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 		d.term_signal = cmd && status >= 0 && WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-		stat_print(&d);
+		if (!o.quiet)
+			stat_print(&d);
 	}
 	if (rc.rec)
 		stat_record_finish(rc.rec);

@@ -85,6 +85,9 @@ struct stat_data {
 	enum stat_format format;
 	const char *sep;
 	bool no_scale;
+	bool big_num;	     /* text: counts with the locale's thousands separators */
+	bool quiet;	     /* --quiet: nothing printed */
+	bool interval_clear; /* -I --interval-clear: the screen cleared before each interval */
 	bool table; /* per-run table with -r */
 	FILE *out;
 };

@@ -407,7 +407,8 @@ static double mean_of(const double *x, size_t n)
 	return m;
 }
 
-static void text_value(FILE *f, const struct stat_event *e, const struct agg *a)
+/* @big: the locale's thousands separators (perf's -B, its default). */
+static void text_value(FILE *f, const struct stat_event *e, const struct agg *a, bool big)
 {
 	if (!e->supported) {
 		fprintf(f, "%18s      ", "<not supported>");
@@ -418,13 +419,13 @@ static void text_value(FILE *f, const struct stat_event *e, const struct agg *a)
 		return;
 	}
 	if (clock_like(e)) {
-		fprintf(f, "%18.2f msec ", a->value / 1e6);
+		fprintf(f, big ? "%'18.2f msec " : "%18.2f msec ", a->value / 1e6);
 		return;
 	}
 	if (e->scale != 1.0 && e->scale)
 		fprintf(f, "%18.2f %-5s", a->value, e->unit ? e->unit : "");
 	else
-		fprintf(f, "%18.0f      ", a->value);
+		fprintf(f, big ? "%'18.0f      " : "%18.0f      ", a->value);
 }
 
 static void text_line(const struct stat_data *d, size_t ev, size_t u, double elapsed,
@@ -439,7 +440,7 @@ static void text_line(const struct stat_data *d, size_t ev, size_t u, double ela
 		return;
 	metric(d, ev, u, &a, elapsed, &m);
 	fputs(prefix, f);
-	text_value(f, e, &a);
+	text_value(f, e, &a, d->big_num);
 	fprintf(f, "%-32s", e->name);
 	/* perf's formats: "  25.00% of all branches", but "  25.000 % of all cache refs". */
 	if (m.have && m.comparable && m.unit[0] == '%' && strcmp(m.unit, "% of all cache refs"))
@@ -526,7 +527,9 @@ static void print_text(const struct stat_data *d)
 		if (d->nunits > 1 && u + 1 < d->nunits)
 			fputc('\n', f);
 	}
-	fputc('\n', f);
+	/* -n counts nothing: the time comes right after the title. */
+	if (d->nev)
+		fputc('\n', f);
 	print_notes(d);
 	if (d->table && d->nruns > 1) {
 		fprintf(f, " %4s  %16s  %s\n", "run", "seconds", "delta from mean");

@@ -40,7 +40,7 @@ struct stat_opts {
 	int repeat, interval_ms, interval_count, delay_ms, detailed;
 	/* perf's run and output options */
 	const char *pre, *post;
-	bool big_num, no_big_num, null_run, sync, quiet, verbose, interval_clear;
+	bool big_num, no_big_num, null_run, sync, quiet, verbose, interval_clear, no_merge;
 	int timeout_ms;
 };
 
@@ -803,6 +803,8 @@ int cmd_stat(int argc, const char **argv)
 	    OPT_STR('o', "output", &o.output, "FILE",
 		    "write to FILE instead of stderr (stat record: the perf.data file)"),
 	    OPT_FLAG(0, "no-scale", &o.no_scale, "raw counts, not scaled for multiplexing"),
+	    OPT_FLAG(0, "no-merge", &o.no_merge,
+		     "accepted for perf's command lines: perfev shows each PMU's event apart"),
 	    OPT_FLAG('B', "big-num", &o.big_num,
 		     "counts with the locale's thousands separators (the default for text)"),
 	    OPT_FLAG(0, "no-big-num", &o.no_big_num, "counts without thousands separators"),

@@ -52,7 +52,7 @@ struct rec_opts {
 	bool timestamp_filename, tail_synthesize;
 	/* perf's output and run options */
 	bool strict_freq, inherit, no_buildid, no_buildid_cache, buildid_all, verbose, all_cgroups;
-	const char *synth, *max_size, *mmap_flush, *switch_output;
+	const char *synth, *max_size, *mmap_flush, *switch_output, *threads;
 	int switch_max_files;
 	uint64_t switch_bytes;	/* --switch-output=SIZE */
 	double switch_secs;	/* --switch-output=TIME */
@@ -1782,6 +1782,11 @@ static void check_options(struct rec_opts *o, const struct option *opts)
 		o->max_bytes = parse_bytes(o->max_size, "--max-size", opts);
 	if (o->mmap_flush)
 		o->flush_bytes = parse_bytes(o->mmap_flush, "--mmap-flush", opts);
+	if (o->threads)
+		usage_error(record_usage, opts,
+			    "--threads: perfev record reads every ring from one thread and writes one "
+			    "file, which perf reads; it has no parallel mode (perfev script and report "
+			    "read the directories of perf's)");
 	if (o->switch_output)
 		parse_switch_output(o, opts);
 	else if (o->switch_max_files)
@@ -1953,6 +1958,8 @@ int cmd_record(int argc, const char **argv)
 	    OPT_FLAG(0, "strict-freq", &o.strict_freq,
 		     "fail rather than lower -F to perf_event_max_sample_rate"),
 	    OPT_FLAG('v', "verbose", &o.verbose, "show the perf_event_attr of each event opened"),
+	    OPT_STR_OPT(0, "threads", &o.threads, "SPEC",
+			"refused: perf's parallel mode; one perfev thread reads every ring"),
 	    OPT_FLAG('q', "quiet", &o.quiet, "no summary"),
 	    OPT_TERMINATOR,
 	};

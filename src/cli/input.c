@@ -95,8 +95,18 @@ static int open_error(const char *path, int err)
 		cli_error("cannot read '%s': permission denied (run as its owner or root)", path);
 		break;
 	case -EISDIR:
-		cli_error("cannot read '%s': it is a directory (perf's directory format, from "
-			  "'perf record --threads', is not supported)",
+		cli_error("cannot read '%s': a directory without a 'data' file: not one 'perf "
+			  "record --threads' wrote",
+			  path);
+		break;
+	case -ELOOP:
+		cli_error("cannot read '%s': a file of its directory is a symbolic link, which "
+			  "perfev does not follow (copy the file there instead)",
+			  path);
+		break;
+	case -E2BIG:
+		cli_error("cannot read '%s': its directory holds more data.N files than perfev "
+			  "reads (4096)",
 			  path);
 		break;
 	case -EPROTO:

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* perf.data reader: file and pipe mode, over bytes in memory, a mapped file or a stream. */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -66,7 +69,21 @@ struct perfev_data_reader {
 	bool zfeed;
 	uint64_t zoffset;  /* of the COMPRESSED record whose records are handed out */
 	bool decompressed; /* the record returned last came out of one */
+
+	/*
+	 * perf's directory format (perf record --threads): the header file
+	 * "data", then the records of each data.N, mapped, read in turn
+	 * after its data section (offsets are within each file).
+	 */
+	struct rd_seg {
+		void *map;
+		size_t len;
+	} * segs;
+	size_t nsegs, seg; /* seg: the next to read */
 };
+
+/* The most data.N files of a directory read (perf writes one per recording thread). */
+#define DIR_MAX_FILES 4096
 
 /* ---- bounded cursor over a feature's bytes ---------------------------------------- */
 
@@ -498,6 +515,119 @@ err:
 	return ret;
 }
 
+/* A regular file mapped whole: 0, or -errno (-EBADMSG for an empty one). */
+static int map_file(int fd, void **map, size_t *len)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EBADMSG;
+	*len = 0;
+	*map = NULL;
+	if (st.st_size <= 0)
+		return 0;
+	if ((uint64_t)st.st_size > SIZE_MAX)
+		return -EFBIG;
+	*map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (*map == MAP_FAILED) {
+		*map = NULL;
+		return -errno;
+	}
+	*len = (size_t)st.st_size;
+	return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * perf's directory format: the header file "data" (which says
+ * DIR_FORMAT), then every data.N in the order of N.  Nothing is
+ * followed through a symbolic link.
+ */
+static int open_dir(struct perfev_data_reader *r, int dirfd)
+{
+	uint32_t *nums = NULL, n = 0;
+	struct dirent *de;
+	int fd, ret, dfd;
+	DIR *d;
+
+	fd = openat(dirfd, "data", O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return errno == ENOENT ? -EISDIR : -errno;
+	ret = map_file(fd, &r->map, &r->map_len);
+	close(fd);
+	if (!ret && !r->map)
+		ret = -EBADMSG;
+	if (ret)
+		return ret;
+	r->buf = r->map;
+	r->len = r->map_len;
+	ret = parse_mem(r);
+	if (ret)
+		return ret;
+	if (r->pipe || !r->feats[PERFEV_FEAT_DIR_FORMAT].present) {
+		perfev__log(PERFEV_LOG_ERROR, "a directory whose 'data' does not say DIR_FORMAT: "
+					      "not one perf record --threads wrote");
+		return -EBADMSG;
+	}
+	dfd = dup(dirfd);
+	d = dfd >= 0 ? fdopendir(dfd) : NULL;
+	if (!d) {
+		if (dfd >= 0)
+			close(dfd);
+		return -errno;
+	}
+	nums = calloc(DIR_MAX_FILES, sizeof(*nums));
+	if (!nums) {
+		closedir(d);
+		return -ENOMEM;
+	}
+	while ((de = readdir(d))) {
+		char *end;
+		unsigned long v;
+
+		if (strncmp(de->d_name, "data.", 5) || !isdigit((unsigned char)de->d_name[5]))
+			continue;
+		v = strtoul(de->d_name + 5, &end, 10);
+		if (*end || v > UINT32_MAX)
+			continue;
+		if (n == DIR_MAX_FILES) {
+			ret = -E2BIG;
+			break;
+		}
+		nums[n++] = (uint32_t)v;
+	}
+	closedir(d);
+	if (!ret) {
+		qsort(nums, n, sizeof(*nums), cmp_u32);
+		r->segs = calloc(n ? n : 1, sizeof(*r->segs));
+		if (!r->segs)
+			ret = -ENOMEM;
+	}
+	for (uint32_t i = 0; !ret && i < n; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "data.%u", nums[i]);
+		fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		if (fd < 0) {
+			ret = -errno;
+			break;
+		}
+		ret = map_file(fd, &r->segs[i].map, &r->segs[i].len);
+		close(fd);
+		r->nsegs = i + 1;
+	}
+	free(nums);
+	return ret;
+}
+
 static int open_fd(int fd, bool own, const struct perfev_data_open_opts *opts,
 		   struct perfev_data_reader **out)
 {
@@ -516,6 +646,13 @@ static int open_fd(int fd, bool own, const struct perfev_data_open_opts *opts,
 	if (fstat(fd, &st)) {
 		ret = -errno;
 		goto err;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		ret = open_dir(r, fd);
+		if (ret)
+			goto err;
+		*out = r;
+		return 0;
 	}
 	if (S_ISREG(st.st_mode)) {
 		if (st.st_size <= 0 || (uint64_t)st.st_size > SIZE_MAX) {
@@ -591,6 +728,10 @@ void perfev_data_close(struct perfev_data_reader *r)
 	}
 	if (r->map)
 		munmap(r->map, r->map_len);
+	for (i = 0; i < r->nsegs; i++)
+		if (r->segs[i].map)
+			munmap(r->segs[i].map, r->segs[i].len);
+	free(r->segs);
 	free(r->copy);
 	free(r->rbuf);
 	free(r->pbuf);
@@ -729,6 +870,12 @@ static int next_mem(struct perfev_data_reader *r, const unsigned char **bytes,
 	uint16_t size;
 	int ret;
 
+	/* A directory: the next data.N once a file's records are read; an empty one is skipped. */
+	while (r->pos == r->end && r->seg < r->nsegs) {
+		r->buf = r->segs[r->seg].map;
+		r->pos = 0;
+		r->end = r->segs[r->seg++].len;
+	}
 	if (r->pos == r->end)
 		return 0;
 	if (r->end - r->pos < 8)

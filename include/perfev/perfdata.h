@@ -119,8 +119,14 @@ struct perfev_data_open_opts {
  * input.  A regular file is mapped whole (it must not be truncated while
  * open); a pipe-mode stream is read record by record; a file-mode header
  * on a stream that cannot be mapped makes the reader read it all first.
+ * A directory is perf's directory format (perf record --threads): its
+ * header file "data" (which must say DIR_FORMAT), then the records of
+ * every data.N in the order of N, each file mapped; a record's offset is
+ * within its own file.
  *
- * Errors: -ENOENT, -EACCES (open), -EBADMSG (not a perf.data file or
+ * Errors: -ENOENT, -EACCES (open), -EISDIR (a directory without "data"),
+ * -ELOOP (a file of the directory is a symbolic link), -E2BIG (more than
+ * 4096 data.N files), -EBADMSG (not a perf.data file or
  * corrupt: a section or string outside the file, a count the bytes cannot
  * hold), -EPROTO (a version this library cannot read: PERFILE1, the other
  * byte order, an event whose sample_type has bits perfev_sample_layout_init()

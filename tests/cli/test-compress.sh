@@ -117,6 +117,13 @@ if ! eval "perf record -q -z -e cpu-clock -c 100000 -o '$TMP/pz.data' -- $WORK" 
 fi
 same_script perfev_reads_perf_z "$TMP/pz.data"
 
+# --header: the COMPRESSED feature as perf report --header prints it.
+perf report -i "$TMP/pz.data" --header-only 2>/dev/null | grep "^# compressed :" >"$TMP/perf.txt"
+run "$PERFEV" script -i "$TMP/pz.data" --header-only
+grep "^# compressed :" "$TMP/out" >"$TMP/ours.txt"
+[ -s "$TMP/perf.txt" ] && cmp -s "$TMP/perf.txt" "$TMP/ours.txt" && pass perfev_header_perf_z ||
+	fail perfev_header_perf_z "perf: '$(cat "$TMP/perf.txt")', perfev: '$(cat "$TMP/ours.txt")'"
+
 # report: perf report's table, line for line.
 perf report -i "$TMP/pz.data" --stdio --no-children --sort comm,dso,sym >"$TMP/perf.txt" 2>/dev/null
 run "$PERFEV" report -i "$TMP/pz.data" --no-children --sort comm,dso,sym

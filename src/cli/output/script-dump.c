@@ -532,6 +532,29 @@ static void header_events(struct script *s, struct json *w)
 		json_arr_end(w);
 }
 
+/* COMPRESSED (perf record -z): u32 version, type (1: zstd), level, ratio, mmap_len. */
+static void header_compressed(struct script *s, struct json *w)
+{
+	uint32_t f[5];
+	const void *p;
+	size_t len;
+
+	if (perfev_data_feature(s->r, PERFEV_FEAT_COMPRESSED, &p, &len) || len < sizeof(f))
+		return;
+	memcpy(f, p, sizeof(f));
+	if (w) {
+		json_key(w, "compressed");
+		json_obj_begin(w);
+		json_kstr(w, "type", f[1] == 1 ? "zstd" : "unknown");
+		json_ku64(w, "level", f[2]);
+		json_ku64(w, "ratio", f[3]);
+		json_obj_end(w);
+	} else {
+		printf("# compressed : %s, level = %u, ratio = %u\n",
+		       f[1] == 1 ? "Zstd" : "Unknown", f[2], f[3]);
+	}
+}
+
 /* perf script --header's block, or with -j one {"header": {...}} line. */
 void script_print_header(struct script *s)
 {
@@ -603,6 +626,7 @@ void script_print_header(struct script *s)
 			       last >= first ? (double)(last - first) / 1e6 : 0.0);
 		}
 	}
+	header_compressed(s, w);
 	if (w) {
 		json_obj_end(w);
 		json_obj_end(w);

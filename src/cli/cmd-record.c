@@ -51,6 +51,7 @@ struct rec_opts {
 	bool timestamp_filename, tail_synthesize;
 	uint64_t branch_type, regs_user, regs_intr; /* as parsed */
 	int clock, delay_ms;			    /* clock: -1 none */
+	struct perfev_data_clock clock_ref;	    /* -k: the file's reference time */
 	int count;
 	/* -g and --call-graph: for the events without a call-graph= term */
 	enum perfev_callgraph cg_mode;
@@ -1222,6 +1223,9 @@ static void create_output(struct rec *rc, const char **argv, int argc)
 		cmdline[i + 1] = (char *)argv[i];
 	err = perfev_data_set_host_features(rc->w, cmdline);
 	free(cmdline);
+	/* -k: where sample times are in the day, as perf's header says. */
+	if (!err && rc->o->clock >= 0)
+		err = perfev_data_set_clock(rc->w, &rc->o->clock_ref);
 	if (err)
 		die_write(rc, err);
 }
@@ -1399,11 +1403,16 @@ static void check_attr_options(struct rec_opts *o, const struct option *opts)
 		}
 	}
 	o->clock = -1;
-	if (o->clockid && rec_clockid(o->clockid, &o->clock))
+	if (o->clockid && perfev_clockid_parse(o->clockid, &o->clock))
 		usage_error(record_usage, opts,
 			    "unknown clock '%s' for -k: monotonic, monotonic_raw, realtime, "
 			    "boottime, tai (or CLOCK_..., or a number)",
 			    o->clockid);
+	if (o->clock >= 0 && rec_clock_ref(o->clock, &o->clock_ref))
+		usage_error(record_usage, opts,
+			    "cannot use clock %d of -k '%s': this kernel has no such clock (give "
+			    "monotonic, monotonic_raw, realtime, boottime or tai)",
+			    o->clock, o->clockid);
 	if (o->delay) {
 		if (!strcmp(o->delay, "-1"))
 			usage_error(record_usage, opts,

@@ -105,8 +105,11 @@ void rec_unwind_stats(struct rec_unwind *u, struct rec_unwind_stats *out);
 /* --user-regs / --intr-regs: register names (comma list) as a mask; "" is perf's default set. */
 int rec_regs_mask(const char *s, bool intr, uint64_t *out, const char **bad, size_t *bad_len);
 void rec_regs_list(FILE *f, bool intr);
-/* -k: a clock's name (monotonic, CLOCK_MONOTONIC, mono, ...) or number. */
-int rec_clockid(const char *s, int *out);
-const char *rec_clock_name(int id);
+/*
+ * -k: the resolution of clock @clockid and one moment on the wall clock
+ * and on it, for the CLOCKID and CLOCK_DATA features.  0, or -errno
+ * (-EINVAL: no such clock here).
+ */
+int rec_clock_ref(int clockid, struct perfev_data_clock *out);
 
 #endif /* PERFEV_CLI_RECORD_H */

@@ -151,6 +151,47 @@ for o in -S --aux-sample; do
 	fi
 done
 
+# ---- -k: perf's CLOCKID and CLOCK_DATA features, read alike by both tools ----------------
+# clock_lines FILE TOOL: the clock lines of TOOL's header of FILE, with the times as N.
+clock_lines() {
+	if [ "$2" = perf ]; then
+		perf report --header-only -i "$1" 2>/dev/null
+	else
+		"$PERFEV" script --header-only -i "$1" 2>/dev/null
+	fi | grep -E '^# (clockid|reference time)' | sed -E '/^# reference/s/[0-9]+/N/g'
+}
+for k in mono raw CLOCK_TAI boot realtime; do
+	perf record -q -k "$k" -o "$TMP/kp.data" -- true >/dev/null 2>&1
+	run "$PERFEV" record -q -k "$k" -o "$TMP/ko.data" -- true
+	clock_lines "$TMP/kp.data" perf >"$TMP/k1"
+	clock_lines "$TMP/ko.data" perf >"$TMP/k2"
+	clock_lines "$TMP/kp.data" perfev >"$TMP/k3"
+	clock_lines "$TMP/ko.data" perfev >"$TMP/k4"
+	if [ "$rc" -eq 0 ] && [ "$(wc -l <"$TMP/k1")" -eq 3 ] && cmp -s "$TMP/k1" "$TMP/k2" &&
+		cmp -s "$TMP/k1" "$TMP/k3" && cmp -s "$TMP/k1" "$TMP/k4" &&
+		"$PERFEV" script --header-only -i "$TMP/ko.data" | grep -q '^# reference time: .* (TOD)'; then
+		pass "clock_header_$k: $(sed -n 2p "$TMP/k1")"
+	else
+		fail "clock_header_$k" "rc=$rc perf: $(cat "$TMP/k1") | perf on perfev's: $(cat "$TMP/k2") | perfev on perf's: $(cat "$TMP/k3") | perfev: $(cat "$TMP/k4") $(head -c 200 "$TMP/err")"
+	fi
+done
+# The reference time of perfev's file is now, on both clocks.
+"$PERFEV" record -q -k realtime -o "$TMP/ko.data" -- true
+now=$(date +%s)
+perf report --header-only -i "$TMP/ko.data" 2>/dev/null | grep '^# reference time' >"$TMP/kr"
+tod=$(sed -E 's/.* = ([0-9]+)\.[0-9]+ \(TOD\).*/\1/' "$TMP/kr")
+clk=$(sed -E 's/.* = ([0-9]+)\.[0-9]+ \(realtime\)$/\1/' "$TMP/kr")
+if [ -n "$tod" ] && [ $((now - tod)) -le 60 ] && [ $((tod - clk)) -le 1 ] && [ $((clk - tod)) -le 1 ]; then
+	pass "clock_reference_now: $(cat "$TMP/kr")"
+else
+	fail clock_reference_now "now $now: $(cat "$TMP/kr")"
+fi
+if perf record -q -k 99 -o "$TMP/kp.data" -- true >/dev/null 2>&1; then
+	fail clock_unknown_number "perf accepts -k 99 here: compare perfev's answer again"
+else
+	bad clock_unknown_number "no such clock" -k 99
+fi
+
 # ---- --timestamp-filename, --tail-synthesize -------------------------------------------
 pe=$(cd "$(dirname "$PERFEV")" && pwd)/$(basename "$PERFEV")
 (cd "$TMP" && "$pe" record -q --timestamp-filename -o ts.data -- true >/dev/null 2>"$TMP/err")

@@ -438,6 +438,42 @@ static void header_events(struct script *s, struct json *w)
 		json_arr_end(w);
 }
 
+/* -k's clock: perf's CLOCKID and CLOCK_DATA lines. */
+static void header_clock(struct script *s, struct json *w)
+{
+	struct perfev_data_clock c;
+	const char *name;
+	char date[64] = "<error>";
+	time_t sec;
+	struct tm tm;
+
+	if (perfev_data_clock(s->r, &c))
+		return;
+	name = perfev_clockid_name(c.clockid) ?: "(not found)";
+	if (w) {
+		json_key(w, "clock");
+		json_obj_begin(w);
+		json_ki64(w, "clockid", c.clockid);
+		json_kstr(w, "name", name);
+		json_ku64(w, "res_ns", c.res_ns);
+		json_ku64(w, "tod_ns", c.tod_ns);
+		json_ku64(w, "clockid_ns", c.clockid_ns);
+		json_obj_end(w);
+		return;
+	}
+	/* perf multiplies the resolution in ns by 1000 and calls it MHz: 1 ns is "1000 MHz". */
+	if (c.res_ns)
+		printf("# clockid frequency: %" PRIu64 " MHz\n", c.res_ns * 1000);
+	sec = (time_t)(c.tod_ns / 1000000000ULL);
+	if (localtime_r(&sec, &tm))
+		strftime(date, sizeof(date), "%F %T", &tm);
+	printf("# clockid: %s (%d)\n", name, (int)c.clockid);
+	printf("# reference time: %s.%06d = %" PRIu64 ".%06d (TOD) = %" PRIu64 ".%09d (%s)\n", date,
+	       (int)(c.tod_ns % 1000000000 / 1000), c.tod_ns / 1000000000,
+	       (int)(c.tod_ns % 1000000000 / 1000), c.clockid_ns / 1000000000,
+	       (int)(c.clockid_ns % 1000000000), name);
+}
+
 /* perf script --header's block, or with -j one {"header": {...}} line. */
 void script_print_header(struct script *s)
 {
@@ -509,6 +545,7 @@ void script_print_header(struct script *s)
 			       last >= first ? (double)(last - first) / 1e6 : 0.0);
 		}
 	}
+	header_clock(s, w);
 	if (w) {
 		json_obj_end(w);
 		json_obj_end(w);

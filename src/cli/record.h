@@ -19,7 +19,8 @@ struct synth_ctx {
 	struct perfev_data_writer *w;
 	struct rec_unwind *uw; /* --unwind: records go there instead, in time order */
 	const char *procfs_root;
-	bool data_maps; /* -d: non-executable mappings too */
+	bool data_maps;	 /* -d: non-executable mappings too */
+	bool namespaces; /* --namespaces: NAMESPACES of each thread */
 	uint64_t records;
 	int err; /* first write error */
 	/*
@@ -33,9 +34,17 @@ struct synth_ctx {
 /*
  * Describe process @pid as it is now: COMM of each thread, MMAP2 of its
  * executable mappings (every mapping with data_maps), FORK for each
- * thread but the first.  A process that exits meanwhile is skipped.
+ * thread but the first, NAMESPACES of each thread with namespaces.  A
+ * process that exits meanwhile is skipped.
  */
 void synth_process(struct synth_ctx *sc, pid_t pid);
+/* --namespaces: a NAMESPACES record of thread @tid of process @pid (nothing without it). */
+void synth_namespaces(struct synth_ctx *sc, pid_t pid, pid_t tid);
+/*
+ * The command, forked and not yet run: with namespaces, its COMM and
+ * NAMESPACES (the kernel reports its exec and mappings itself).
+ */
+void synth_command(struct synth_ctx *sc, pid_t pid);
 /* Every process on the machine (system-wide recording). */
 void synth_all_processes(struct synth_ctx *sc);
 /* The process each thread of @tids belongs to, once each. */

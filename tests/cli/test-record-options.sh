@@ -133,7 +133,12 @@ bad bad_branch_filter "unknown branch filter in -j any,bogus: .*any_call" -j any
 bad bad_register "unknown register 'QQ'.*R15" --user-regs=AX,QQ
 bad bad_clock "unknown clock 'nope'" -k nope
 bad bad_delay "milliseconds" -D soon
-bad delay_needs_command "give one" -D 5 -a
+bad delay_negative "milliseconds, 0 to 2147483647.* not '-5'" -D -5
+bad delay_huge "milliseconds, 0 to 2147483647.* not '99999999999'" -D 99999999999
+bad delay_control "no control channel" -D -1
+bad clock_negative "unknown clock '-3'" -k -3
+bad clock_empty "unknown clock ''" -k ''
+bad clock_prefix_only "unknown clock 'CLOCK_'" -k CLOCK_
 bad both_levels "not both" --all-user --all-kernel
 bad both_branch_options "not both" -b -j any
 run "$PERFEV" record --user-regs='?'

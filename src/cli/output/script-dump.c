@@ -131,6 +131,27 @@ static void fprint_sample(FILE *f, const struct perfev_data_attr *a,
 		fprintf(f, "... aux: size %" PRIu64 "\n", smp->aux_size);
 }
 
+/* NAMESPACES: each namespace's device and inode, four to a line, as perf prints them. */
+static void fprint_namespaces(FILE *f, const struct perfev_record *rec)
+{
+	static const char *const names[] = {"net", "uts", "ipc", "pid", "user", "mnt", "cgroup"};
+	const typeof(rec->u.namespaces) *ns = &rec->u.namespaces;
+	uint64_t i;
+
+	fprintf(f, " %d/%d - nr_namespaces: %" PRIu64 "\n\t\t[", (int)ns->pid, (int)ns->tid,
+		ns->nr);
+	for (i = 0; i < ns->nr; i++) {
+		if (i && !(i % 4))
+			fputs("\n\t\t ", f);
+		fprintf(f, "%" PRIu64 "/%s: %" PRIu64 "/%#" PRIx64 "%s", i,
+			i < sizeof(names) / sizeof(names[0]) ? names[i] : "UNKNOWN",
+			perfev_u64_at(ns->link_info, 2 * i), perfev_u64_at(ns->link_info, 2 * i + 1),
+			i + 1 < ns->nr ? ", " : "]\n");
+	}
+	if (!ns->nr)
+		fputs("]\n", f);
+}
+
 /* perf_event__fprintf: the name and the fields of a record that is not a sample. */
 void script_fprint_event(FILE *f, const struct perfev_record *rec)
 {
@@ -215,8 +236,7 @@ void script_fprint_event(FILE *f, const struct perfev_record *rec)
 		fprintf(f, " pid: %u tid: %u\n", u->itrace_start.pid, u->itrace_start.tid);
 		break;
 	case PERF_RECORD_NAMESPACES:
-		fprintf(f, " %d/%d - nr_namespaces: %" PRIu64 "\n", (int)u->namespaces.pid,
-			(int)u->namespaces.tid, u->namespaces.nr);
+		fprint_namespaces(f, rec);
 		break;
 	case PERF_RECORD_KSYMBOL:
 		fprintf(f, " addr %" PRIx64 " len %u type %u flags 0x%x name %s\n", u->ksymbol.addr,

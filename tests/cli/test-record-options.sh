@@ -40,6 +40,34 @@ same() {
 	else
 		fail "$name" "$(head -c 600 "$TMP/delta.out")"
 	fi
+	# And the whole attrs, not only what the option changes: equal but the policy fields.
+	if python3 "$ORACLE" attr-full "$TMP/pc.data" "$TMP/oc.data" >"$TMP/full.out" 2>&1; then
+		pass "${name}_full_attr: $(cat "$TMP/full.out")"
+	else
+		fail "${name}_full_attr" "$(head -c 600 "$TMP/full.out")"
+	fi
+}
+
+# same_target NAME OPTS: the full attrs of perf's and perfev's recordings of a target.
+same_target() {
+	name=$1
+	shift
+	perf record -q -o "$TMP/pt.data" "$@" -- sleep 0.1 >/dev/null 2>"$TMP/perf.err" || {
+		fail "$name" "perf record $* failed: $(head -c 300 "$TMP/perf.err")"
+		return
+	}
+	"$PERFEV" record -q -o "$TMP/ot.data" "$@" -- sleep 0.1 >/dev/null 2>"$TMP/perfev.err" || {
+		fail "$name" "perfev record $* failed: $(head -c 300 "$TMP/perfev.err")"
+		return
+	}
+	wide=
+	case " $* " in *" -a "* | *" -C "*) wide=--cpu-wide ;; esac
+	# shellcheck disable=SC2086
+	if python3 "$ORACLE" attr-full "$TMP/pt.data" "$TMP/ot.data" $wide >"$TMP/full.out" 2>&1; then
+		pass "$name: $(cat "$TMP/full.out")"
+	else
+		fail "$name" "$(head -c 600 "$TMP/full.out")"
+	fi
 }
 
 same weight "" "-W"
@@ -65,6 +93,23 @@ same per_thread "" "--per-thread"
 same namespaces "" "--namespaces"
 same data "" "-d"
 same phys_data "" "--phys-data"
+
+# The targets, with and without the options that depend on them.
+sleep 30 &
+tpid=$!
+same_target full_attr_command
+same_target full_attr_system_wide -a
+same_target full_attr_cpu -C 0
+same_target full_attr_pid -p "$tpid"
+same_target full_attr_tid -t "$tpid"
+same_target full_attr_tid_no_inherit -t "$tpid" -i
+same_target full_attr_delay_system_wide -a -D 10
+same_target full_attr_per_thread_pid --per-thread -p "$tpid"
+same_target full_attr_per_thread_system_wide --per-thread -a
+same_target full_attr_namespaces_system_wide --namespaces -a
+same_target full_attr_clock_pid -k mono -p "$tpid"
+kill "$tpid" 2>/dev/null
+wait "$tpid" 2>/dev/null
 
 # ---- -D: nothing sampled before the delay, the command's maps still known --------------
 W=${PERFEV_BUILD:-build}/bench/unwind-workload-nofp

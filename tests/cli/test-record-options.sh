@@ -5,19 +5,7 @@
 . tests/cli/lib.sh
 
 ORACLE=tests/cli/oracle.py
-have_perf61
-if [ -z "$have_perf" ]; then
-	skip perf record_options_vs_perf "$why_no_perf"
-	finish
-fi
-if ! "$PERFEV" record -q -o "$TMP/probe.data" -- true >"$TMP/probe.out" 2>&1; then
-	case "$(cat "$TMP/probe.out")" in
-	*"not permitted"*|*"not supported"*|*"Permission denied"*)
-		skip sampling record_options "cannot sample here: $(head -c 200 "$TMP/probe.out")"
-		finish
-		;;
-	esac
-fi
+need_perf_sampling record_options
 
 # same NAME BASE_OPTS -- OPTS: both tools with BASE_OPTS, then with BASE_OPTS OPTS, on `true`.
 same() {

@@ -3,19 +3,7 @@
 # --namespaces, the per-thread rings of --per-thread, -D on processes and CPUs.
 . tests/cli/lib.sh
 
-have_perf61
-if [ -z "$have_perf" ]; then
-	skip perf record_tasks_vs_perf "$why_no_perf"
-	finish
-fi
-if ! "$PERFEV" record -q -o "$TMP/probe.data" -- true >"$TMP/probe.out" 2>&1; then
-	case "$(cat "$TMP/probe.out")" in
-	*"not permitted"*|*"not supported"*|*"Permission denied"*)
-		skip sampling record_tasks "cannot sample here: $(head -c 200 "$TMP/probe.out")"
-		finish
-		;;
-	esac
-fi
+need_perf_sampling record_tasks
 SPIN=tests/cli/spin-threads.py
 
 # ns_lines FILE TOOL: the NAMESPACES records TOOL's script prints for FILE, each on one line.

@@ -135,8 +135,8 @@ if [ -x "$W" ]; then
 fi
 
 # -a: per CPU as perf 6.1 records it, with a note saying so.
-perf record -q --per-thread -a -o "$TMP/pa.data" -- true >/dev/null 2>&1
-perf record -q -a -o "$TMP/pb.data" -- true >/dev/null 2>&1
+perf record -q -B --per-thread -a -o "$TMP/pa.data" -- true >/dev/null 2>&1
+perf record -q -B -a -o "$TMP/pb.data" -- true >/dev/null 2>&1
 run "$PERFEV" record --per-thread -a -o "$TMP/oa.data" -- true
 "$PERFEV" record -q -a -o "$TMP/ob.data" -- true >/dev/null 2>&1
 if [ "$rc" -eq 0 ] && grep -q 'per CPU, as in perf' "$TMP/err" &&

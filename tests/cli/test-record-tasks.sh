@@ -30,7 +30,7 @@ if command -v unshare >/dev/null 2>&1 && unshare --net --uts true 2>/dev/null; t
 		i=$((i + 1))
 	done
 	net=$(printf '%#x' "$(stat -L -c %i /proc/$upid/ns/net)")
-	perf record -q --namespaces -p "$upid" -o "$TMP/np.data" -- sleep 0.2 >/dev/null 2>&1
+	perf record -q -B --namespaces -p "$upid" -o "$TMP/np.data" -- sleep 0.2 >/dev/null 2>&1
 	run "$PERFEV" record -q --namespaces -p "$upid" -o "$TMP/no.data" -- sleep 0.2
 	ns_lines "$TMP/np.data" perf | grep " $upid/$upid " >"$TMP/n1"
 	ns_lines "$TMP/no.data" perf >"$TMP/n2"
@@ -48,7 +48,7 @@ else
 fi
 
 # A command: its namespaces before its exec, as perf gives those of its workload.
-perf record -q --namespaces -o "$TMP/np.data" -- true >/dev/null 2>&1
+perf record -q -B --namespaces -o "$TMP/np.data" -- true >/dev/null 2>&1
 run "$PERFEV" record -q --namespaces -o "$TMP/no.data" -- true
 ns_lines "$TMP/np.data" perf | sed -E 's/^ *[^ ]+ +0 +[0-9.]+: PERF_RECORD_NAMESPACES [0-9]+\/[0-9]+//' >"$TMP/n1"
 ns_lines "$TMP/no.data" perf | sed -E 's/^ *[^ ]+ +0 +[0-9.]+: PERF_RECORD_NAMESPACES [0-9]+\/[0-9]+//' >"$TMP/n2"
@@ -105,7 +105,7 @@ else
 	fail per_thread_pid "rc=$rc opens: $(cat "$TMP/o1") samples: $(cat "$TMP/tids") $(head -c 200 "$TMP/err")"
 fi
 # perf and perfev attribute the samples to the same threads, and perf reads perfev's file.
-perf record -q --per-thread -p "$spid" -o "$TMP/ptp.data" -- sleep 0.4 >/dev/null 2>&1
+perf record -q -B --per-thread -p "$spid" -o "$TMP/ptp.data" -- sleep 0.4 >/dev/null 2>&1
 perf script -F tid -i "$TMP/ptp.data" 2>/dev/null | sort -u >"$TMP/t1"
 "$PERFEV" script -F tid -i "$TMP/pt.data" 2>/dev/null | sort -u >"$TMP/t2"
 awk '{ print $2 " " }' "$TMP/tids" | sort -u >"$TMP/t3"

@@ -62,7 +62,7 @@ fi
 run "$PERFEV" record -q --namespaces -a -o "$TMP/na.data" -- sleep 0.1
 ns_lines "$TMP/na.data" perf >"$TMP/n1"
 ns_lines "$TMP/na.data" perfev >"$TMP/n2"
-procs=$(ls -d /proc/[0-9]* | wc -l)
+procs=$(set -- /proc/[0-9]*; echo $#)
 n=$(wc -l <"$TMP/n1")
 if [ "$rc" -eq 0 ] && [ "$n" -ge $((procs / 2)) ] && cmp -s "$TMP/n1" "$TMP/n2" &&
 	grep -q " 1/1 - nr_namespaces: 7" "$TMP/n1"; then
@@ -106,9 +106,9 @@ else
 fi
 # perf and perfev attribute the samples to the same threads, and perf reads perfev's file.
 perf record -q -B --per-thread -p "$spid" -o "$TMP/ptp.data" -- sleep 0.4 >/dev/null 2>&1
-perf script -F tid -i "$TMP/ptp.data" 2>/dev/null | sort -u >"$TMP/t1"
-"$PERFEV" script -F tid -i "$TMP/pt.data" 2>/dev/null | sort -u >"$TMP/t2"
-awk '{ print $2 " " }' "$TMP/tids" | sort -u >"$TMP/t3"
+perf script -F tid -i "$TMP/ptp.data" 2>/dev/null | awk '{ print $1 }' | sort -u >"$TMP/t1"
+"$PERFEV" script -F tid -i "$TMP/pt.data" 2>/dev/null | awk '{ print $1 }' | sort -u >"$TMP/t2"
+awk '{ print $2 }' "$TMP/tids" | sort -u >"$TMP/t3"
 if [ -s "$TMP/t1" ] && cmp -s "$TMP/t1" "$TMP/t2" && cmp -s "$TMP/t2" "$TMP/t3"; then
 	pass "per_thread_same_threads: $(tr '\n' ' ' <"$TMP/t1")"
 else

@@ -58,6 +58,15 @@ else
 	fail namespaces_command "rc=$rc perf: $(cat "$TMP/n1") | perfev: $(cat "$TMP/n2")"
 fi
 
+# The raw dump of the record, as perf report -D prints it.
+perf report -D -i "$TMP/no.data" 2>/dev/null | grep -A2 'PERF_RECORD_NAMESPACES' >"$TMP/d1"
+"$PERFEV" script -D -i "$TMP/no.data" 2>/dev/null | grep -A2 'PERF_RECORD_NAMESPACES' >"$TMP/d2"
+if [ -s "$TMP/d1" ] && cmp -s "$TMP/d1" "$TMP/d2"; then
+	pass "namespaces_dump: $(head -n 1 "$TMP/d1")"
+else
+	fail namespaces_dump "perf: $(cat "$TMP/d1") | perfev: $(cat "$TMP/d2")"
+fi
+
 # System-wide: every process gets its record; perf and perfev print perfev's file alike.
 run "$PERFEV" record -q --namespaces -a -o "$TMP/na.data" -- sleep 0.1
 ns_lines "$TMP/na.data" perf >"$TMP/n1"

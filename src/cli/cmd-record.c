@@ -3,7 +3,8 @@
  * perfev record: sample a command, processes, threads or CPUs into a
  * perf.data file that perf reads, with perf record's flags.
  *
- * One ring buffer per CPU takes every event of that CPU (SET_OUTPUT);
+ * One ring buffer per CPU takes every event of that CPU (SET_OUTPUT),
+ * or with --per-thread one per thread every event of that thread;
  * a single epoll set waits on the rings, the signals (signalfd) and the
  * process measured (pidfd), so the end of the command or a Ctrl-C is
  * noticed at once and the file is always completed.

@@ -7,12 +7,15 @@
 ORACLE=tests/cli/oracle.py
 need_perf_sampling record_options
 
+# perf records with -B throughout: perf 6.1's build-id pass at the end can abort on a task
+# that changed meanwhile (an assertion in util/build-id.c) and leave a file without its
+# features; -B changes no attr.
 # same NAME BASE_OPTS -- OPTS: both tools with BASE_OPTS, then with BASE_OPTS OPTS, on `true`.
 same() {
 	name=$1 base=$2 opts=$3
 	# shellcheck disable=SC2086
-	perf record -q -o "$TMP/pb.data" $base -- true >/dev/null 2>&1 &&
-		perf record -q -o "$TMP/pc.data" $base $opts -- true >/dev/null 2>"$TMP/perf.err" || {
+	perf record -q -B -o "$TMP/pb.data" $base -- true >/dev/null 2>&1 &&
+		perf record -q -B -o "$TMP/pc.data" $base $opts -- true >/dev/null 2>"$TMP/perf.err" || {
 		fail "$name" "perf record $base $opts failed: $(head -c 300 "$TMP/perf.err")"
 		return
 	}
@@ -40,8 +43,6 @@ same() {
 same_target() {
 	name=$1
 	shift
-	# -B: perf 6.1's build-id pass after a system-wide recording can abort on a task that
-	# changed meanwhile (util/build-id.c); it changes no attr.
 	perf record -q -B -o "$TMP/pt.data" "$@" -- sleep 0.1 >/dev/null 2>"$TMP/perf.err" || {
 		fail "$name" "perf record $* failed: $(head -c 300 "$TMP/perf.err")"
 		return
@@ -201,7 +202,7 @@ clock_lines() {
 	fi | grep -E '^# (clockid|reference time)' | sed -E '/^# reference/s/[0-9]+/N/g'
 }
 for k in mono raw CLOCK_TAI boot realtime; do
-	perf record -q -k "$k" -o "$TMP/kp.data" -- true >/dev/null 2>&1
+	perf record -q -B -k "$k" -o "$TMP/kp.data" -- true >/dev/null 2>&1
 	run "$PERFEV" record -q -k "$k" -o "$TMP/ko.data" -- true
 	clock_lines "$TMP/kp.data" perf >"$TMP/k1"
 	clock_lines "$TMP/ko.data" perf >"$TMP/k2"

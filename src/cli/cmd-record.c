@@ -599,16 +599,16 @@ static void map_rings(struct rec *rc)
 			if (fd < 0)
 				continue;
 			rc->fds[rc->nfds++].fd = fd;
-			for (k = 0; k < rc->nrings &&
-				    (rc->rings[k].cpu != cpu || rc->rings[k].tid != tid);
+			for (k = 0;
+			     k < rc->nrings && (rc->rings[k].cpu != cpu || rc->rings[k].tid != tid);
 			     k++)
 				;
 			if (k < rc->nrings) {
 				err = perfev_ring_set_output(rc->rings[k].r, fd);
 				if (err)
 					cli_die("cannot share the ring buffer of %s %d: %s",
-						tid >= 0 ? "thread" : "cpu", tid >= 0 ? (int)tid : cpu,
-						perfev_strerror(err));
+						tid >= 0 ? "thread" : "cpu",
+						tid >= 0 ? (int)tid : cpu, perfev_strerror(err));
 				continue;
 			}
 			err = perfev_ring_map(fd, &ro, &rc->rings[k].r);
@@ -1444,10 +1444,11 @@ static void check_attr_options(struct rec_opts *o, const struct option *opts)
 				    "events, and perfev record has no control channel: give a "
 				    "delay in milliseconds");
 		if (opt_parse_unsigned(o->delay, INT_MAX, &v, NULL))
-			usage_error(record_usage, opts,
-				    "-D expects milliseconds, 0 to %d (or -1, which perfev refuses), "
-				    "not '%s'",
-				    INT_MAX, o->delay);
+			usage_error(
+			    record_usage, opts,
+			    "-D expects milliseconds, 0 to %d (or -1, which perfev refuses), "
+			    "not '%s'",
+			    INT_MAX, o->delay);
 		o->delay_ms = (int)v;
 	}
 	if (o->all_user && o->all_kernel)

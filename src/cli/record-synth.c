@@ -72,8 +72,8 @@ static void emit_comm(struct synth_ctx *sc, pid_t pid, pid_t tid)
 void synth_namespaces(struct synth_ctx *sc, pid_t pid, pid_t tid)
 {
 	static const char *const names[NR_NAMESPACES] = {
-	    [NET_NS_INDEX] = "net", [UTS_NS_INDEX] = "uts",   [IPC_NS_INDEX] = "ipc",
-	    [PID_NS_INDEX] = "pid", [USER_NS_INDEX] = "user", [MNT_NS_INDEX] = "mnt",
+	    [NET_NS_INDEX] = "net",	  [UTS_NS_INDEX] = "uts",   [IPC_NS_INDEX] = "ipc",
+	    [PID_NS_INDEX] = "pid",	  [USER_NS_INDEX] = "user", [MNT_NS_INDEX] = "mnt",
 	    [CGROUP_NS_INDEX] = "cgroup",
 	};
 	struct perfev_record rec = {.type = PERF_RECORD_NAMESPACES};
@@ -93,7 +93,7 @@ void synth_namespaces(struct synth_ctx *sc, pid_t pid, pid_t tid)
 			seen++;
 		}
 	}
-	/* As perf: one the kernel hides (pid 1 in a container) reads as zeros, one gone is left out. */
+	/* As perf: hidden ones (pid 1 in a container) read as zeros; a thread gone, none. */
 	snprintf(path, sizeof(path), "%s/%d/task/%d", sc->procfs_root, (int)pid, (int)tid);
 	if (!seen && access(path, F_OK))
 		return;

@@ -873,10 +873,20 @@ TEST(clockid_parse)
 		const char *s;
 		int id;
 	} ok[] = {
-	    {"monotonic", 1}, {"mono", 1},	{"CLOCK_MONOTONIC", 1}, {"monotonic_raw", 4},
-	    {"raw", 4},	      {"realtime", 0},	{"real", 0},		{"boottime", 7},
-	    {"boot", 7},      {"tai", 11},	{"clock_tai", 11},	{"7", 7},
-	    {"0", 0},	      {"2147483647", 2147483647},
+	    {"monotonic", 1},
+	    {"mono", 1},
+	    {"CLOCK_MONOTONIC", 1},
+	    {"monotonic_raw", 4},
+	    {"raw", 4},
+	    {"realtime", 0},
+	    {"real", 0},
+	    {"boottime", 7},
+	    {"boot", 7},
+	    {"tai", 11},
+	    {"clock_tai", 11},
+	    {"7", 7},
+	    {"0", 0},
+	    {"2147483647", 2147483647},
 	};
 	static const char *const bad[] = {"", "bogus", "-3", "1x", "2147483648", "CLOCK_", " 1"};
 	size_t i;

@@ -693,7 +693,7 @@ TEST(write_groups_pipe)
 	groups_round_trip(true);
 }
 
-/* -k's CLOCKID and CLOCK_DATA read back as written, in a file and in a stream; bad versions refused. */
+/* -k's CLOCKID and CLOCK_DATA read back as written, in a file and in a stream. */
 static void clock_round_trip(bool pipe)
 {
 	struct perfev_data_write_opts o = {.sz = sizeof(o), .pipe = pipe};

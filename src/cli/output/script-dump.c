@@ -145,8 +145,8 @@ static void fprint_namespaces(FILE *f, const struct perfev_record *rec)
 			fputs("\n\t\t ", f);
 		fprintf(f, "%" PRIu64 "/%s: %" PRIu64 "/%#" PRIx64 "%s", i,
 			i < sizeof(names) / sizeof(names[0]) ? names[i] : "UNKNOWN",
-			perfev_u64_at(ns->link_info, 2 * i), perfev_u64_at(ns->link_info, 2 * i + 1),
-			i + 1 < ns->nr ? ", " : "]\n");
+			perfev_u64_at(ns->link_info, 2 * i),
+			perfev_u64_at(ns->link_info, 2 * i + 1), i + 1 < ns->nr ? ", " : "]\n");
 	}
 	if (!ns->nr)
 		fputs("]\n", f);

@@ -745,6 +745,43 @@ TEST(write_clock_pipe)
 	clock_round_trip(true);
 }
 
+/* A CLOCK_DATA of another version, or cut short, is not read as one. */
+TEST(read_clock_bad)
+{
+	struct perfev_data_write_opts o = {.sz = sizeof(o)};
+	static const unsigned char v2[24] = {2}, shorter[20] = {1};
+	struct perfev_data_writer *w;
+	struct perfev_data_reader *r;
+	struct perfev_data_clock got;
+	struct perf_event_attr a;
+	uint64_t id = 7;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		o.fd = mem_fd();
+		CHECK(o.fd >= 0);
+		clock_attr(&a, ST_CLOCK);
+		CHECK_INT(perfev_data_create(NULL, &o, &w), 0);
+		CHECK_INT(perfev_data_add_attr(w, &a, NULL, &id, 1), 0);
+		if (i == 1)
+			CHECK_INT(
+			    perfev_data_set_feature(w, PERFEV_FEAT_CLOCK_DATA, v2, sizeof(v2)), 0);
+		if (i == 2)
+			CHECK_INT(perfev_data_set_feature(w, PERFEV_FEAT_CLOCK_DATA, shorter,
+							  sizeof(shorter)),
+				  0);
+		CHECK_INT(perfev_data_finish(w), 0);
+		perfev_data_writer_free(w);
+		CHECK_INT(perfev_data_open_fd(o.fd, NULL, &r), 0);
+		CHECK_INT(perfev_data_clock(r, &got), i == 0   ? -ENOENT
+						      : i == 1 ? -EPROTO
+							       : -EBADMSG);
+		CHECK_INT(perfev_data_clock(r, NULL), -EINVAL);
+		perfev_data_close(r);
+		close(o.fd);
+	}
+}
+
 /* A path that is a symbolic link is refused, and what it points to is left alone. */
 TEST(create_no_link)
 {

@@ -58,6 +58,17 @@ PERFEV_API int perfev_branch_type_str(uint64_t branch_sample_type, char *buf, si
  */
 PERFEV_API int perfev_branch_type_parse(const char *str, uint64_t *out);
 
+/*
+ * A clock for attr.clockid as perf's -k names it: monotonic,
+ * monotonic_raw, realtime, boottime, tai, the short forms mono, raw,
+ * real, boot, any of them after "CLOCK_" (case ignored), or a decimal
+ * number up to INT32_MAX (not checked against the clocks there are).
+ * Pure.  Returns 0 with *@out set, or -EINVAL.
+ */
+PERFEV_API int perfev_clockid_parse(const char *str, int *out);
+/* perf's name of clock @clockid ("monotonic"), or NULL for another number. */
+PERFEV_API const char *perfev_clockid_name(int clockid);
+
 #ifdef __cplusplus
 }
 #endif

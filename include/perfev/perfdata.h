@@ -225,11 +225,32 @@ PERFEV_API int perfev_data_feature_string(const struct perfev_data_reader *r, in
 /*
  * Value @idx of a numeric feature: NRCPUS (0: CPUs available, 1: CPUs
  * online), TOTAL_MEM (0: kB), SAMPLE_TIME (0: first, 1: last sample time,
- * ns), CLOCKID (0: the clockid).  Errors: -ENOENT, -EBADMSG (too short),
- * -EINVAL (another feature or @idx).
+ * ns), CLOCKID (0: the resolution of the clock of -k, ns).  Errors:
+ * -ENOENT, -EBADMSG (too short), -EINVAL (another feature or @idx).
  */
 PERFEV_API int perfev_data_feature_u64(const struct perfev_data_reader *r, int feat,
 				       unsigned int idx, uint64_t *val);
+
+/*
+ * The clock of a recording made with attr.use_clockid (perf record -k):
+ * the CLOCKID feature (the clock's resolution) and CLOCK_DATA (one moment
+ * read on the wall clock and on the clock, so that sample times can be
+ * placed in the day).
+ */
+struct perfev_data_clock {
+	int32_t clockid;
+	uint64_t res_ns;     /* clock_getres(2) of the clock, in ns */
+	uint64_t tod_ns;     /* the moment on the wall clock (gettimeofday), ns since the epoch */
+	uint64_t clockid_ns; /* the same moment on the clock, ns */
+};
+
+/*
+ * The clock of a recording, from its CLOCK_DATA feature (version 1) and
+ * its CLOCKID feature (res_ns 0 without one).  Errors: -ENOENT (no
+ * CLOCK_DATA: no -k), -EBADMSG (too short), -EPROTO (another version),
+ * -EINVAL.
+ */
+PERFEV_API int perfev_data_clock(const struct perfev_data_reader *r, struct perfev_data_clock *out);
 
 /* One group of the recording's events, from the GROUP_DESC feature. */
 struct perfev_data_group {
@@ -319,6 +340,13 @@ PERFEV_API int perfev_data_add_attr(struct perfev_data_writer *w,
  */
 PERFEV_API int perfev_data_set_feature(struct perfev_data_writer *w, int feat, const void *data,
 				       size_t len);
+
+/*
+ * Write the CLOCKID and CLOCK_DATA features from @c, as perf record -k
+ * writes them.  Errors: as perfev_data_set_feature().
+ */
+PERFEV_API int perfev_data_set_clock(struct perfev_data_writer *w,
+				     const struct perfev_data_clock *c);
 
 /*
  * Write the GROUP_DESC feature from @n groups (name NULL for an

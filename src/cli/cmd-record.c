@@ -3,7 +3,8 @@
  * perfev record: sample a command, processes, threads or CPUs into a
  * perf.data file that perf reads, with perf record's flags.
  *
- * One ring buffer per CPU takes every event of that CPU (SET_OUTPUT);
+ * One ring buffer per CPU takes every event of that CPU (SET_OUTPUT),
+ * or with --per-thread one per thread every event of that thread;
  * a single epoll set waits on the rings, the signals (signalfd) and the
  * process measured (pidfd), so the end of the command or a Ctrl-C is
  * noticed at once and the file is always completed.
@@ -62,16 +63,18 @@ struct rec_opts {
 	uint64_t branch_type, regs_user, regs_intr; /* as parsed */
 	int clock, delay_ms;			    /* clock: -1 none */
 	int zlevel;				    /* -z: the zstd level, 0 none */
+	struct perfev_data_clock clock_ref;	    /* -k: the file's reference time */
 	int count;
 	/* -g and --call-graph: for the events without a call-graph= term */
 	enum perfev_callgraph cg_mode;
 	uint32_t cg_stack; /* dwarf: user stack bytes per sample, 0 the default */
 };
 
-/* A ring shared by every event of one CPU. */
+/* A ring shared by every event of one CPU, or with --per-thread of one thread. */
 struct rec_ring {
 	struct perfev_ring *r;
 	int cpu;
+	pid_t tid; /* --per-thread: its thread (cpu -1); else -1 */
 };
 
 /* An event descriptor watched for the end of its task (POLLHUP). */
@@ -542,7 +545,8 @@ static int configure(struct perf_event_attr *a, size_t ev, void *ctx)
 	}
 	/*
 	 * -D: the events wait, disabled, for the delay to pass; a dummy event
-	 * added last follows the command's exec and mappings meanwhile.
+	 * added last follows the command's exec and mappings meanwhile, or
+	 * those of the processes or CPUs from the start.
 	 */
 	if (o->delay_ms > 0 && ev + 1 == nev) {
 		a->sample_type = (a->sample_type & PERF_SAMPLE_CPU) | PERF_SAMPLE_IP |
@@ -552,6 +556,8 @@ static int configure(struct perf_event_attr *a, size_t ev, void *ctx)
 		a->read_format = PERF_FORMAT_ID;
 		a->exclude_user = a->exclude_kernel = a->exclude_hv = 0;
 		a->exclude_guest = 0;
+		if (rc->ct.t.kind != PERFEV_TARGET_COMMAND)
+			a->disabled = 0;
 	} else if (o->delay_ms > 0) {
 		a->disabled = 1;
 		a->enable_on_exec = 0;
@@ -609,9 +615,12 @@ static void open_events(struct rec *rc)
 	so.procfs_root = rc->env->procfs_root;
 	so.open_flags = PERF_FLAG_FD_CLOEXEC;
 	so.sampling = true;
-	so.task_per_cpu = true;
+	/* --per-thread: each thread on cpu -1, with a ring of its own, as perf. */
+	so.task_per_cpu = !rc->o->per_thread;
 	so.configure = configure;
 	so.configure_ctx = rc;
+	/* -D on processes or CPUs: the dummy runs from the open, the rest after the delay. */
+	so.manual_enable = rc->o->delay_ms > 0 && rc->ct.t.kind != PERFEV_TARGET_COMMAND;
 	err = perfev_session_new(rc->spec, &so, &rc->s);
 	if (err)
 		cli_die("cannot set up recording: %s", perfev_strerror(err));
@@ -657,20 +666,24 @@ static void show_attrs(struct rec *rc)
 	}
 }
 
-static void ring_map_failed(const struct rec *rc, int cpu, int err)
+static void ring_map_failed(const struct rec *rc, int cpu, pid_t tid, int err)
 {
 	size_t ps = (size_t)sysconf(_SC_PAGESIZE);
 	struct perfev_knobs k = {.sz = sizeof(k)};
 	struct rlimit rl = {0};
-	char size[32], mlock[32], rlim[32] = "unlimited";
+	char size[32], mlock[32], rlim[32] = "unlimited", who[48];
 
 	ring_size(size, sizeof(size), (uint64_t)rc->data_pages * ps);
+	if (tid >= 0)
+		snprintf(who, sizeof(who), "thread %d", (int)tid);
+	else
+		snprintf(who, sizeof(who), "cpu %d", cpu);
 	if (err == -ENOMEM)
-		cli_die("cannot map a %s ring buffer for cpu %d: out of memory: try -m with fewer "
+		cli_die("cannot map a %s ring buffer for %s: out of memory: try -m with fewer "
 			"pages",
-			size, cpu);
+			size, who);
 	if (err != -EPERM)
-		cli_die("cannot map the %s ring buffer for cpu %d: %s", size, cpu,
+		cli_die("cannot map the %s ring buffer for %s: %s", size, who,
 			perfev_strerror(err));
 	if (!getrlimit(RLIMIT_MEMLOCK, &rl) && rl.rlim_cur != RLIM_INFINITY)
 		ring_size(rlim, sizeof(rlim), (uint64_t)rl.rlim_cur);
@@ -678,10 +691,10 @@ static void ring_map_failed(const struct rec *rc, int cpu, int err)
 		ring_size(mlock, sizeof(mlock), (uint64_t)k.mlock_kb * 1024);
 	else
 		snprintf(mlock, sizeof(mlock), "its value");
-	cli_die("cannot map a %s ring buffer for cpu %d: over the limit of locked memory "
+	cli_die("cannot map a %s ring buffer for %s: over the limit of locked memory "
 		"without CAP_IPC_LOCK, perf_event_mlock_kb (%s per CPU, for all of the user's "
 		"rings) and then RLIMIT_MEMLOCK (%s): %s",
-		size, cpu, mlock, rlim,
+		size, who, mlock, rlim,
 		geteuid()
 		    ? "try -m with fewer pages, raise kernel.perf_event_mlock_kb, or run "
 		      "as root"
@@ -704,27 +717,35 @@ static void map_rings(struct rec *rc)
 		cli_die("out of memory");
 	for (inst = 0; inst < ninst; inst++) {
 		int cpu;
+		pid_t tid;
 
-		perfev_session_instance(rc->s, inst, &cpu, NULL);
+		perfev_session_instance(rc->s, inst, &cpu, &tid);
+		/* The kernel shares a ring of cpu -1 only within one task. */
+		if (!rc->o->per_thread)
+			tid = -1;
 		for (ev = 0; ev < nev; ev++) {
 			int fd = perfev_session_fd(rc->s, ev, inst), err;
 
 			if (fd < 0)
 				continue;
 			rc->fds[rc->nfds++].fd = fd;
-			for (k = 0; k < rc->nrings && rc->rings[k].cpu != cpu; k++)
+			for (k = 0;
+			     k < rc->nrings && (rc->rings[k].cpu != cpu || rc->rings[k].tid != tid);
+			     k++)
 				;
 			if (k < rc->nrings) {
 				err = perfev_ring_set_output(rc->rings[k].r, fd);
 				if (err)
-					cli_die("cannot share the ring buffer of cpu %d: %s", cpu,
-						perfev_strerror(err));
+					cli_die("cannot share the ring buffer of %s %d: %s",
+						tid >= 0 ? "thread" : "cpu",
+						tid >= 0 ? (int)tid : cpu, perfev_strerror(err));
 				continue;
 			}
 			err = perfev_ring_map(fd, &ro, &rc->rings[k].r);
 			if (err)
-				ring_map_failed(rc, cpu, err);
+				ring_map_failed(rc, cpu, tid, err);
 			rc->rings[k].cpu = cpu;
+			rc->rings[k].tid = tid;
 			rc->fds[rc->nfds - 1].ring = &rc->rings[k];
 			rc->nrings++;
 		}
@@ -1048,13 +1069,15 @@ static void synthesize(struct rec *rc)
 	sc.procfs_root = rc->env->procfs_root ?: "/proc";
 	sc.data_maps = rc->o->data_addr;
 	sc.no_maps = !(rc->o->synth_mask & SYNTH_MMAP);
+	sc.namespaces = rc->o->namespaces;
 	/* Before the tasks, as perf: a sample's cgroup id is named by these. */
 	if (rc->o->all_cgroups && (rc->o->synth_mask & SYNTH_CGROUP))
 		synth_cgroups(&sc);
 	/* The kernel's map whatever --synth says, as perf. */
 	if (kernel_samples_possible(rc))
 		synth_kernel(&sc);
-	switch (rc->o->synth_mask & SYNTH_TASK ? rc->ct.t.kind : PERFEV_TARGET_COMMAND) {
+	/* --synth=no or cgroup alone: nothing of the tasks. */
+	switch (rc->o->synth_mask & SYNTH_TASK ? (int)rc->ct.t.kind : -1) {
 	case PERFEV_TARGET_PID:
 		synth_process(&sc, rc->ct.t.pid);
 		break;
@@ -1065,10 +1088,14 @@ static void synthesize(struct rec *rc)
 	case PERFEV_TARGET_CGROUP:
 		synth_all_processes(&sc);
 		break;
-	default:
+	case PERFEV_TARGET_COMMAND:
 		/* A command reports its own exec and mappings, but not again in a new file. */
 		if (rc->nswitches && rc->child && !rc->child_done)
 			synth_process(&sc, rc->child);
+		else
+			synth_command(&sc, rc->child);
+		break;
+	default:
 		break;
 	}
 	if (sc.err && !rc->werr)
@@ -1425,6 +1452,9 @@ static void create_output(struct rec *rc, const char **argv, int argc)
 		cmdline[i + 1] = (char *)argv[i];
 	err = perfev_data_set_host_features(rc->w, cmdline);
 	free(cmdline);
+	/* -k: where sample times are in the day, as perf's header says. */
+	if (!err && rc->o->clock >= 0)
+		err = perfev_data_set_clock(rc->w, &rc->o->clock_ref);
 	if (err)
 		die_write(rc, err);
 }
@@ -1586,11 +1616,16 @@ static void check_attr_options(struct rec_opts *o, const struct option *opts)
 		}
 	}
 	o->clock = -1;
-	if (o->clockid && rec_clockid(o->clockid, &o->clock))
+	if (o->clockid && perfev_clockid_parse(o->clockid, &o->clock))
 		usage_error(record_usage, opts,
 			    "unknown clock '%s' for -k: monotonic, monotonic_raw, realtime, "
 			    "boottime, tai (or CLOCK_..., or a number)",
 			    o->clockid);
+	if (o->clock >= 0 && rec_clock_ref(o->clock, &o->clock_ref))
+		usage_error(record_usage, opts,
+			    "cannot use clock %d of -k '%s': this kernel has no such clock (give "
+			    "monotonic, monotonic_raw, realtime, boottime or tai)",
+			    o->clock, o->clockid);
 	if (o->delay) {
 		if (!strcmp(o->delay, "-1"))
 			usage_error(record_usage, opts,
@@ -1598,8 +1633,11 @@ static void check_attr_options(struct rec_opts *o, const struct option *opts)
 				    "events, and perfev record has no control channel: give a "
 				    "delay in milliseconds");
 		if (opt_parse_unsigned(o->delay, INT_MAX, &v, NULL))
-			usage_error(record_usage, opts, "-D expects milliseconds, not '%s'",
-				    o->delay);
+			usage_error(
+			    record_usage, opts,
+			    "-D expects milliseconds, 0 to %d (or -1, which perfev refuses), "
+			    "not '%s'",
+			    INT_MAX, o->delay);
 		o->delay_ms = (int)v;
 	}
 	if (o->all_user && o->all_kernel)
@@ -1905,7 +1943,8 @@ int cmd_record(int argc, const char **argv)
 			"registers at the interrupt of each sample ('?' lists them)"),
 	    OPT_STR('k', "clockid", &o.clockid, "CLOCK",
 		    "sample times from CLOCK: monotonic, monotonic_raw, realtime, boottime, tai"),
-	    OPT_FLAG(0, "namespaces", &o.namespaces, "record the namespaces of new tasks"),
+	    OPT_FLAG(0, "namespaces", &o.namespaces,
+		     "record the namespaces of the tasks (NAMESPACES records)"),
 	    OPT_FLAG(0, "all-cgroups", &o.all_cgroups,
 		     "the cgroup of each sample, and the cgroups' names"),
 	    OPT_HEADING("events"),
@@ -1916,9 +1955,9 @@ int cmd_record(int argc, const char **argv)
 	    OPT_FLAG('n', "no-samples", &o.no_samples, "count only, take no samples"),
 	    OPT_FLAG('s', "stat", &o.inherit_stat, "counts of each thread (inherit_stat)"),
 	    OPT_STR('D', "delay", &o.delay, "MS",
-		    "start sampling MS milliseconds after the command"),
+		    "start sampling MS milliseconds after the command (or the start)"),
 	    OPT_FLAG(0, "per-thread", &o.per_thread,
-		     "no inheritance and no sample times, as perf's per-thread mode"),
+		     "a ring per thread, no inheritance, no sample times (as perf)"),
 	    OPT_STR_OPT(0, "aux-sample", &o.aux_sample, "SIZE",
 			"AUX area data in samples (refused: no AUX tracing yet)"),
 	    OPT_STR_OPT('S', "snapshot", &o.snapshot, "SIZE",
@@ -1987,13 +2026,14 @@ int cmd_record(int argc, const char **argv)
 	ta.cmd = nargs ? (char **)argv : NULL;
 	check_options(&o, opts);
 	cli_target_setup(&rc.ct, &ta, record_usage, opts);
-	if (o.delay_ms > 0 && rc.ct.t.kind != PERFEV_TARGET_COMMAND)
-		usage_error(record_usage, opts,
-			    "-D delays sampling from the start of the command: give one");
+	/* As perf 6.1: -a and -C record per CPU whatever --per-thread says. */
 	if (o.per_thread && rc.ct.t.kind != PERFEV_TARGET_COMMAND &&
-	    rc.ct.t.kind != PERFEV_TARGET_PID && rc.ct.t.kind != PERFEV_TARGET_THREADS)
-		usage_error(record_usage, opts,
-			    "--per-thread samples tasks: give a command, -p or -t, not -a or -C");
+	    rc.ct.t.kind != PERFEV_TARGET_PID && rc.ct.t.kind != PERFEV_TARGET_THREADS) {
+		o.per_thread = false;
+		if (!o.quiet)
+			cli_error("note: --per-thread maps the rings of tasks; with -a or -C the "
+				  "rings stay per CPU, as in perf");
+	}
 
 	cli_env_init(&env);
 	cli_env_open(&env, true);
@@ -2038,7 +2078,7 @@ int cmd_record(int argc, const char **argv)
 	t0 = now_s();
 	rc.next_switch = t0 + o.switch_secs;
 	if (rc.ct.t.kind == PERFEV_TARGET_COMMAND) {
-		if (kernel_samples_possible(&rc) && !o.tail_synthesize)
+		if ((kernel_samples_possible(&rc) || o.namespaces) && !o.tail_synthesize)
 			synthesize(&rc);
 		err = perfev_session_start(rc.s);
 		if (!err && o.delay_ms > 0)
@@ -2053,6 +2093,8 @@ int cmd_record(int argc, const char **argv)
 		err = perfev_session_start(rc.s);
 		if (err)
 			cli_die("cannot start recording: %s", perfev_strerror(err));
+		if (o.delay_ms > 0)
+			delay_start(&delay, rc.s, o.delay_ms);
 		if (!o.tail_synthesize)
 			synthesize(&rc);
 		if (rc.ct.workload)
@@ -2071,7 +2113,8 @@ int cmd_record(int argc, const char **argv)
 		drain_all(&rc);
 	/* --tail-synthesize: what the tasks and maps are now, after their samples. */
 	if (o.tail_synthesize && !rc.werr &&
-	    (rc.ct.t.kind != PERFEV_TARGET_COMMAND || kernel_samples_possible(&rc))) {
+	    (rc.ct.t.kind != PERFEV_TARGET_COMMAND || kernel_samples_possible(&rc) ||
+	     o.namespaces)) {
 		synthesize(&rc);
 		if (!rc.o->overwrite)
 			end_round(&rc);

@@ -16,7 +16,8 @@
 
 static const char *const script_usage[] = {
     "perfev script [-i FILE] [-F FIELDS] [-G] [--header] [--show-mmap-events]\n"
-    "                     [--show-task-events] [--show-switch-events] [--no-demangle]\n"
+    "                     [--show-task-events] [--show-switch-events]\n"
+    "                     [--show-namespace-events] [--no-demangle]\n"
     "                     [--kallsyms FILE]",
     "perfev script -j [-i FILE] [--header]",
     "perfev script -D [-i FILE]",
@@ -241,6 +242,8 @@ int cmd_script(int argc, const char **argv)
 			     "print COMM, FORK and EXIT records"),
 		    OPT_FLAG(0, "show-switch-events", &s.show_switch,
 			     "print context switch records"),
+		    OPT_FLAG(0, "show-namespace-events", &s.show_namespaces,
+			     "print NAMESPACES records"),
 		    OPT_FLAG(0, "no-demangle", &s.no_demangle,
 			     "print symbol names as the files spell them"),
 		    OPT_STR(0, "kallsyms", &s.kallsyms, "FILE",

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The values of perf record's attr options, spelled as perf spells them:
- * sampled registers (--user-regs, --intr-regs) and clocks (-k); branch
- * filters (-j) are the library's perfev_branch_type_parse().
+ * sampled registers (--user-regs, --intr-regs) and the reference time of
+ * the clock of -k; branch filters (-j) and clock names are the library's.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/time.h>
 #include <time.h>
 #include <linux/perf_event.h>
 #include "options.h"
@@ -82,46 +84,20 @@ int rec_regs_mask(const char *s, bool intr, uint64_t *out, const char **bad, siz
 
 /* ---- -k/--clockid ------------------------------------------------------------------ */
 
-static const struct {
-	const char *name;
-	int id;
-} clocks[] = {
-    {"monotonic", CLOCK_MONOTONIC},
-    {"monotonic_raw", CLOCK_MONOTONIC_RAW},
-    {"realtime", CLOCK_REALTIME},
-    {"boottime", CLOCK_BOOTTIME},
-    {"tai", CLOCK_TAI},
-    {"mono", CLOCK_MONOTONIC},
-    {"raw", CLOCK_MONOTONIC_RAW},
-    {"real", CLOCK_REALTIME},
-    {"boot", CLOCK_BOOTTIME},
-};
-
-int rec_clockid(const char *s, int *out)
+int rec_clock_ref(int clockid, struct perfev_data_clock *out)
 {
-	unsigned long long v;
-	size_t i;
+	struct timespec res, now;
+	struct timeval tod;
 
-	if (!opt_parse_unsigned(s, 0x7fffffff, &v, NULL)) {
-		*out = (int)v;
-		return 0;
-	}
-	if (!strncasecmp(s, "CLOCK_", 6))
-		s += 6;
-	for (i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++)
-		if (!strcasecmp(clocks[i].name, s)) {
-			*out = clocks[i].id;
-			return 0;
-		}
-	return -1;
-}
-
-const char *rec_clock_name(int id)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++)
-		if (clocks[i].id == id)
-			return clocks[i].name;
-	return NULL;
+	if (clock_getres((clockid_t)clockid, &res))
+		return -errno;
+	/* perf's reference: the wall clock, then the clock, one after the other. */
+	gettimeofday(&tod, NULL);
+	if (clock_gettime((clockid_t)clockid, &now))
+		return -errno;
+	out->clockid = clockid;
+	out->res_ns = (uint64_t)res.tv_sec * 1000000000ULL + (uint64_t)res.tv_nsec;
+	out->tod_ns = (uint64_t)tod.tv_sec * 1000000000ULL + (uint64_t)tod.tv_usec * 1000ULL;
+	out->clockid_ns = (uint64_t)now.tv_sec * 1000000000ULL + (uint64_t)now.tv_nsec;
+	return 0;
 }

@@ -2,8 +2,9 @@
 /*
  * Records for what existed before the recording started: the threads
  * and executable mappings of processes already running (from /proc) and
- * the kernel's text, so samples of them resolve.  The kernel reports
- * everything that happens after the events are enabled itself.
+ * the kernel's text, so samples of them resolve, and with --namespaces
+ * the namespaces of their threads.  The kernel reports everything that
+ * happens after the events are enabled itself.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "record.h"
 
@@ -60,6 +62,46 @@ static void emit_comm(struct synth_ctx *sc, pid_t pid, pid_t tid)
 	rec.u.comm.pid = (uint32_t)pid;
 	rec.u.comm.tid = (uint32_t)tid;
 	rec.u.comm.comm = comm;
+	emit(sc, &rec);
+}
+
+/*
+ * --namespaces: the namespaces of a thread as the kernel reports them in
+ * PERF_RECORD_NAMESPACES, one (device, inode) pair per namespace of
+ * <linux/perf_event.h>, in its order; one it cannot see stays zero.
+ */
+void synth_namespaces(struct synth_ctx *sc, pid_t pid, pid_t tid)
+{
+	static const char *const names[NR_NAMESPACES] = {
+	    [NET_NS_INDEX] = "net",	  [UTS_NS_INDEX] = "uts",   [IPC_NS_INDEX] = "ipc",
+	    [PID_NS_INDEX] = "pid",	  [USER_NS_INDEX] = "user", [MNT_NS_INDEX] = "mnt",
+	    [CGROUP_NS_INDEX] = "cgroup",
+	};
+	struct perfev_record rec = {.type = PERF_RECORD_NAMESPACES};
+	uint64_t link[NR_NAMESPACES][2] = {{0}};
+	char path[160];
+	struct stat st;
+	size_t i, seen = 0;
+
+	if (!sc->namespaces)
+		return;
+	for (i = 0; i < NR_NAMESPACES; i++) {
+		snprintf(path, sizeof(path), "%s/%d/task/%d/ns/%s", sc->procfs_root, (int)pid,
+			 (int)tid, names[i]);
+		if (!stat(path, &st)) {
+			link[i][0] = (uint64_t)st.st_dev;
+			link[i][1] = (uint64_t)st.st_ino;
+			seen++;
+		}
+	}
+	/* As perf: hidden ones (pid 1 in a container) read as zeros; a thread gone, none. */
+	snprintf(path, sizeof(path), "%s/%d/task/%d", sc->procfs_root, (int)pid, (int)tid);
+	if (!seen && access(path, F_OK))
+		return;
+	rec.u.namespaces.pid = (uint32_t)pid;
+	rec.u.namespaces.tid = (uint32_t)tid;
+	rec.u.namespaces.nr = NR_NAMESPACES;
+	rec.u.namespaces.link_info = link;
 	emit(sc, &rec);
 }
 
@@ -181,7 +223,9 @@ void synth_process(struct synth_ctx *sc, pid_t pid)
 	tids = list_pids(path, &n);
 	if (!tids)
 		return;
+	/* As perf for -p: each thread's name, then its namespaces; the maps after the leader's. */
 	emit_comm(sc, pid, pid);
+	synth_namespaces(sc, pid, pid);
 	if (!sc->no_maps)
 		emit_maps(sc, pid);
 	for (i = 0; i < n; i++) {
@@ -189,8 +233,18 @@ void synth_process(struct synth_ctx *sc, pid_t pid)
 			continue;
 		emit_fork(sc, pid, tids[i]);
 		emit_comm(sc, pid, tids[i]);
+		synth_namespaces(sc, pid, tids[i]);
 	}
 	free(tids);
+}
+
+void synth_command(struct synth_ctx *sc, pid_t pid)
+{
+	/* As perf for its workload, before the exec: its name then, and its namespaces. */
+	if (!sc->namespaces)
+		return;
+	emit_comm(sc, pid, pid);
+	synth_namespaces(sc, pid, pid);
 }
 
 void synth_all_processes(struct synth_ctx *sc)

@@ -19,8 +19,9 @@ struct synth_ctx {
 	struct perfev_data_writer *w;
 	struct rec_unwind *uw; /* --unwind: records go there instead, in time order */
 	const char *procfs_root;
-	bool data_maps; /* -d: non-executable mappings too */
-	bool no_maps;	/* --synth=task: threads only */
+	bool data_maps;	 /* -d: non-executable mappings too */
+	bool no_maps;	 /* --synth=task: threads only */
+	bool namespaces; /* --namespaces: NAMESPACES of each thread */
 	uint64_t records;
 	int err; /* first write error */
 	/*
@@ -34,9 +35,17 @@ struct synth_ctx {
 /*
  * Describe process @pid as it is now: COMM of each thread, MMAP2 of its
  * executable mappings (every mapping with data_maps), FORK for each
- * thread but the first.  A process that exits meanwhile is skipped.
+ * thread but the first, NAMESPACES of each thread with namespaces.  A
+ * process that exits meanwhile is skipped.
  */
 void synth_process(struct synth_ctx *sc, pid_t pid);
+/* --namespaces: a NAMESPACES record of thread @tid of process @pid (nothing without it). */
+void synth_namespaces(struct synth_ctx *sc, pid_t pid, pid_t tid);
+/*
+ * The command, forked and not yet run: with namespaces, its COMM and
+ * NAMESPACES (the kernel reports its exec and mappings itself).
+ */
+void synth_command(struct synth_ctx *sc, pid_t pid);
 /* Every process on the machine (system-wide recording). */
 void synth_all_processes(struct synth_ctx *sc);
 /* The process each thread of @tids belongs to, once each. */
@@ -112,8 +121,11 @@ void rec_unwind_stats(struct rec_unwind *u, struct rec_unwind_stats *out);
 /* --user-regs / --intr-regs: register names (comma list) as a mask; "" is perf's default set. */
 int rec_regs_mask(const char *s, bool intr, uint64_t *out, const char **bad, size_t *bad_len);
 void rec_regs_list(FILE *f, bool intr);
-/* -k: a clock's name (monotonic, CLOCK_MONOTONIC, mono, ...) or number. */
-int rec_clockid(const char *s, int *out);
-const char *rec_clock_name(int id);
+/*
+ * -k: the resolution of clock @clockid and one moment on the wall clock
+ * and on it, for the CLOCKID and CLOCK_DATA features.  0, or -errno
+ * (-EINVAL: no such clock here).
+ */
+int rec_clock_ref(int clockid, struct perfev_data_clock *out);
 
 #endif /* PERFEV_CLI_RECORD_H */

@@ -83,3 +83,21 @@ fill_fs() {
 finish() {
 	exit $status
 }
+
+# need_perf_sampling NAME: end the test with a SKIP unless perf 6.1 is here and perfev can
+# sample here (a permission or a missing feature).
+need_perf_sampling() {
+	have_perf61
+	if [ -z "$have_perf" ]; then
+		skip perf "${1}_vs_perf" "$why_no_perf"
+		finish
+	fi
+	if ! "$PERFEV" record -q -o "$TMP/probe.data" -- true >"$TMP/probe.out" 2>&1; then
+		case "$(cat "$TMP/probe.out")" in
+		*"not permitted"*|*"not supported"*|*"Permission denied"*)
+			skip sampling "$1" "cannot sample here: $(head -c 200 "$TMP/probe.out")"
+			finish
+			;;
+		esac
+	fi
+}

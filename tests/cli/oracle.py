@@ -11,6 +11,8 @@ usage: oracle.py PERFEV ORACLE [--known FILE] [--no-tracepoints] [--label NAME]
        oracle.py chains-cmp PERF_SCRIPT_OUT PERFEV_SCRIPT_OUT [--min PCT]
        oracle.py chains-find SCRIPT_OUT SYM... [--min N] [--min-pct P]
        oracle.py chains-dist SCRIPT_OUT_A SCRIPT_OUT_B [--max D]
+       oracle.py attr-delta PERF_BASE PERF_FILE PERFEV_BASE PERFEV_FILE
+       oracle.py attr-full PERF_FILE PERFEV_FILE [--cpu-wide]
 
 The first form compares perfev's parse of event strings with what perf
 printed for them.  ORACLE is the output of tests/data/perf-oracle/gen.sh:
@@ -986,12 +988,68 @@ def stat_file_as(args):
     print("stat_records=%d" % n)
     return 0
 
+# Fields whose values differ on purpose, listed in perfev-record(1): perf's precise_ip of
+# cycles:P kept on its cpu-clock fallback, BPF events, build ids in MMAP2, the wakeup
+# watermark, read_format's times and LOST.
+FULL_POLICY = {"precise_ip", "bpf_event", "build_id", "watermark",
+               "{ wakeup_events, wakeup_watermark }", "read_format"}
+# The side-band bits the tracking event carries: perf's dummy of -a, perfev's first event.
+TRACKING = {"mmap", "mmap2", "comm", "comm_exec", "task", "ksymbol", "bpf_event", "build_id",
+            "namespaces", "context_switch", "cgroup", "text_poke", "mmap_data"}
+
+
+def attr_full(args):
+    """
+    Every attr field of every event of perfev's file equals perf's, but the
+    policy fields (ATTR_POLICY, listed in perfev-record(1)).  perf's dummy
+    tracking event of -a and -C, which perfev does not add, counts as its
+    tracking bits on perfev's first event; "inherit" of a CPU-wide event,
+    which the kernel ignores, is not compared with --cpu-wide.
+    """
+    cpu_wide = "--cpu-wide" in args
+    args = [a for a in args if a != "--cpu-wide"]
+    if len(args) != 2:
+        sys.exit("usage: oracle.py attr-full PERF_FILE PERFEV_FILE [--cpu-wide]")
+    pe, oe = map(evlist_attrs, args)
+    ignore = set(FULL_POLICY)
+    if cpu_wide:
+        ignore.add("inherit")
+    if len(pe) == len(oe) + 1 and pe[-1].get("config") == "0x9" and pe[-1].get("type") == "1":
+        dummy = pe.pop()
+        first = dict(pe[0])
+        for k in TRACKING:
+            first.pop(k, None)
+            if k in dummy:
+                first[k] = dummy[k]
+        pe[0] = first
+        # Both tools add IDENTIFIER when there are several events: perf counts its dummy.
+        if len(pe) == 1 and "sample_type" in pe[0]:
+            pe[0]["sample_type"] = "|".join(x for x in pe[0]["sample_type"].split("|")
+                                            if x != "IDENTIFIER")
+    if len(pe) != len(oe):
+        sys.exit("perf's file has %d events, perfev's %d" % (len(pe), len(oe)))
+    fields = 0
+    for i, (p, o) in enumerate(zip(pe, oe)):
+        for ev in (p, o):
+            if "sample_type" in ev:
+                # Policy: the id of an event among several is always IDENTIFIER in perfev.
+                ev["sample_type"] = "|".join(sorted("IDENTIFIER" if x == "ID" else x
+                                                    for x in ev["sample_type"].split("|")))
+        for k in sorted((set(p) | set(o)) - ignore):
+            if p.get(k, "0") != o.get(k, "0"):
+                sys.exit("event %d, %s: perf %s, perfev %s" % (i, k, p.get(k, "0"),
+                                                              o.get(k, "0")))
+        fields += len((set(p) | set(o)) - ignore)
+    print("events=%d fields_equal=%d" % (len(pe), fields))
+    return 0
+
+
 COMMANDS = {"report-cmp": report_cmp, "set-build-id": set_build_id, "chains-cmp": chains_cmp,
             "chains-find": chains_find, "chains-dist": chains_dist, "graph-cmp": graph_cmp,
             "attr-delta": attr_delta, "stat-attr-delta": stat_attr_delta,
             "stat-report-cmp": stat_report_cmp, "stat-file-as": stat_file_as,
             "compressed-layout": compressed_layout, "cut-compressed": cut_compressed,
-            "feat-cmp": feat_cmp}
+            "feat-cmp": feat_cmp, "attr-full": attr_full}
 
 
 def main():

@@ -866,6 +866,46 @@ TEST(branch_type_round_trip)
 	CHECK_CONTAINS(buf, "PRIV_SAVE|COUNTERS");
 }
 
+/* -k's clock names: perf's spellings, numbers, and the name perf prints for each clock. */
+TEST(clockid_parse)
+{
+	static const struct {
+		const char *s;
+		int id;
+	} ok[] = {
+	    {"monotonic", 1},
+	    {"mono", 1},
+	    {"CLOCK_MONOTONIC", 1},
+	    {"monotonic_raw", 4},
+	    {"raw", 4},
+	    {"realtime", 0},
+	    {"real", 0},
+	    {"boottime", 7},
+	    {"boot", 7},
+	    {"tai", 11},
+	    {"clock_tai", 11},
+	    {"7", 7},
+	    {"0", 0},
+	    {"2147483647", 2147483647},
+	};
+	static const char *const bad[] = {"", "bogus", "-3", "1x", "2147483648", "CLOCK_", " 1"};
+	size_t i;
+	int id;
+
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		id = -1;
+		EXPECT(!perfev_clockid_parse(ok[i].s, &id) && id == ok[i].id, "'%s': %d, want %d",
+		       ok[i].s, id, ok[i].id);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		EXPECT(perfev_clockid_parse(bad[i], &id) == -EINVAL, "'%s' accepted", bad[i]);
+	CHECK_INT(perfev_clockid_parse(NULL, &id), -EINVAL);
+	CHECK_STR(perfev_clockid_name(1), "monotonic");
+	CHECK_STR(perfev_clockid_name(4), "monotonic_raw");
+	CHECK_STR(perfev_clockid_name(11), "tai");
+	CHECK(perfev_clockid_name(99) == NULL);
+}
+
 /* perfev_attr_set_callgraph: what perf record --call-graph sets, sizes as perf rounds them. */
 TEST(set_callgraph)
 {

@@ -693,6 +693,95 @@ TEST(write_groups_pipe)
 	groups_round_trip(true);
 }
 
+/* -k's CLOCKID and CLOCK_DATA read back as written, in a file and in a stream. */
+static void clock_round_trip(bool pipe)
+{
+	struct perfev_data_write_opts o = {.sz = sizeof(o), .pipe = pipe};
+	struct perfev_data_clock c = {.clockid = 11,
+				      .res_ns = 1,
+				      .tod_ns = 1795751319418007000ULL,
+				      .clockid_ns = 290003255887ULL},
+				 got;
+	struct perfev_data_writer *w;
+	struct perfev_data_reader *r;
+	struct perfev_data_record rec;
+	struct perf_event_attr a;
+	uint64_t id = 7, res;
+	const void *data;
+	size_t len;
+
+	o.fd = mem_fd();
+	CHECK(o.fd >= 0);
+	clock_attr(&a, ST_CLOCK);
+	CHECK_INT(perfev_data_create(NULL, &o, &w), 0);
+	CHECK_INT(perfev_data_add_attr(w, &a, NULL, &id, 1), 0);
+	CHECK_INT(perfev_data_set_clock(NULL, &c), -EINVAL);
+	CHECK_INT(perfev_data_set_clock(w, &c), 0);
+	CHECK_INT(perfev_data_finish(w), 0);
+	perfev_data_writer_free(w);
+
+	CHECK_INT(perfev_data_open_fd(o.fd, NULL, &r), 0);
+	while (perfev_data_next(r, &rec) == 1)
+		;
+	CHECK_INT(perfev_data_clock(r, &got), 0);
+	CHECK(got.clockid == 11 && got.res_ns == 1 && got.tod_ns == c.tod_ns &&
+	      got.clockid_ns == c.clockid_ns);
+	CHECK_INT(perfev_data_feature_u64(r, PERFEV_FEAT_CLOCKID, 0, &res), 0);
+	CHECK(res == 1);
+	/* perf's layout: version 1 and the clockid as u32, then the two times. */
+	CHECK_INT(perfev_data_feature(r, PERFEV_FEAT_CLOCK_DATA, &data, &len), 0);
+	CHECK(len == 24 && !memcmp(data, "\1\0\0\0\13\0\0\0", 8));
+	perfev_data_close(r);
+	close(o.fd);
+}
+
+TEST(write_clock_file)
+{
+	clock_round_trip(false);
+}
+
+TEST(write_clock_pipe)
+{
+	clock_round_trip(true);
+}
+
+/* A CLOCK_DATA of another version, or cut short, is not read as one. */
+TEST(read_clock_bad)
+{
+	struct perfev_data_write_opts o = {.sz = sizeof(o)};
+	static const unsigned char v2[24] = {2}, shorter[20] = {1};
+	struct perfev_data_writer *w;
+	struct perfev_data_reader *r;
+	struct perfev_data_clock got;
+	struct perf_event_attr a;
+	uint64_t id = 7;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		o.fd = mem_fd();
+		CHECK(o.fd >= 0);
+		clock_attr(&a, ST_CLOCK);
+		CHECK_INT(perfev_data_create(NULL, &o, &w), 0);
+		CHECK_INT(perfev_data_add_attr(w, &a, NULL, &id, 1), 0);
+		if (i == 1)
+			CHECK_INT(
+			    perfev_data_set_feature(w, PERFEV_FEAT_CLOCK_DATA, v2, sizeof(v2)), 0);
+		if (i == 2)
+			CHECK_INT(perfev_data_set_feature(w, PERFEV_FEAT_CLOCK_DATA, shorter,
+							  sizeof(shorter)),
+				  0);
+		CHECK_INT(perfev_data_finish(w), 0);
+		perfev_data_writer_free(w);
+		CHECK_INT(perfev_data_open_fd(o.fd, NULL, &r), 0);
+		CHECK_INT(perfev_data_clock(r, &got), i == 0   ? -ENOENT
+						      : i == 1 ? -EPROTO
+							       : -EBADMSG);
+		CHECK_INT(perfev_data_clock(r, NULL), -EINVAL);
+		perfev_data_close(r);
+		close(o.fd);
+	}
+}
+
 /* A path that is a symbolic link is refused, and what it points to is left alone. */
 TEST(create_no_link)
 {

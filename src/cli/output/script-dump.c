@@ -223,6 +223,27 @@ static bool fprint_stat_record(FILE *f, const struct perfev_record *rec)
 	}
 }
 
+/* NAMESPACES: each namespace's device and inode, four to a line, as perf prints them. */
+static void fprint_namespaces(FILE *f, const struct perfev_record *rec)
+{
+	static const char *const names[] = {"net", "uts", "ipc", "pid", "user", "mnt", "cgroup"};
+	const typeof(rec->u.namespaces) *ns = &rec->u.namespaces;
+	uint64_t i;
+
+	fprintf(f, " %d/%d - nr_namespaces: %" PRIu64 "\n\t\t[", (int)ns->pid, (int)ns->tid,
+		ns->nr);
+	for (i = 0; i < ns->nr; i++) {
+		if (i && !(i % 4))
+			fputs("\n\t\t ", f);
+		fprintf(f, "%" PRIu64 "/%s: %" PRIu64 "/%#" PRIx64 "%s", i,
+			i < sizeof(names) / sizeof(names[0]) ? names[i] : "UNKNOWN",
+			perfev_u64_at(ns->link_info, 2 * i),
+			perfev_u64_at(ns->link_info, 2 * i + 1), i + 1 < ns->nr ? ", " : "]\n");
+	}
+	if (!ns->nr)
+		fputs("]\n", f);
+}
+
 /* perf_event__fprintf: the name and the fields of a record that is not a sample. */
 void script_fprint_event(FILE *f, const struct perfev_record *rec)
 {
@@ -309,8 +330,7 @@ void script_fprint_event(FILE *f, const struct perfev_record *rec)
 		fprintf(f, " pid: %u tid: %u\n", u->itrace_start.pid, u->itrace_start.tid);
 		break;
 	case PERF_RECORD_NAMESPACES:
-		fprintf(f, " %d/%d - nr_namespaces: %" PRIu64 "\n", (int)u->namespaces.pid,
-			(int)u->namespaces.tid, u->namespaces.nr);
+		fprint_namespaces(f, rec);
 		break;
 	case PERF_RECORD_KSYMBOL:
 		fprintf(f, " addr %" PRIx64 " len %u type %u flags 0x%x name %s\n", u->ksymbol.addr,
@@ -555,6 +575,42 @@ static void header_compressed(struct script *s, struct json *w)
 	}
 }
 
+/* -k's clock: perf's CLOCKID and CLOCK_DATA lines. */
+static void header_clock(struct script *s, struct json *w)
+{
+	struct perfev_data_clock c;
+	const char *name;
+	char date[64] = "<error>";
+	time_t sec;
+	struct tm tm;
+
+	if (perfev_data_clock(s->r, &c))
+		return;
+	name = perfev_clockid_name(c.clockid) ?: "(not found)";
+	if (w) {
+		json_key(w, "clock");
+		json_obj_begin(w);
+		json_ki64(w, "clockid", c.clockid);
+		json_kstr(w, "name", name);
+		json_ku64(w, "res_ns", c.res_ns);
+		json_ku64(w, "tod_ns", c.tod_ns);
+		json_ku64(w, "clockid_ns", c.clockid_ns);
+		json_obj_end(w);
+		return;
+	}
+	/* perf multiplies the resolution in ns by 1000 and calls it MHz: 1 ns is "1000 MHz". */
+	if (c.res_ns)
+		printf("# clockid frequency: %" PRIu64 " MHz\n", c.res_ns * 1000);
+	sec = (time_t)(c.tod_ns / 1000000000ULL);
+	if (localtime_r(&sec, &tm))
+		strftime(date, sizeof(date), "%F %T", &tm);
+	printf("# clockid: %s (%d)\n", name, (int)c.clockid);
+	printf("# reference time: %s.%06d = %" PRIu64 ".%06d (TOD) = %" PRIu64 ".%09d (%s)\n", date,
+	       (int)(c.tod_ns % 1000000000 / 1000), c.tod_ns / 1000000000,
+	       (int)(c.tod_ns % 1000000000 / 1000), c.clockid_ns / 1000000000,
+	       (int)(c.clockid_ns % 1000000000), name);
+}
+
 /* perf script --header's block, or with -j one {"header": {...}} line. */
 void script_print_header(struct script *s)
 {
@@ -627,6 +683,7 @@ void script_print_header(struct script *s)
 		}
 	}
 	header_compressed(s, w);
+	header_clock(s, w);
 	if (w) {
 		json_obj_end(w);
 		json_obj_end(w);

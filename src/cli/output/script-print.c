@@ -304,6 +304,9 @@ static void print_event_line(struct script *s, const struct perfev_source_event 
 		case PERF_RECORD_MMAP2:
 			own = rec->u.mmap2.tid;
 			break;
+		case PERF_RECORD_NAMESPACES:
+			own = rec->u.namespaces.tid;
+			break;
 		default:
 			break;
 		}
@@ -339,6 +342,11 @@ void script_print_record(struct script *s, const struct perfev_source_event *sr,
 		if (s->show_task)
 			print_event_line(s, sr, rec, rec->u.fork.pid, rec->u.fork.tid,
 					 rec->u.fork.time);
+		break;
+	case PERF_RECORD_NAMESPACES:
+		if (s->show_namespaces)
+			print_event_line(s, sr, rec, rec->u.namespaces.pid, rec->u.namespaces.tid,
+					 0);
 		break;
 	case PERF_RECORD_SWITCH:
 	case PERF_RECORD_SWITCH_CPU_WIDE:

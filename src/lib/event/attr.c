@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include "common/internal.h"
 #include <perfev/attr.h>
 
@@ -342,4 +343,61 @@ int perfev_branch_type_parse(const char *str, uint64_t *out)
 		v |= PERF_SAMPLE_BRANCH_ANY;
 	*out |= v;
 	return 0;
+}
+
+/* ---- clocks (use_clockid) ---------------------------------------------------- */
+
+/* perf's names for -k, the first name of each clock being the one it prints. */
+static const struct {
+	const char *name;
+	int id;
+} clock_names[] = {
+    {"monotonic", CLOCK_MONOTONIC},
+    {"monotonic_raw", CLOCK_MONOTONIC_RAW},
+    {"realtime", CLOCK_REALTIME},
+    {"boottime", CLOCK_BOOTTIME},
+    {"tai", CLOCK_TAI},
+    {"mono", CLOCK_MONOTONIC},
+    {"raw", CLOCK_MONOTONIC_RAW},
+    {"real", CLOCK_REALTIME},
+    {"boot", CLOCK_BOOTTIME},
+};
+
+int perfev_clockid_parse(const char *str, int *out)
+{
+	const char *s = str;
+	long long v = 0;
+	size_t i;
+
+	if (!str || !out || !*str)
+		return -EINVAL;
+	if (*s >= '0' && *s <= '9') {
+		for (; *s >= '0' && *s <= '9'; s++) {
+			v = v * 10 + (*s - '0');
+			if (v > INT32_MAX)
+				return -EINVAL;
+		}
+		if (*s)
+			return -EINVAL;
+		*out = (int)v;
+		return 0;
+	}
+	if (!strncasecmp(s, "CLOCK_", 6))
+		s += 6;
+	for (i = 0; i < PERFEV__ARRAY_SIZE(clock_names); i++)
+		if (!strcasecmp(clock_names[i].name, s)) {
+			*out = clock_names[i].id;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+const char *perfev_clockid_name(int clockid)
+{
+	size_t i;
+
+	for (i = 0; i < PERFEV__ARRAY_SIZE(clock_names); i++)
+		if (clock_names[i].id == clockid)
+			return clock_names[i].name;
+	return NULL;
 }

@@ -1169,6 +1169,31 @@ int perfev_data_feature_u64(const struct perfev_data_reader *r, int feat, unsign
 	return 0;
 }
 
+int perfev_data_clock(const struct perfev_data_reader *r, struct perfev_data_clock *out)
+{
+	const unsigned char *p;
+	const void *data;
+	size_t flen;
+	int ret;
+
+	if (!r || !out)
+		return -EINVAL;
+	ret = perfev_data_feature(r, PERFEV_FEAT_CLOCK_DATA, &data, &flen);
+	if (ret)
+		return ret;
+	p = data;
+	if (flen < 24)
+		return -EBADMSG;
+	if (perfev__pd_u32(p) != 1)
+		return -EPROTO;
+	out->clockid = (int32_t)perfev__pd_u32(p + 4);
+	out->tod_ns = perfev__pd_u64(p + 8);
+	out->clockid_ns = perfev__pd_u64(p + 16);
+	if (perfev_data_feature_u64(r, PERFEV_FEAT_CLOCKID, 0, &out->res_ns))
+		out->res_ns = 0;
+	return 0;
+}
+
 int perfev_data_group(const struct perfev_data_reader *r, size_t idx, struct perfev_data_group *out)
 {
 	const void *data;

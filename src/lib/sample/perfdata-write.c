@@ -574,6 +574,22 @@ int perfev_data_set_groups(struct perfev_data_writer *w, const struct perfev_dat
 	return ret;
 }
 
+int perfev_data_set_clock(struct perfev_data_writer *w, const struct perfev_data_clock *c)
+{
+	/* CLOCK_DATA, version 1: the version, the clockid, the wall clock's ns, the clock's ns. */
+	unsigned char data[24];
+	uint32_t v32[2] = {1, (uint32_t)c->clockid};
+	int ret;
+
+	if (!w || !c)
+		return -EINVAL;
+	memcpy(data, v32, sizeof(v32));
+	memcpy(data + 8, &c->tod_ns, 8);
+	memcpy(data + 16, &c->clockid_ns, 8);
+	ret = perfev_data_set_feature(w, PERFEV_FEAT_CLOCKID, &c->res_ns, sizeof(c->res_ns));
+	return ret ?: perfev_data_set_feature(w, PERFEV_FEAT_CLOCK_DATA, data, sizeof(data));
+}
+
 static int set_string(struct perfev_data_writer *w, int feat, const char *s)
 {
 	struct bytes b = {0};

@@ -28,5 +28,6 @@
 #include <perfev/symbols.h>
 #include <perfev/machine.h>
 #include <perfev/source.h>
+#include <perfev/filter.h>
 
 #endif /* PERFEV_PERFEV_H */

@@ -8,6 +8,8 @@
  * up; the printers resolve each sample's frames through it.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "options.h"
@@ -17,7 +19,8 @@
 static const char *const script_usage[] = {
     "perfev script [-i FILE] [-F FIELDS] [-G] [--header] [--show-mmap-events]\n"
     "                     [--show-task-events] [--show-switch-events] [--no-demangle]\n"
-    "                     [--kallsyms FILE]",
+    "                     [--kallsyms FILE] [--time START,STOP] [-C CPUS] [--pid PIDS]\n"
+    "                     [--tid TIDS] [-c COMMS] [-S SYMBOLS] [--per-event-dump]",
     "perfev script -j [-i FILE] [--header]",
     "perfev script -D [-i FILE]",
     NULL,
@@ -145,6 +148,54 @@ const char *script_comm(struct script *s, uint32_t tid, char *buf, size_t len)
 	return buf;
 }
 
+/* --per-event-dump: INPUT.EVENT.dump, as perf names it, for each event. */
+static int open_dump(struct script *s, size_t idx)
+{
+	struct script_event *e = &s->ev[idx];
+	char *path;
+
+	if (asprintf(&path, "%s.%s.dump", s->input, script_event_name(s, idx)) < 0)
+		cli_die("out of memory");
+	e->dump_out = calloc(1, sizeof(*e->dump_out));
+	if (!e->dump_out)
+		cli_die("out of memory");
+	if (cli_output_open(e->dump_out, path, NULL, 0666, CLI_OUT_STDIO)) {
+		free(e->dump_out);
+		e->dump_out = NULL;
+		free(path);
+		return -1;
+	}
+	e->dump = e->dump_out->f;
+	return 0;
+}
+
+/* Close the dumps, saying what each holds as perf does; 1 when one could not be written. */
+static int close_dumps(struct script *s)
+{
+	int status = 0;
+	size_t i;
+
+	for (i = 0; i < s->nev; i++) {
+		struct script_event *e = &s->ev[i];
+		long size;
+
+		if (!e->dump_out)
+			continue;
+		fflush(e->dump);
+		size = ftell(e->dump);
+		if (cli_output_close(e->dump_out))
+			status = 1;
+		else
+			printf("[ perf script: Wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
+			       (size < 0 ? 0 : size) / 1024.0 / 1024.0, e->dump_out->path,
+			       e->nr_dumped);
+		free((char *)e->dump_out->path);
+		free(e->dump_out);
+		e->dump_out = NULL;
+	}
+	return status;
+}
+
 /* Grow the per-event state to the source's events (pipe mode adds them as they come). */
 static int sync_events(struct script *s)
 {
@@ -156,6 +207,9 @@ static int sync_events(struct script *s)
 	if (!s->ev)
 		cli_die("out of memory");
 	memset(&s->ev[s->nev], 0, (n - s->nev) * sizeof(*s->ev));
+	for (i = s->nev; s->per_event_dump && i < n; i++)
+		if (open_dump(s, i))
+			return -1;
 	s->nev = n;
 	if (s->json || s->dump)
 		return 0;
@@ -200,6 +254,9 @@ static int run(struct script *s)
 		/* FINISHED_ROUND is shown in JSON only, as the dump shows every record. */
 		if (ev->type == PERFEV_RECORD_FINISHED_ROUND && !s->json && !s->dump)
 			continue;
+		/* The dump shows every record; the filters choose samples. */
+		if (!s->dump && !input_keep(&s->in, ev))
+			continue;
 		handle(s, ev);
 	}
 	if (!header_done)
@@ -218,6 +275,8 @@ int cmd_script(int argc, const char **argv)
 {
 	struct script s;
 	const char *fields = NULL;
+	struct opt_list pids = {0}, tids = {0}, comms = {0}, syms = {0};
+	struct input_filter_opts fo = {.pids = &pids, .tids = &tids, .comms = &comms, .syms = &syms};
 	int status;
 
 	memset(&s, 0, sizeof(s));
@@ -245,6 +304,19 @@ int cmd_script(int argc, const char **argv)
 			     "print symbol names as the files spell them"),
 		    OPT_STR(0, "kallsyms", &s.kallsyms, "FILE",
 			    "the recording's kernel symbols (its machine's /proc/kallsyms)"),
+		    OPT_HEADING("which samples"),
+		    OPT_STR(0, "time", &fo.time, "START,STOP",
+			    "only samples in this time span (seconds; 'A,B C,D' several; "
+			    "10%/2, 0%-10%: percents of the recording)"),
+		    OPT_STR('C', "cpu", &fo.cpus, "CPUS", "only samples on these CPUs (e.g. 0-3,8)"),
+		    OPT_MULTI(0, "pid", &pids, "PIDS", "only these processes (comma list)"),
+		    OPT_MULTI(0, "tid", &tids, "TIDS", "only these threads (comma list)"),
+		    OPT_MULTI('c', "comms", &comms, "COMMS", "only these commands (comma list)"),
+		    OPT_MULTI('S', "symbols", &syms, "SYMBOLS",
+			      "only samples in these functions (comma list of names or start "
+			      "addresses)"),
+		    OPT_FLAG(0, "per-event-dump", &s.per_event_dump,
+			     "print each event's samples to INPUT.EVENT.dump"),
 		    OPT_TERMINATOR,
 		};
 
@@ -252,6 +324,9 @@ int cmd_script(int argc, const char **argv)
 			usage_error(script_usage, opts, "unexpected argument '%s'", argv[0]);
 		if (s.json && s.dump)
 			usage_error(script_usage, opts, "-j and -D cannot be used together");
+		if (s.per_event_dump && (s.json || s.dump))
+			usage_error(script_usage, opts,
+				    "--per-event-dump writes perf script's text: not with -j or -D");
 		default_fields(&s);
 		if (fields)
 			parse_fields(&s, fields, opts);
@@ -266,11 +341,22 @@ int cmd_script(int argc, const char **argv)
 		if (input_open(&s.in, &io))
 			return 1;
 	}
+	status = input_filter(&s.in, &fo);
+	opt_list_release(&pids);
+	opt_list_release(&tids);
+	opt_list_release(&comms);
+	opt_list_release(&syms);
+	if (status) {
+		input_close(&s.in);
+		return status;
+	}
 	s.input = s.in.path;
 	s.src = s.in.src;
 	s.m = perfev_source_machine(s.src);
 	s.r = perfev_source_data(s.src);
 	status = run(&s);
+	if (close_dumps(&s))
+		status = 1;
 	script_trace_release(&s);
 	input_close(&s.in);
 	free(s.ev);

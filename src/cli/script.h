@@ -16,6 +16,7 @@
 #include <perfev/record.h>
 #include <perfev/source.h>
 #include "input.h"
+#include "output/output.h"
 
 /* ---- the command's state ------------------------------------------------- */
 
@@ -53,6 +54,10 @@ enum script_out_type {
 struct script_event {
 	bool checked;	/* its fields were checked against its sample_type */
 	bool tp_warned; /* told that its tracepoint format is missing */
+	/* --per-event-dump: the file its samples go to, its name and how many went there. */
+	struct cli_output *dump_out;
+	FILE *dump;
+	uint64_t nr_dumped;
 };
 
 /* The file's tracing data, for tracepoint samples (script-trace.c). */
@@ -72,6 +77,7 @@ struct script {
 	bool json, dump, header, header_only;
 	bool show_mmap, show_task, show_switch, hide_callchain;
 	bool no_demangle;		  /* symbol names as the files spell them */
+	bool per_event_dump;		  /* each event's samples to INPUT.EVENT.dump */
 	const char *kallsyms;		  /* --kallsyms: the recording's kernel symbols */
 	unsigned int fields[OT_MAX];	  /* what each output type prints */
 	bool user_set[OT_MAX];		  /* -F was given */

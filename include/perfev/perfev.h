@@ -29,5 +29,6 @@
 #include <perfev/machine.h>
 #include <perfev/source.h>
 #include <perfev/filter.h>
+#include <perfev/insn.h>
 
 #endif /* PERFEV_PERFEV_H */

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
 #include "options.h"
 #include "perfev-cli.h"
 #include "script.h"
@@ -36,7 +38,16 @@ static const struct {
     {"cpu", SF_CPU},	 {"event", SF_EVENT},	{"ip", SF_IP},	   {"sym", SF_SYM},
     {"dso", SF_DSO},	 {"period", SF_PERIOD}, {"addr", SF_ADDR}, {"callchain", SF_CALLCHAIN},
     {"trace", SF_TRACE}, {"symoff", SF_SYMOFF},
+    {"data_src", SF_DATA_SRC}, {"weight", SF_WEIGHT}, {"ins_lat", SF_INS_LAT},
+    {"iregs", SF_IREGS}, {"uregs", SF_UREGS}, {"brstack", SF_BRSTACK},
+    {"brstacksym", SF_BRSTACKSYM}, {"phys_addr", SF_PHYS_ADDR}, {"cgroup", SF_CGROUP},
+    {"srcline", SF_SRCLINE}, {"insn", SF_INSN},
 };
+
+#define FIELD_LIST                                                                                 \
+	"comm, tid, pid, time, cpu, event, ip, sym, symoff, dso, period, addr, callchain, trace, "  \
+	"data_src, weight, ins_lat, iregs, uregs, brstack, brstacksym, phys_addr, cgroup, "       \
+	"srcline, insn"
 
 #define DEFAULT_FIELDS                                                                             \
 	(SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVENT | SF_IP | SF_SYM | SF_SYMOFF | SF_DSO |    \
@@ -50,7 +61,8 @@ static void default_fields(struct script *s)
 	for (t = 0; t < OT_MAX; t++)
 		s->fields[t] = DEFAULT_FIELDS;
 	s->fields[OT_TRACEPOINT] = SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVENT | SF_TRACE;
-	s->fields[OT_RAW] |= SF_ADDR;
+	/* perf's raw events show what memory events sample, when they do. */
+	s->fields[OT_RAW] |= SF_ADDR | SF_DATA_SRC | SF_WEIGHT | SF_INS_LAT | SF_PHYS_ADDR;
 }
 
 /*
@@ -77,9 +89,7 @@ static void parse_fields(struct script *s, const char *spec, const struct option
 				break;
 		if (k == sizeof(field_names) / sizeof(field_names[0]))
 			usage_error(script_usage, opts,
-				    "unknown field '%s' in -F (fields: comm, tid, pid, time, cpu, "
-				    "event, ip, sym, symoff, dso, period, addr, callchain, trace)",
-				    tok);
+				    "unknown field '%s' in -F (fields: " FIELD_LIST ")", tok);
 		if (sign)
 			modify = true;
 		else
@@ -177,23 +187,42 @@ static int close_dumps(struct script *s)
 
 	for (i = 0; i < s->nev; i++) {
 		struct script_event *e = &s->ev[i];
-		long size;
+		struct stat st;
+		off_t size = 0;
 
 		if (!e->dump_out)
 			continue;
+		/* The size written, as perf tells it. */
 		fflush(e->dump);
-		size = ftell(e->dump);
+		if (!fstat(e->dump_out->fd, &st))
+			size = st.st_size;
 		if (cli_output_close(e->dump_out))
 			status = 1;
 		else
 			printf("[ perf script: Wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
-			       (size < 0 ? 0 : size) / 1024.0 / 1024.0, e->dump_out->path,
+			       size / 1024.0 / 1024.0, e->dump_out->path,
 			       e->nr_dumped);
 		free((char *)e->dump_out->path);
 		free(e->dump_out);
 		e->dump_out = NULL;
 	}
 	return status;
+}
+
+/*
+ * perf reads instructions only from recordings of this machine's kind:
+ * a stream, or a file whose ARCH is this machine's (an i386 one on x86_64).
+ */
+static bool native_arch(const struct script *s)
+{
+	struct utsname u;
+
+	if (!s->r || perfev_data_is_pipe(s->r))
+		return true;
+	if (!s->arch[0] || uname(&u))
+		return false;
+	return !strcmp(s->arch, u.machine) ||
+	       (!strcmp(u.machine, "x86_64") && !strcmp(s->arch, "i386"));
 }
 
 /* Grow the per-event state to the source's events (pipe mode adds them as they come). */
@@ -280,13 +309,17 @@ int cmd_script(int argc, const char **argv)
 	int status;
 
 	memset(&s, 0, sizeof(s));
+	perfev__hashmap_init(&s.dwarf_dsos, NULL, NULL, NULL);
+	perfev__hashmap_init(&s.insn_files, NULL, NULL, NULL);
 	{
 		const struct option opts[] = {
 		    OPT_STR('i', "input", &s.input, "FILE",
 			    "the perf.data file to read (default: perf.data; -: standard input)"),
 		    OPT_STR('F', "fields", &fields, "FIELDS",
 			    "the fields to print: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,"
-			    "period,addr,callchain,trace (or +field,-field to edit the default)"),
+			    "period,addr,callchain,trace,data_src,weight,ins_lat,iregs,uregs,brstack,"
+			    "brstacksym,phys_addr,cgroup,srcline,insn (or +field,-field to edit the "
+			    "default)"),
 		    OPT_FLAG('G', "hide-call-graph", &s.hide_callchain,
 			     "print the sample ip instead of the callchain"),
 		    OPT_FLAG('j', "json", &s.json, "print every record as one line of JSON"),
@@ -354,11 +387,18 @@ int cmd_script(int argc, const char **argv)
 	s.src = s.in.src;
 	s.m = perfev_source_machine(s.src);
 	s.r = perfev_source_data(s.src);
+	/* Register names are the recording machine's. */
+	if (!s.r || perfev_data_feature_string(s.r, PERFEV_FEAT_ARCH, s.arch, sizeof(s.arch)) < 0)
+		s.arch[0] = 0;
+	s.native = native_arch(&s);
 	status = run(&s);
 	if (close_dumps(&s))
 		status = 1;
 	script_trace_release(&s);
 	input_close(&s.in);
+	perfev__hashmap_release(&s.dwarf_dsos);
+	script_insn_release(&s);
+	free(s.chain.v);
 	free(s.ev);
 	return status;
 }

@@ -22,6 +22,20 @@ static const struct {
      "the event was recorded without thread ids"},
     {SF_TIME, PERF_SAMPLE_TIME, "time", "TIME", "record with -T to sample timestamps"},
     {SF_CPU, PERF_SAMPLE_CPU, "cpu", "CPU", "record with --sample-cpu or -a to sample CPUs"},
+    {SF_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, "weight", "WEIGHT",
+     "record with -W to sample weights"},
+    {SF_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT, "ins_lat", "WEIGHT_STRUCT",
+     "only memory events of some PMUs sample instruction latencies"},
+    {SF_DATA_SRC, PERF_SAMPLE_DATA_SRC, "data_src", "DATA_SRC",
+     "record a memory event, as perf mem record does"},
+    {SF_PHYS_ADDR, PERF_SAMPLE_PHYS_ADDR, "phys_addr", "PHYS_ADDR",
+     "record with --phys-data to sample physical addresses"},
+    {SF_IREGS, PERF_SAMPLE_REGS_INTR, "iregs", "REGS_INTR",
+     "record with --intr-regs to sample registers"},
+    {SF_UREGS, PERF_SAMPLE_REGS_USER, "uregs", "REGS_USER",
+     "record with --user-regs to sample registers"},
+    {SF_CGROUP, PERF_SAMPLE_CGROUP, "cgroup", "CGROUP",
+     "record with --all-cgroups to sample cgroups"},
 };
 
 /*
@@ -63,6 +77,16 @@ int script_check_fields(struct script *s, size_t idx)
 			return -1;
 		}
 		s->fields[ot] &= ~(SF_SYM | SF_SYMOFF | SF_DSO);
+	}
+	/* Source lines are of addresses: perf refuses them without ip. */
+	if ((s->fields[ot] & SF_SRCLINE) && !(s->fields[ot] & SF_IP)) {
+		if (s->user_fields[ot] & SF_SRCLINE) {
+			cli_error("cannot print 'srcline' for event '%s' without 'ip' (add ip to -F, "
+				  "or remove srcline)",
+				  script_event_name(s, idx));
+			return -1;
+		}
+		s->fields[ot] &= ~SF_SRCLINE;
 	}
 	/* The offset is printed after the symbol's name: perf refuses one without the other. */
 	if ((s->fields[ot] & SF_SYMOFF) && !(s->fields[ot] & SF_SYM)) {
@@ -116,7 +140,7 @@ static void print_start(FILE *o, struct script *s, unsigned int fields, bool cal
  * " name", " name+0x1f" with symoff, or " [unknown]" (never with an
  * offset), and " (dso)": what perf prints after an address.
  */
-static void print_sym_dso(FILE *o, unsigned int fields, const struct perfev_frame *f)
+static void print_sym_dso(FILE *o, struct script *s, unsigned int fields, const struct perfev_frame *f)
 {
 	if (fields & SF_SYM) {
 		if (!f->sym)
@@ -129,14 +153,31 @@ static void print_sym_dso(FILE *o, unsigned int fields, const struct perfev_fram
 	/* An inlined function (of a DWARF call chain) is marked as such, as perf does. */
 	if ((fields & SF_DSO) && !(f->flags & PERFEV_FRAME_INLINED))
 		fprintf(o, " (%s)", f->dso ? f->dso : "[unknown]");
+	if (fields & SF_SRCLINE)
+		script_print_srcline(s, o, f);
 	if (f->flags & PERFEV_FRAME_INLINED)
 		fputs(" (inlined)", o);
 }
 
-/* Symbols are looked up only when printed. */
+/* Symbols are looked up only when printed, source lines likewise. */
 static unsigned int frame_flags(unsigned int fields)
 {
-	return (fields & SF_SYM) ? 0 : PERFEV_FRAMES_NO_SYMBOLS;
+	return ((fields & (SF_SYM | SF_SRCLINE)) ? 0 : PERFEV_FRAMES_NO_SYMBOLS) |
+	       ((fields & SF_SRCLINE) ? PERFEV_FRAMES_SRCLINE : 0);
+}
+
+/* The source line of @f's address itself, set in @f. */
+static void line_at(struct script *s, uint32_t pid, struct perfev_frame *f)
+{
+	const struct perfev_frame *r;
+	size_t n;
+	int err;
+
+	err = perfev_machine_resolve(s->m, pid, f->cpumode, f->ip, PERFEV_FRAMES_SRCLINE, &r, &n);
+	if (err == -ENOMEM)
+		cli_die("out of memory");
+	f->file = !err && n ? r[n - 1].file : NULL;
+	f->line = !err && n ? r[n - 1].line : 0;
 }
 
 /* The sample's frames: its address, or with PERFEV_FRAMES_CHAIN its call chain as perf reads it. */
@@ -162,10 +203,25 @@ static void print_callchain(FILE *o, struct script *s, unsigned int fields,
 	sample_frames(s, sr,
 		      PERFEV_FRAMES_CHAIN | PERFEV_FRAMES_UNWOUND_INLINES | frame_flags(fields), &f,
 		      &n);
+	if (fields & SF_SRCLINE) {
+		/* The lines are looked up again below, which reuses the source's frames. */
+		cli_grow(&s->chain.v, &s->chain.cap, n, sizeof(*f));
+		if (n)
+			memcpy(s->chain.v, f, n * sizeof(*f));
+		f = s->chain.v;
+	}
 	for (i = 0; i < n; i++) {
+		struct perfev_frame fr = f[i];
+
 		/* perf shows a frame's address within its file, like addr2line wants it. */
-		fprintf(o, "\t%16" PRIx64, f[i].addr);
-		print_sym_dso(o, fields, &f[i]);
+		fprintf(o, "\t%16" PRIx64, fr.addr);
+		/*
+		 * perf's line of a caller is that of its return address, not of
+		 * the call before it (an inlined frame has its own already).
+		 */
+		if ((fields & SF_SRCLINE) && !(fr.flags & PERFEV_FRAME_INLINED))
+			line_at(s, sr->rec->u.sample.pid, &fr);
+		print_sym_dso(o, s, fields, &fr);
 		fputc('\n', o);
 	}
 }
@@ -190,7 +246,7 @@ static void print_addr(FILE *o, struct script *s, unsigned int fields, const str
 	    !n)
 		cli_die("out of memory");
 	/* Data symbols too: perf keeps a file's objects with its functions. */
-	print_sym_dso(o, fields, &f[n - 1]);
+	print_sym_dso(o, s, fields & ~SF_SRCLINE, &f[n - 1]);
 }
 
 /*
@@ -258,6 +314,15 @@ static void print_sample(struct script *s, const struct perfev_source_event *sr,
 		print_trace(o, s, idx, smp);
 	if ((fields & SF_ADDR) && (smp->present & PERF_SAMPLE_ADDR))
 		print_addr(o, s, fields, attr, smp, cpumode);
+	if ((fields & SF_DATA_SRC) && (smp->present & PERF_SAMPLE_DATA_SRC))
+		script_print_data_src(s, o, smp->data_src);
+	/* With WEIGHT_STRUCT, perf's weight is its first 32 bits, ins_lat the next 16. */
+	if ((fields & SF_WEIGHT) && (smp->present & PERF_SAMPLE_WEIGHT_STRUCT))
+		fprintf(o, "%16" PRIu32, smp->weight_struct.var1_dw);
+	else if ((fields & SF_WEIGHT) && (smp->present & PERF_SAMPLE_WEIGHT))
+		fprintf(o, "%16" PRIu64, smp->weight);
+	if ((fields & SF_INS_LAT) && (smp->present & PERF_SAMPLE_WEIGHT_STRUCT))
+		fprintf(o, "%16" PRIu16, smp->weight_struct.var2_w);
 	if (show_callchain) {
 		fputc('\n', o);
 		print_callchain(o, s, fields, sr);
@@ -268,7 +333,22 @@ static void print_sample(struct script *s, const struct perfev_source_event *sr,
 		fprintf(o, " %16" PRIx64, smp->ip);
 		sample_frames(s, sr, frame_flags(fields), &f, &n);
 		if (n)
-			print_sym_dso(o, fields, &f[0]);
+			print_sym_dso(o, s, fields, &f[0]);
+	}
+	if (fields & SF_IREGS)
+		script_print_regs(s, o, smp->regs_intr_abi, smp->regs_intr, attr->sample_regs_intr);
+	if (fields & SF_UREGS)
+		script_print_regs(s, o, smp->regs_user_abi, smp->regs_user, attr->sample_regs_user);
+	if ((fields & (SF_BRSTACK | SF_BRSTACKSYM)) && (smp->present & PERF_SAMPLE_BRANCH_STACK))
+		script_print_brstack(s, o, fields, smp, !(fields & SF_BRSTACK));
+	if ((fields & SF_INSN) && (smp->present & PERF_SAMPLE_IP))
+		script_print_insn(s, o, smp->pid, cpumode, smp->ip);
+	if ((fields & SF_PHYS_ADDR) && (smp->present & PERF_SAMPLE_PHYS_ADDR))
+		fprintf(o, "%16" PRIx64, smp->phys_addr);
+	if ((fields & SF_CGROUP) && (smp->present & PERF_SAMPLE_CGROUP)) {
+		const char *cg = perfev_machine_cgroup(s->m, smp->cgroup);
+
+		fprintf(o, " %s", cg ? cg : "unknown");
 	}
 	fputc('\n', o);
 }

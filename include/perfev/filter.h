@@ -98,10 +98,9 @@ PERFEV_API int perfev_filter_add_tids(struct perfev_filter *f, const char *list)
  */
 PERFEV_API int perfev_filter_add_comms(struct perfev_filter *f, const char *list);
 /*
- * Keep the samples whose address is in a function of a comma list:
- * named, or given by its start address as the process saw it
- * ("0x401136"); several calls add to the list.  Errors: -EINVAL (no
- * name), -ENOMEM.
+ * Keep the samples whose address is in a function of a comma list of
+ * names; several calls add to the list.  Errors: -EINVAL (no name),
+ * -ENOMEM.
  */
 PERFEV_API int perfev_filter_add_symbols(struct perfev_filter *f, const char *list);
 

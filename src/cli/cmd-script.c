@@ -346,8 +346,7 @@ int cmd_script(int argc, const char **argv)
 		    OPT_MULTI(0, "tid", &tids, "TIDS", "only these threads (comma list)"),
 		    OPT_MULTI('c', "comms", &comms, "COMMS", "only these commands (comma list)"),
 		    OPT_MULTI('S', "symbols", &syms, "SYMBOLS",
-			      "only samples in these functions (comma list of names or start "
-			      "addresses)"),
+			      "only samples in these functions (comma list)"),
 		    OPT_FLAG(0, "per-event-dump", &s.per_event_dump,
 			     "print each event's samples to INPUT.EVENT.dump"),
 		    OPT_TERMINATOR,

@@ -153,13 +153,20 @@ void script_print_header(struct script *s);
 
 /* script-fields.c: the fields of hardware samples. */
 void script_print_data_src(struct script *s, FILE *o, uint64_t data_src);
+/* perf's decoded text of a data_src ("|OP LOAD|LVL L1 hit|..."); its length. */
+size_t script_data_src_text(uint64_t data_src, char *buf, size_t len);
 void script_print_regs(struct script *s, FILE *o, uint64_t abi, const void *regs, uint64_t mask);
 /* brstack (" 0x1/0x2/P/-/-/0/CALL "...), or brstacksym with @syms; (dso) after each with SF_DSO. */
 void script_print_brstack(struct script *s, FILE *o, unsigned int fields,
 			  const struct perfev_sample *smp, bool syms);
 void script_print_srcline(struct script *s, FILE *o, const struct perfev_frame *f);
-/* " insn: 48 89 e5": the bytes of the instruction at @ip of process @pid, if readable. */
-void script_print_insn(struct script *s, FILE *o, uint32_t pid, unsigned int cpumode, uint64_t ip);
+/*
+ * The bytes of the instruction at @ip of process @pid into @buf (16
+ * bytes), read from the mapped file as perf reads them: its length, 0
+ * when not readable.  script_print_insn() prints them: " insn: 48 89 e5".
+ */
+int script_insn(struct script *s, uint32_t pid, uint64_t ip, unsigned char *buf);
+void script_print_insn(struct script *s, FILE *o, uint32_t pid, uint64_t ip);
 void script_insn_release(struct script *s);
 
 /* Formatting helpers shared by the printers. */

@@ -167,12 +167,10 @@ static void mem_blk(struct sbuf *b, const struct perfev_data_src *d)
 		sb_put(b, " Addr");
 }
 
-void script_print_data_src(struct script *s, FILE *o, uint64_t v)
+size_t script_data_src_text(uint64_t v, char *buf, size_t len)
 {
 	struct perfev_data_src d;
 	struct sbuf b = {.n = 0};
-	char out[100];
-	int len;
 
 	perfev_data_src_decode(v, &d);
 	b.v[0] = 0;
@@ -188,12 +186,22 @@ void script_print_data_src(struct script *s, FILE *o, uint64_t v)
 	mem_lock(&b, &d);
 	sb_put(&b, "|BLK ");
 	mem_blk(&b, &d);
-	/* perf decodes into 100 bytes, and pads to the widest line printed so far. */
-	if (b.n > 99)
-		b.v[99] = 0;
-	len = snprintf(out, sizeof(out), "%16" PRIx64 " %s", v, b.v);
+	snprintf(buf, len, "%s", b.v);
+	return b.n;
+}
+
+void script_print_data_src(struct script *s, FILE *o, uint64_t v)
+{
+	char text[512], out[100];
+	int len;
+
+	/* perf decodes into 100 bytes, then prints into 100 with the value before. */
+	script_data_src_text(v, text, sizeof(text));
+	text[99] = 0;
+	len = snprintf(out, sizeof(out), "%16" PRIx64 " %s", v, text);
 	if (len > (int)sizeof(out) - 1)
 		len = (int)sizeof(out) - 1;
+	/* perf pads to the widest line printed so far. */
 	if (s->data_src_width < len)
 		s->data_src_width = len;
 	fprintf(o, "%-*s", s->data_src_width, out);
@@ -364,34 +372,40 @@ static uint64_t code_file(struct script *s, const char *path)
 	return e->value = (uint64_t)(fd + 1) | (ident[4] == 2 ? 1ULL << 32 : 0);
 }
 
-void script_print_insn(struct script *s, FILE *o, uint32_t pid, unsigned int cpumode, uint64_t ip)
+int script_insn(struct script *s, uint32_t pid, uint64_t ip, unsigned char *buf)
 {
 	const struct perfev_frame *f;
-	unsigned char buf[16];
 	uint64_t file;
 	ssize_t got;
 	size_t n;
-	int len, i;
+	int len;
 
-	(void)cpumode;
 	if (!s->native)
-		return;
+		return 0;
 	/* As perf: the map by the address alone, the bytes from the mapped file. */
 	if (perfev_machine_resolve(s->m, pid, PERF_RECORD_MISC_CPUMODE_UNKNOWN, ip,
 				   PERFEV_FRAMES_NO_SYMBOLS, &f, &n) ||
 	    !n)
-		return;
+		return 0;
 	f = &f[n - 1];
 	if (!f->dso || f->dso[0] != '/' || (f->flags & (PERFEV_FRAME_ANON | PERFEV_FRAME_KERNEL)))
-		return;
+		return 0;
 	file = code_file(s, f->dso);
 	if (!file)
-		return;
-	got = pread((int)(uint32_t)file - 1, buf, sizeof(buf), (off_t)f->addr);
+		return 0;
+	got = pread((int)(uint32_t)file - 1, buf, 16, (off_t)f->addr);
 	if (got <= 0)
-		return;
+		return 0;
 	len = perfev_insn_len_x86(buf, (size_t)got, file >> 32);
-	if (len <= 0)
+	return len > 0 ? len : 0;
+}
+
+void script_print_insn(struct script *s, FILE *o, uint32_t pid, uint64_t ip)
+{
+	unsigned char buf[16];
+	int len = script_insn(s, pid, ip, buf), i;
+
+	if (!len)
 		return;
 	fputs(" insn:", o);
 	for (i = 0; i < len; i++)

@@ -342,7 +342,7 @@ static void print_sample(struct script *s, const struct perfev_source_event *sr,
 	if ((fields & (SF_BRSTACK | SF_BRSTACKSYM)) && (smp->present & PERF_SAMPLE_BRANCH_STACK))
 		script_print_brstack(s, o, fields, smp, !(fields & SF_BRSTACK));
 	if ((fields & SF_INSN) && (smp->present & PERF_SAMPLE_IP))
-		script_print_insn(s, o, smp->pid, cpumode, smp->ip);
+		script_print_insn(s, o, smp->pid, smp->ip);
 	if ((fields & SF_PHYS_ADDR) && (smp->present & PERF_SAMPLE_PHYS_ADDR))
 		fprintf(o, "%16" PRIx64, smp->phys_addr);
 	if ((fields & SF_CGROUP) && (smp->present & PERF_SAMPLE_CGROUP)) {

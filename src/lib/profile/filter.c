@@ -5,7 +5,6 @@
  * processes, threads, command names and the sampled function.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <perfev/filter.h>
@@ -442,12 +441,11 @@ static bool has_name(char *const *v, size_t n, const char *name)
 	return false;
 }
 
-/* The sampled function, by name or by its start address ("0x401136"), as perf's -S. */
+/* The sampled function, by name, as perf's -S. */
 static int symbol_listed(const struct perfev_filter *f, struct perfev_source *src,
 			 const struct perfev_source_event *ev)
 {
 	const struct perfev_frame *fr;
-	char start[32];
 	size_t n;
 	int err;
 
@@ -458,10 +456,7 @@ static int symbol_listed(const struct perfev_filter *f, struct perfev_source *sr
 		return err;
 	if (err || !n || !fr[0].sym)
 		return 0;
-	if (has_name(f->syms.v, f->syms.n, fr[0].sym))
-		return 1;
-	snprintf(start, sizeof(start), "0x%llx", (unsigned long long)(fr[0].ip - fr[0].sym_off));
-	return has_name(f->syms.v, f->syms.n, start);
+	return has_name(f->syms.v, f->syms.n, fr[0].sym);
 }
 
 int perfev_filter_sample(const struct perfev_filter *f, struct perfev_source *src,

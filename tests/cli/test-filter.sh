@@ -17,7 +17,7 @@ fi
 
 # A shell that forks: two processes, two commands, samples on every CPU it runs on.
 WORK="sh -c 'i=0; while [ \$i -lt 30000 ]; do i=\$((i+1)); done; ls / >/dev/null; i=0; while [ \$i -lt 20000 ]; do i=\$((i+1)); done'"
-if ! eval "perf record -q -o '$TMP/f.data' -e task-clock -c 100000 --sample-cpu -- $WORK" \
+if ! eval "perf record -q -N -o '$TMP/f.data' -e task-clock -c 100000 --sample-cpu -- $WORK" \
 	>/dev/null 2>"$TMP/rec.err" || [ ! -s "$TMP/f.data" ]; then
 	skip perf filters "perf record failed here: $(head -c 200 "$TMP/rec.err")"
 	finish
@@ -25,20 +25,14 @@ fi
 perf script -i "$TMP/f.data" -F time,pid,tid,comm,cpu >"$TMP/all.txt" 2>/dev/null
 
 # same NAME FILE ARGS...: perf script and perfev script print the same lines with ARGS, and
-# the filter kept some samples but not all ($total).
+# the filter kept some samples but not all ($total, or $total_of).
 total=$(wc -l <"$TMP/all.txt")
 same() {
-	name=$1 file=$2
-	shift 2
-	perf script -i "$file" "$@" >"$TMP/perf.txt" 2>"$TMP/perf.err"
-	run "$PERFEV" script -i "$file" "$@"
-	expect_rc "$name" 0 || return
-	if ! python3 "$ORACLE" same "$TMP/perf.txt" "$TMP/out" >"$TMP/cmp.err" 2>&1; then
-		fail "$name" "$(head -c 600 "$TMP/cmp.err")"
-	elif [ ! -s "$TMP/out" ] || [ "$(wc -l <"$TMP/out")" -ge "${total_of:-$total}" ]; then
-		fail "$name" "the filter kept $(wc -l <"$TMP/out") of ${total_of:-$total} lines: not a test"
+	perf_same "$@" || return
+	if [ ! -s "$TMP/out" ] || [ "$(wc -l <"$TMP/out")" -ge "${total_of:-$total}" ]; then
+		fail "$1" "the filter kept $(wc -l <"$TMP/out") of ${total_of:-$total} lines: not a test"
 	else
-		pass "$name"
+		pass "$1"
 	fi
 }
 
@@ -80,7 +74,7 @@ same script_cpu_list "$TMP/f.data" -F $F -C "0-$(($(nproc) - 1))"
 total_of=
 
 # A file without sample CPUs: both refuse -C.
-perf record -q -o "$TMP/nocpu.data" -e task-clock -c 100000 -- true >/dev/null 2>&1
+"$PERFEV" record -q -o "$TMP/nocpu.data" -e task-clock -c 100000 -- true >/dev/null 2>&1
 run "$PERFEV" script -i "$TMP/nocpu.data" -C 0
 if [ "$rc" -eq 1 ] && grep -q "recorded without sample CPUs" "$TMP/err" &&
 	! perf script -i "$TMP/nocpu.data" -C 0 >/dev/null 2>&1; then
@@ -105,7 +99,7 @@ else
 fi
 
 # Symbols: the workload's main (by name and by its address), and a kernel function.
-if [ -x "$W" ] && perf record -q -o "$TMP/w.data" -e task-clock -c 50000 --sample-cpu -- "$W" \
+if [ -x "$W" ] && perf record -q -N -o "$TMP/w.data" -e task-clock -c 50000 --sample-cpu -- "$W" \
 	>/dev/null 2>&1; then
 	total_of=$(perf script -i "$TMP/w.data" -F ip 2>/dev/null | wc -l)
 	same script_symbols "$TMP/w.data" -F $F,sym -S main

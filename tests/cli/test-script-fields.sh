@@ -20,17 +20,11 @@ fi
 
 # same NAME FILE ARGS...: perf script and perfev script print the same lines, and some.
 same() {
-	name=$1 file=$2
-	shift 2
-	perf script -i "$file" "$@" >"$TMP/perf.txt" 2>"$TMP/perf.err"
-	run "$PERFEV" script -i "$file" "$@"
-	expect_rc "$name" 0 || return
+	perf_same "$@" || return
 	if [ ! -s "$TMP/perf.txt" ]; then
-		fail "$name" "perf printed nothing: $(head -c 300 "$TMP/perf.err")"
-	elif ! python3 "$ORACLE" same "$TMP/perf.txt" "$TMP/out" >"$TMP/cmp.err" 2>&1; then
-		fail "$name" "$(head -c 800 "$TMP/cmp.err")"
+		fail "$1" "perf printed nothing: $(head -c 300 "$TMP/perf.err")"
 	else
-		pass "$name"
+		pass "$1"
 	fi
 }
 
@@ -52,7 +46,7 @@ same fields_default_two_events "$TMP/both.data"
 same fields_edit_two_events "$TMP/both.data" -F +data_src
 
 # A field the samples lack is refused.
-perf record -q -o "$TMP/f.data" -e task-clock -c 100000 -- true >/dev/null 2>&1
+"$PERFEV" record -q -o "$TMP/f.data" -e task-clock -c 100000 -- true >/dev/null 2>&1
 bad=
 for f in weight data_src phys_addr iregs uregs ins_lat cgroup; do
 	run "$PERFEV" script -i "$TMP/f.data" -F ip,$f
@@ -82,7 +76,7 @@ if [ -s "$TMP/cg.perf" ] && cmp -s "$TMP/cg.perf" "$TMP/cg.ours" &&
 else
 	fail fields_cgroup_synth "perf: $(tr '\n' ' ' <"$TMP/cg.perf") perfev: $(tr '\n' ' ' <"$TMP/cg.ours")"
 fi
-if perf record -q --all-cgroups -o "$TMP/cg.data" -e task-clock -c 100000 -- "$W" \
+if perf record -q -N --all-cgroups -o "$TMP/cg.data" -e task-clock -c 100000 -- "$W" \
 	>/dev/null 2>"$TMP/rec.err"; then
 	perfev_cgroups "$TMP/cg.data" >"$TMP/cg.ours"
 	perf_cgroups "$TMP/cg.data" >"$TMP/cg.perf"
@@ -104,7 +98,7 @@ else
 	skip regs fields_regs_real "perfev record --user-regs --intr-regs: $(head -c 200 "$TMP/err")"
 fi
 
-if perf record -q -o "$TMP/w.data" -e task-clock -c 50000 -g -- "$W" >/dev/null 2>&1; then
+if perf record -q -N -o "$TMP/w.data" -e task-clock -c 50000 -g -- "$W" >/dev/null 2>&1; then
 	# Source lines of the workload's own code (perf 6.1's addr2line names the wrong file in
 	# some units of libc's DWARF 5 debug information, so libc is left out).
 	same fields_srcline "$TMP/w.data" -F ip,sym,srcline -G -S main

@@ -164,22 +164,6 @@ static void rec_sample_cpu(struct buf *b, uint64_t ip, uint32_t tid, uint64_t ti
 	b_u64(b, 1);
 }
 
-static void rec_comm_cpu(struct buf *b, uint32_t pid, const char *comm, uint64_t time)
-{
-	size_t n = (strlen(comm) + 1 + 7) / 8 * 8;
-
-	b_header(b, PERF_RECORD_COMM, 0, 8 + 8 + n + 24);
-	b_u32(b, pid);
-	b_u32(b, pid);
-	b_put(b, comm, strlen(comm) + 1);
-	b_zero(b, n - strlen(comm) - 1);
-	b_u32(b, pid);
-	b_u32(b, pid);
-	b_u64(b, time);
-	b_u32(b, 0);
-	b_u32(b, 0);
-}
-
 /* The times of the samples of a small file that pass @f, as a bit mask by sample. */
 static unsigned int kept(struct perfev_filter *f)
 {
@@ -192,8 +176,8 @@ static unsigned int kept(struct perfev_filter *f)
 	int ret;
 
 	clock_attr(&a, ST_CPU);
-	rec_comm_cpu(&data, 42, "work", 1);
-	rec_comm_cpu(&data, 43, "other", 1);
+	rec_comm_trailer(&data, 42, "work", 1, true);
+	rec_comm_trailer(&data, 43, "other", 1, true);
 	rec_sample_cpu(&data, 0x401000, 42, 1 * S, 0);
 	rec_sample_cpu(&data, 0x401000, 43, 2 * S, 1);
 	rec_sample_cpu(&data, 0x401000, 42, 3 * S, 2);

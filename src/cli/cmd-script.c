@@ -23,7 +23,7 @@ static const char *const script_usage[] = {
     "                     [--show-task-events] [--show-switch-events] [--no-demangle]\n"
     "                     [--kallsyms FILE] [--time START,STOP] [-C CPUS] [--pid PIDS]\n"
     "                     [--tid TIDS] [-c COMMS] [-S SYMBOLS] [--per-event-dump]",
-    "perfev script -j [-i FILE] [--header]",
+    "perfev script -j [-i FILE] [--header] [-F +srcline,+insn] [the sample filters]",
     "perfev script -D [-i FILE]",
     NULL,
 };
@@ -337,7 +337,9 @@ int cmd_script(int argc, const char **argv)
 			     "print symbol names as the files spell them"),
 		    OPT_STR(0, "kallsyms", &s.kallsyms, "FILE",
 			    "the recording's kernel symbols (its machine's /proc/kallsyms)"),
-		    OPT_HEADING("which samples"),
+		    OPT_FLAG(0, "per-event-dump", &s.per_event_dump,
+			     "print each event's samples to INPUT.EVENT.dump"),
+		    OPT_HEADING("which samples (also with -j)"),
 		    OPT_STR(0, "time", &fo.time, "START,STOP",
 			    "only samples in this time span (seconds; 'A,B C,D' several; "
 			    "10%/2, 0%-10%: percents of the recording)"),
@@ -347,8 +349,6 @@ int cmd_script(int argc, const char **argv)
 		    OPT_MULTI('c', "comms", &comms, "COMMS", "only these commands (comma list)"),
 		    OPT_MULTI('S', "symbols", &syms, "SYMBOLS",
 			      "only samples in these functions (comma list)"),
-		    OPT_FLAG(0, "per-event-dump", &s.per_event_dump,
-			     "print each event's samples to INPUT.EVENT.dump"),
 		    OPT_TERMINATOR,
 		};
 

@@ -45,6 +45,22 @@ same fields_mem "$TMP/mem.data" -F ip,sym,weight,ins_lat,data_src,addr
 same fields_default_two_events "$TMP/both.data"
 same fields_edit_two_events "$TMP/both.data" -F +data_src
 
+# --per-event-dump of two events: a file each, named by the event ("raw 0x1cd:HG" too).
+mkdir -p "$TMP/pp" "$TMP/pq"
+cp "$TMP/both.data" "$TMP/pp/b.data"
+cp "$TMP/both.data" "$TMP/pq/b.data"
+(cd "$TMP/pp" && perf script -i b.data --per-event-dump >out 2>/dev/null)
+(cd "$TMP/pq" && "$OLDPWD/$PERFEV" script -i b.data --per-event-dump >out 2>err)
+bad=
+for f in "b.data.cycles:HG.dump" "b.data.raw 0x1cd:HG.dump"; do
+	cmp -s "$TMP/pp/$f" "$TMP/pq/$f" && [ -s "$TMP/pq/$f" ] || bad="$bad '$f'"
+done
+if [ -z "$bad" ] && python3 "$ORACLE" same "$TMP/pp/out" "$TMP/pq/out" --sub '[0-9.]+ MB' >/dev/null; then
+	pass fields_per_event_dump
+else
+	fail fields_per_event_dump "differ:$bad; $(ls "$TMP/pq") $(head -c 200 "$TMP/pq/err")"
+fi
+
 # A field the samples lack is refused.
 "$PERFEV" record -q -o "$TMP/f.data" -e task-clock -c 100000 -- true >/dev/null 2>&1
 bad=

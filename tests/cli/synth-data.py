@@ -12,7 +12,8 @@ not by the library's writer, so that the reader is checked against an
 independent encoding of the format.  BINARY (an ELF executable) is mapped
 into the sampled process, so that branch addresses resolve to its symbols.
 With hw (or mem), only the first event's samples (or the second's) are
-written, and that event alone: perf script -F names fields for every event.
+written, and that event alone: perf script -F names fields for every event;
+hw's branch stacks have their hardware index.
 """
 import os
 import random
@@ -147,8 +148,13 @@ def main():
              attr(st2, 0x1cd, regs_user=0)]
     attrs[1] = struct.pack("<I", 4) + attrs[1][4:]
     ids = [[1], [2]]
+    hw_idx = None
     if only == "hw":
-        attrs, ids = attrs[:1], ids[:1]
+        # With the hardware index of the branch stack (PERF_SAMPLE_BRANCH_HW_INDEX).
+        attrs = [attr(st1, 0, regs_user=USER_REGS, regs_intr=INTR_REGS,
+                      branch_type=0x8 | 0x1 | 1 << 17)]
+        ids = ids[:1]
+        hw_idx = 5
     elif only == "mem":
         attrs, ids = attrs[1:], ids[1:]
 
@@ -194,7 +200,7 @@ def main():
             data += sample(1, st1, rng.choice(addrs[:-2]), t, branches=branches,
                            weight=rng.choice([0, 1, 250, 1 << 40]), data_src=ds,
                            phys=rng.getrandbits(40), regs_user=regs_user, regs_intr=regs_intr,
-                           cgroup=rng.choice([0, 1, 77, 99]))
+                           cgroup=rng.choice([0, 1, 77, 99]), hw_idx=hw_idx)
         else:
             w = rng.getrandbits(32) | rng.getrandbits(16) << 32 | rng.getrandbits(16) << 48
             data += sample(2, st2, rng.choice(addrs[:-2]), t, misc=MISC_USER, weight=w,

@@ -669,7 +669,7 @@ int cmd_report(int argc, const char **argv)
 		    OPT_STR(0, "percent-limit", &limit, "PERCENT",
 			    "hide the lines (and graph branches) below this percentage"),
 		    OPT_FLAG('n', "show-nr-samples", &r.show_nr, "a column with the sample count"),
-		    OPT_MULTI(0, "comm", &comms, "COMMS", "only these commands (comma list)"),
+		    OPT_MULTI('c', "comms", &comms, "COMMS", "only these commands (comma list)"),
 		    OPT_MULTI('d', "dsos", &dsos, "DSOS", "only these shared objects (comma list)"),
 		    OPT_MULTI('S', "symbols", &syms, "SYMS", "only these symbols (comma list)"),
 		    OPT_MULTI(0, "tid", &tids, "TIDS", "only these threads (comma list)"),

@@ -134,7 +134,7 @@ int parse_options(int argc, const char **argv, const struct option *opts, const 
 				if (o->long_name && strlen(o->long_name) == len &&
 				    !strncmp(o->long_name, name, len))
 					break;
-			/* As perf: a prefix of one option's name names it ("--comm" for "--comms"). */
+			/* As perf: a prefix of one name names it ("--comm" for "--comms"). */
 			if (o->type == OPT_END && len) {
 				const struct option *p, *hit = NULL;
 

@@ -18,7 +18,7 @@
 /* ---- --user-regs / --intr-regs ----------------------------------------------------- */
 
 /* x86_64's registers as perf_regs numbers them: the library's names, as perf script prints them. */
-#define NREG_NAMES   24
+#define NREG_NAMES  24
 #define reg_name(i) perfev_reg_name("x86_64", (unsigned int)(i))
 #define XMM_FIRST  32 /* XMM0 takes bits 32 and 33, XMM1 34 and 35, ... */
 #define XMM_COUNT  16

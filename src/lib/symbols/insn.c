@@ -6,6 +6,7 @@
  * displacement and the immediate.  Only the length: no operand is named.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <perfev/insn.h>
 
 /* Operands of an opcode: a ModRM byte and the immediate that follows. */
@@ -22,83 +23,108 @@ enum {
 	PREFIX = 1 << 9, /* a legacy prefix */
 };
 
-/* The one-byte opcode map. */
-static unsigned int one_byte(unsigned int op)
-{
-	switch (op) {
-	case 0x26: case 0x2e: case 0x36: case 0x3e: case 0x64: case 0x65: case 0x66: case 0x67:
-	case 0xf0: case 0xf2: case 0xf3:
-		return PREFIX;
-	case 0x62: case 0x63: case 0x69: case 0x6b: case 0xc4: case 0xc5:
-		return op == 0x69 ? M | IZ : op == 0x6b ? M | IB : M;
-	case 0x68:
-		return IZ;
-	case 0x6a: case 0xa8: case 0xcd: case 0xd4: case 0xd5: case 0xe4: case 0xe5: case 0xe6:
-	case 0xe7:
-		return IB;
-	case 0x80: case 0x82: case 0x83: case 0xc0: case 0xc1: case 0xc6:
-		return M | IB;
-	case 0x81: case 0xc7:
-		return M | IZ;
-	case 0x9a: case 0xea:
-		return AP;
-	case 0xa0: case 0xa1: case 0xa2: case 0xa3:
-		return MOFFS;
-	case 0xa9:
-		return IZ;
-	case 0xc2: case 0xca:
-		return IW;
-	case 0xc8:
-		return IW | IB;
-	case 0xe0: case 0xe1: case 0xe2: case 0xe3: case 0xeb:
-		return IB;
-	case 0xe8: case 0xe9:
-		return IZ | F64;
-	case 0xf6: case 0xf7:
-		return M | GRP3;
-	case 0xfe: case 0xff:
-		return M;
-	}
-	if (op < 0x40 && (op & 7) < 4)
-		return M; /* add, or, adc, sbb, and, sub, xor, cmp: r/m forms */
-	if (op < 0x40 && (op & 7) == 4)
-		return IB;
-	if (op < 0x40 && (op & 7) == 5)
-		return IZ;
-	if (op >= 0x70 && op <= 0x7f)
-		return IB;
-	if (op >= 0x84 && op <= 0x8f)
-		return M;
-	if (op >= 0xb0 && op <= 0xb7)
-		return IB;
-	if (op >= 0xb8 && op <= 0xbf)
-		return IV;
-	if ((op >= 0xd0 && op <= 0xd3) || (op >= 0xd8 && op <= 0xdf))
-		return M;
-	return 0;
-}
+/*
+ * The one-byte opcode map: 00-3F's arithmetic (r/m forms, then AL, imm8
+ * and eAX, immz), the prefixes, and what takes operands.
+ */
+static const uint16_t one_byte[256] = {
+    [0x00 ... 0x03] = M,
+    [0x04] = IB,
+    [0x05] = IZ,
+    [0x08 ... 0x0b] = M,
+    [0x0c] = IB,
+    [0x0d] = IZ,
+    [0x10 ... 0x13] = M,
+    [0x14] = IB,
+    [0x15] = IZ,
+    [0x18 ... 0x1b] = M,
+    [0x1c] = IB,
+    [0x1d] = IZ,
+    [0x20 ... 0x23] = M,
+    [0x24] = IB,
+    [0x25] = IZ,
+    [0x26] = PREFIX,
+    [0x28 ... 0x2b] = M,
+    [0x2c] = IB,
+    [0x2d] = IZ,
+    [0x2e] = PREFIX,
+    [0x30 ... 0x33] = M,
+    [0x34] = IB,
+    [0x35] = IZ,
+    [0x36] = PREFIX,
+    [0x38 ... 0x3b] = M,
+    [0x3c] = IB,
+    [0x3d] = IZ,
+    [0x3e] = PREFIX,
+    [0x62 ... 0x63] = M, /* bound (EVEX in 64-bit code), movsxd */
+    [0x64 ... 0x67] = PREFIX,
+    [0x68] = IZ,
+    [0x69] = M | IZ,
+    [0x6a] = IB,
+    [0x6b] = M | IB,
+    [0x70 ... 0x7f] = IB, /* jcc rel8 */
+    [0x80] = M | IB,
+    [0x81] = M | IZ,
+    [0x82 ... 0x83] = M | IB,
+    [0x84 ... 0x8f] = M,
+    [0x9a] = AP,
+    [0xa0 ... 0xa3] = MOFFS,
+    [0xa8] = IB,
+    [0xa9] = IZ,
+    [0xb0 ... 0xb7] = IB,
+    [0xb8 ... 0xbf] = IV,
+    [0xc0 ... 0xc1] = M | IB,
+    [0xc2] = IW,
+    [0xc4 ... 0xc5] = M, /* les, lds (VEX in 64-bit code) */
+    [0xc6] = M | IB,
+    [0xc7] = M | IZ,
+    [0xc8] = IW | IB,
+    [0xca] = IW,
+    [0xcd] = IB,
+    [0xd0 ... 0xd3] = M,
+    [0xd4 ... 0xd5] = IB,
+    [0xd8 ... 0xdf] = M, /* x87 */
+    [0xe0 ... 0xe7] = IB,
+    [0xe8 ... 0xe9] = IZ | F64,
+    [0xea] = AP,
+    [0xeb] = IB,
+    [0xf0] = PREFIX,
+    [0xf2 ... 0xf3] = PREFIX,
+    [0xf6 ... 0xf7] = M | GRP3,
+    [0xfe ... 0xff] = M,
+};
 
-/* The two-byte map (0F xx); 0F 38 and 0F 3A are handled apart. */
-static unsigned int two_byte(unsigned int op)
+/*
+ * The two-byte map (0F xx): ModRM but where marked otherwise; 0F 38 and
+ * 0F 3A are handled apart.  0F 0F is 3DNow!, whose opcode comes as an
+ * immediate after the operands.
+ */
+#define NONE 0x8000
+static const uint16_t two_byte[256] = {
+    [0x04 ... 0x0c] = NONE,
+    [0x0e] = NONE,
+    [0x0f] = M | IB,
+    [0x24 ... 0x27] = NONE,
+    [0x30 ... 0x3f] = NONE,
+    [0x70 ... 0x73] = M | IB,
+    [0x77] = NONE,
+    [0x7a ... 0x7b] = NONE,
+    [0x80 ... 0x8f] = IZ | F64, /* jcc rel32 */
+    [0xa0 ... 0xa2] = NONE,
+    [0xa4] = M | IB,
+    [0xa6 ... 0xaa] = NONE,
+    [0xac] = M | IB,
+    [0xba] = M | IB,
+    [0xc2] = M | IB,
+    [0xc4 ... 0xc6] = M | IB,
+    [0xc8 ... 0xcf] = NONE,
+};
+
+static unsigned int two_byte_ops(unsigned int op)
 {
-	switch (op) {
-	case 0x0f: /* 3DNow!: the opcode comes as an immediate after the operands */
-	case 0x70: case 0x71: case 0x72: case 0x73: case 0xa4: case 0xac: case 0xba: case 0xc2:
-	case 0xc4: case 0xc5: case 0xc6:
-		return M | IB;
-	case 0x04: case 0x05: case 0x06: case 0x07: case 0x08: case 0x09: case 0x0a: case 0x0b:
-	case 0x0c: case 0x0e: case 0x24: case 0x25: case 0x26: case 0x27: case 0x77: case 0x7a:
-	case 0x7b: case 0xa0: case 0xa1: case 0xa2: case 0xa6: case 0xa7: case 0xa8: case 0xa9:
-	case 0xaa:
-		return 0;
-	}
-	if (op >= 0x30 && op <= 0x3f)
-		return 0;
-	if (op >= 0x80 && op <= 0x8f)
-		return IZ | F64;
-	if (op >= 0xc8 && op <= 0xcf)
-		return 0;
-	return M;
+	unsigned int ops = two_byte[op];
+
+	return ops & NONE ? 0 : ops ? ops : M;
 }
 
 /* The opcodes of VEX and EVEX map 1 (0F) that take an 8-bit immediate. */
@@ -165,7 +191,7 @@ int perfev_insn_len_x86(const void *buf, size_t len, bool is64)
 		if (c.i >= c.len)
 			return -EBADMSG;
 		op = c.p[c.i];
-		if (!(one_byte(op) & PREFIX))
+		if (!(one_byte[op] & PREFIX))
 			break;
 		if (op == 0x66)
 			osize = 2;
@@ -215,9 +241,9 @@ int perfev_insn_len_x86(const void *buf, size_t len, bool is64)
 				err = take(&c, 1);
 			return err ? err : (int)c.i;
 		}
-		ops = two_byte(op);
+		ops = two_byte_ops(op);
 	} else {
-		ops = one_byte(op);
+		ops = one_byte[op];
 	}
 	if ((ops & M) && (err = modrm(&c, asize, &reg)))
 		return err;

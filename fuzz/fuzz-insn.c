@@ -13,7 +13,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t i;
 	int mode;
 
-	/* Every start of the input, in both modes, from an exact-size copy (ASan sees overreads). */
+	/* Every start of the input, in both modes, from an exact-size copy (ASan sees overreads).
+	 */
 	for (mode = 0; mode < 2; mode++) {
 		for (i = 0; i < size && i < 64; i++) {
 			uint8_t *copy = malloc(size - i);

@@ -62,8 +62,7 @@ PERFEV_API int perfev_time_ranges_parse(const char *str, uint64_t first, uint64_
  * time of 0 (a sample without one); one range skips what is before its
  * start or after its end (0: open); several keep what is in any of them.
  */
-PERFEV_API bool perfev_time_ranges_skip(const struct perfev_time_range *r, size_t n,
-					uint64_t time);
+PERFEV_API bool perfev_time_ranges_skip(const struct perfev_time_range *r, size_t n, uint64_t time);
 
 struct perfev_filter;
 

@@ -677,7 +677,8 @@ int cmd_report(int argc, const char **argv)
 		    OPT_STR(0, "time", &fo.time, "START,STOP",
 			    "only samples in this time span (seconds; 'A,B C,D' several; "
 			    "10%/2, 0%-10%: percents of the recording)"),
-		    OPT_STR('C', "cpu", &fo.cpus, "CPUS", "only samples on these CPUs (e.g. 0-3,8)"),
+		    OPT_STR('C', "cpu", &fo.cpus, "CPUS",
+			    "only samples on these CPUs (e.g. 0-3,8)"),
 		    OPT_FLAG(
 			0, "children", &children,
 			"add callees' samples to their callers (the default with call chains)"),

@@ -34,19 +34,36 @@ static const struct {
 	const char *name;
 	unsigned int bit;
 } field_names[] = {
-    {"comm", SF_COMM},	 {"tid", SF_TID},	{"pid", SF_PID},   {"time", SF_TIME},
-    {"cpu", SF_CPU},	 {"event", SF_EVENT},	{"ip", SF_IP},	   {"sym", SF_SYM},
-    {"dso", SF_DSO},	 {"period", SF_PERIOD}, {"addr", SF_ADDR}, {"callchain", SF_CALLCHAIN},
-    {"trace", SF_TRACE}, {"symoff", SF_SYMOFF},
-    {"data_src", SF_DATA_SRC}, {"weight", SF_WEIGHT}, {"ins_lat", SF_INS_LAT},
-    {"iregs", SF_IREGS}, {"uregs", SF_UREGS}, {"brstack", SF_BRSTACK},
-    {"brstacksym", SF_BRSTACKSYM}, {"phys_addr", SF_PHYS_ADDR}, {"cgroup", SF_CGROUP},
-    {"srcline", SF_SRCLINE}, {"insn", SF_INSN},
+    {"comm", SF_COMM},
+    {"tid", SF_TID},
+    {"pid", SF_PID},
+    {"time", SF_TIME},
+    {"cpu", SF_CPU},
+    {"event", SF_EVENT},
+    {"ip", SF_IP},
+    {"sym", SF_SYM},
+    {"dso", SF_DSO},
+    {"period", SF_PERIOD},
+    {"addr", SF_ADDR},
+    {"callchain", SF_CALLCHAIN},
+    {"trace", SF_TRACE},
+    {"symoff", SF_SYMOFF},
+    {"data_src", SF_DATA_SRC},
+    {"weight", SF_WEIGHT},
+    {"ins_lat", SF_INS_LAT},
+    {"iregs", SF_IREGS},
+    {"uregs", SF_UREGS},
+    {"brstack", SF_BRSTACK},
+    {"brstacksym", SF_BRSTACKSYM},
+    {"phys_addr", SF_PHYS_ADDR},
+    {"cgroup", SF_CGROUP},
+    {"srcline", SF_SRCLINE},
+    {"insn", SF_INSN},
 };
 
 #define FIELD_LIST                                                                                 \
-	"comm, tid, pid, time, cpu, event, ip, sym, symoff, dso, period, addr, callchain, trace, "  \
-	"data_src, weight, ins_lat, iregs, uregs, brstack, brstacksym, phys_addr, cgroup, "       \
+	"comm, tid, pid, time, cpu, event, ip, sym, symoff, dso, period, addr, callchain, trace, " \
+	"data_src, weight, ins_lat, iregs, uregs, brstack, brstacksym, phys_addr, cgroup, "        \
 	"srcline, insn"
 
 #define DEFAULT_FIELDS                                                                             \
@@ -200,8 +217,7 @@ static int close_dumps(struct script *s)
 			status = 1;
 		else
 			printf("[ perf script: Wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
-			       size / 1024.0 / 1024.0, e->dump_out->path,
-			       e->nr_dumped);
+			       size / 1024.0 / 1024.0, e->dump_out->path, e->nr_dumped);
 		free((char *)e->dump_out->path);
 		free(e->dump_out);
 		e->dump_out = NULL;
@@ -305,7 +321,8 @@ int cmd_script(int argc, const char **argv)
 	struct script s;
 	const char *fields = NULL;
 	struct opt_list pids = {0}, tids = {0}, comms = {0}, syms = {0};
-	struct input_filter_opts fo = {.pids = &pids, .tids = &tids, .comms = &comms, .syms = &syms};
+	struct input_filter_opts fo = {
+	    .pids = &pids, .tids = &tids, .comms = &comms, .syms = &syms};
 	int status;
 
 	memset(&s, 0, sizeof(s));
@@ -315,11 +332,12 @@ int cmd_script(int argc, const char **argv)
 		const struct option opts[] = {
 		    OPT_STR('i', "input", &s.input, "FILE",
 			    "the perf.data file to read (default: perf.data; -: standard input)"),
-		    OPT_STR('F', "fields", &fields, "FIELDS",
-			    "the fields to print: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,"
-			    "period,addr,callchain,trace,data_src,weight,ins_lat,iregs,uregs,brstack,"
-			    "brstacksym,phys_addr,cgroup,srcline,insn (or +field,-field to edit the "
-			    "default)"),
+		    OPT_STR(
+			'F', "fields", &fields, "FIELDS",
+			"the fields to print: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,"
+			"period,addr,callchain,trace,data_src,weight,ins_lat,iregs,uregs,brstack,"
+			"brstacksym,phys_addr,cgroup,srcline,insn (or +field,-field to edit the "
+			"default)"),
 		    OPT_FLAG('G', "hide-call-graph", &s.hide_callchain,
 			     "print the sample ip instead of the callchain"),
 		    OPT_FLAG('j', "json", &s.json, "print every record as one line of JSON"),
@@ -343,7 +361,8 @@ int cmd_script(int argc, const char **argv)
 		    OPT_STR(0, "time", &fo.time, "START,STOP",
 			    "only samples in this time span (seconds; 'A,B C,D' several; "
 			    "10%/2, 0%-10%: percents of the recording)"),
-		    OPT_STR('C', "cpu", &fo.cpus, "CPUS", "only samples on these CPUs (e.g. 0-3,8)"),
+		    OPT_STR('C', "cpu", &fo.cpus, "CPUS",
+			    "only samples on these CPUs (e.g. 0-3,8)"),
 		    OPT_MULTI(0, "pid", &pids, "PIDS", "only these processes (comma list)"),
 		    OPT_MULTI(0, "tid", &tids, "TIDS", "only these threads (comma list)"),
 		    OPT_MULTI('c', "comms", &comms, "COMMS", "only these commands (comma list)"),
@@ -357,8 +376,9 @@ int cmd_script(int argc, const char **argv)
 		if (s.json && s.dump)
 			usage_error(script_usage, opts, "-j and -D cannot be used together");
 		if (s.per_event_dump && (s.json || s.dump))
-			usage_error(script_usage, opts,
-				    "--per-event-dump writes perf script's text: not with -j or -D");
+			usage_error(
+			    script_usage, opts,
+			    "--per-event-dump writes perf script's text: not with -j or -D");
 		default_fields(&s);
 		if (fields)
 			parse_fields(&s, fields, opts);

@@ -411,18 +411,20 @@ int input_filter(struct input *in, const struct input_filter_opts *o)
 		if (err == -ENOMEM)
 			cli_die("out of memory");
 		if (err == -ENODATA) {
-			cli_error("cannot use --time '%s' on '%s': percents need the first and last "
-				  "sample times, which the file does not record (its SAMPLE_TIME "
-				  "feature; give times in seconds instead)",
-				  o->time, in->path);
+			cli_error(
+			    "cannot use --time '%s' on '%s': percents need the first and last "
+			    "sample times, which the file does not record (its SAMPLE_TIME "
+			    "feature; give times in seconds instead)",
+			    o->time, in->path);
 			return 1;
 		}
 		if (err) {
-			cli_error("cannot use --time '%s': not a time filter (START,STOP in seconds "
-				  "with up to 9 decimals, either may be empty; several such ranges "
-				  "in order, separated by spaces; or percents of the recording: "
-				  "10%%/2, 0%%-10%%,30%%-40%%, 25%%)",
-				  o->time);
+			cli_error(
+			    "cannot use --time '%s': not a time filter (START,STOP in seconds "
+			    "with up to 9 decimals, either may be empty; several such ranges "
+			    "in order, separated by spaces; or percents of the recording: "
+			    "10%%/2, 0%%-10%%,30%%-40%%, 25%%)",
+			    o->time);
 			return 2;
 		}
 	}

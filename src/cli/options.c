@@ -141,11 +141,12 @@ int parse_options(int argc, const char **argv, const struct option *opts, const 
 				for (p = opts; p->type != OPT_END; p++)
 					if (p->long_name && !strncmp(p->long_name, name, len)) {
 						if (hit)
-							usage_error(usage, opts,
-								    "ambiguous option '%.*s' (--%s or "
-								    "--%s)",
-								    (int)len + 2, a, hit->long_name,
-								    p->long_name);
+							usage_error(
+							    usage, opts,
+							    "ambiguous option '%.*s' (--%s or "
+							    "--%s)",
+							    (int)len + 2, a, hit->long_name,
+							    p->long_name);
 						hit = p;
 					}
 				if (hit)

@@ -109,7 +109,7 @@ struct script {
 	struct {
 		struct perfev_frame *v;
 		size_t cap;
-	} chain; /* a copy of a call chain's frames */
+	} chain;     /* a copy of a call chain's frames */
 	bool native; /* recorded on this kind of machine: code can be read here (insn) */
 
 	struct script_trace trace;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* Sample filters: perf's --time grammar (perfev_time_ranges_parse) and perfev_filter over a source. */
+/* Sample filters: perf's --time grammar (perfev_time_ranges_parse) and perfev_filter over a source.
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <perfev/perfev.h>
@@ -61,17 +62,17 @@ TEST(time_several_ranges)
 TEST(time_refused)
 {
 	static const char *const bad[] = {
-	    "",		/* no comma */
-	    "10",	/* no comma */
-	    "11,10",	/* stop before start */
+	    "",		      /* no comma */
+	    "10",	      /* no comma */
+	    "11,10",	      /* stop before start */
 	    "1.1234567891,2", /* 10 decimals */
 	    "1x,2",
 	    "1,2x",
-	    "1,2 ",	/* the last range ends at its stop */
-	    "3,4 1,2",	/* out of order */
-	    "1,3 2,4",	/* overlap */
-	    "1,2,3",	/* a comma inside the stop */
-	    "10%x",	/* a percent not last */
+	    "1,2 ",	  /* the last range ends at its stop */
+	    "3,4 1,2",	  /* out of order */
+	    "1,3 2,4",	  /* overlap */
+	    "1,2,3",	  /* a comma inside the stop */
+	    "10%x",	  /* a percent not last */
 	    "0%-10%,50%", /* a piece without its dash */
 	    "101%",
 	    "0%-101%",
@@ -150,7 +151,8 @@ TEST(time_skip)
 }
 
 /* Samples of ST_CLOCK plus CPU: ip, pid = tid, time, cpu, period. */
-#define ST_CPU (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
+#define ST_CPU                                                                                     \
+	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
 
 static void rec_sample_cpu(struct buf *b, uint64_t ip, uint32_t tid, uint64_t time, uint32_t cpu)
 {

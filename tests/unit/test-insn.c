@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* perfev_insn_len_x86: instruction lengths as objdump decodes them; perf's register and branch names. */
+/* perfev_insn_len_x86: instruction lengths as objdump decodes them; perf's register and branch
+ * names. */
 #include <errno.h>
 #include <string.h>
 #include <perfev/perfev.h>
@@ -107,8 +108,8 @@ TEST(insn_cut_short)
 	CHECK_INT(perfev_insn_len_x86("\x66\x66\x66", 3, true), -EBADMSG);
 	CHECK_INT(perfev_insn_len_x86("", 0, true), -EBADMSG);
 	/* Fifteen prefixes leave no room for an opcode. */
-	CHECK_INT(perfev_insn_len_x86("\x66\x66\x66\x66\x66\x66\x66\x66\x66\x66\x66\x66\x66\x66\x66\x90",
-				      16, true),
+	CHECK_INT(perfev_insn_len_x86(
+		      "\x66\x66\x66\x66\x66\x66\x66\x66\x66\x66\x66\x66\x66\x66\x66\x90", 16, true),
 		  -EBADMSG);
 	CHECK_INT(perfev_insn_len_x86(NULL, 4, true), -EINVAL);
 }

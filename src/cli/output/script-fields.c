@@ -34,8 +34,7 @@ static void sb_put(struct sbuf *b, const char *s)
 }
 
 /* Names of the set bits of @m (lowest first) joined by " or ". */
-static bool sb_bits(struct sbuf *b, unsigned int m, const char *const *names, size_t n,
-		    bool first)
+static bool sb_bits(struct sbuf *b, unsigned int m, const char *const *names, size_t n, bool first)
 {
 	size_t i;
 
@@ -51,13 +50,24 @@ static bool sb_bits(struct sbuf *b, unsigned int m, const char *const *names, si
 }
 
 static const char *const mem_lvl[] = {
-    "N/A",	"HIT",	 "MISS",	       "L1",		    "LFB/MAB",
-    "L2",	"L3",	 "Local RAM",	       "Remote RAM (1 hop)", "Remote RAM (2 hops)",
-    "Remote Cache (1 hop)", "Remote Cache (2 hops)", "I/O", "Uncached",
+    "N/A",
+    "HIT",
+    "MISS",
+    "L1",
+    "LFB/MAB",
+    "L2",
+    "L3",
+    "Local RAM",
+    "Remote RAM (1 hop)",
+    "Remote RAM (2 hops)",
+    "Remote Cache (1 hop)",
+    "Remote Cache (2 hops)",
+    "I/O",
+    "Uncached",
 };
 static const char *const mem_lvlnum[16] = {
-    [0x09] = "CXL", [0x0a] = "I/O", [0x0b] = "Any cache", [0x0c] = "LFB/MAB",
-    [0x0d] = "RAM", [0x0e] = "PMEM",	   [0x0f] = "N/A",
+    [0x09] = "CXL", [0x0a] = "I/O",  [0x0b] = "Any cache", [0x0c] = "LFB/MAB",
+    [0x0d] = "RAM", [0x0e] = "PMEM", [0x0f] = "N/A",
 };
 static const char *const mem_hops[] = {
     "N/A", "core, same node", "node, same socket", "socket, same board", "board",
@@ -290,9 +300,11 @@ void script_print_brstack(struct script *s, FILE *o, unsigned int fields,
 		 * type:4, spec:2, new_type:4. */
 		type = perfev_branch_entry_type_name(e.flags >> 20 & 0xf, e.flags >> 26 & 0xf);
 		fprintf(o, "/%c/%c/%c/%u/%s ",
-			(e.flags & 2) ? 'P' : (e.flags & 1) ? 'M' : '-', (e.flags & 4) ? 'X' : '-',
-			(e.flags & 8) ? 'A' : '-', (unsigned int)(e.flags >> 4 & 0xffff),
-			type ? type : "");
+			(e.flags & 2)	? 'P'
+			: (e.flags & 1) ? 'M'
+					: '-',
+			(e.flags & 4) ? 'X' : '-', (e.flags & 8) ? 'A' : '-',
+			(unsigned int)(e.flags >> 4 & 0xffff), type ? type : "");
 	}
 }
 
@@ -310,10 +322,10 @@ static bool has_dwarf(struct script *s, const struct perfev_frame *f)
 		cli_die("out of memory");
 	if (added) {
 		symz = perfev_machine_symbolizer(s->m);
-		e->value = symz && perfev_symbolize_has_dwarf(symz, f->dso, f->ip - f->addr, 0,
-							      f->ip) == 1
-			       ? 1
-			       : 2;
+		e->value =
+		    symz && perfev_symbolize_has_dwarf(symz, f->dso, f->ip - f->addr, 0, f->ip) == 1
+			? 1
+			: 2;
 	}
 	return e->value == 1;
 }

@@ -81,9 +81,10 @@ int script_check_fields(struct script *s, size_t idx)
 	/* Source lines are of addresses: perf refuses them without ip. */
 	if ((s->fields[ot] & SF_SRCLINE) && !(s->fields[ot] & SF_IP)) {
 		if (s->user_fields[ot] & SF_SRCLINE) {
-			cli_error("cannot print 'srcline' for event '%s' without 'ip' (add ip to -F, "
-				  "or remove srcline)",
-				  script_event_name(s, idx));
+			cli_error(
+			    "cannot print 'srcline' for event '%s' without 'ip' (add ip to -F, "
+			    "or remove srcline)",
+			    script_event_name(s, idx));
 			return -1;
 		}
 		s->fields[ot] &= ~SF_SRCLINE;
@@ -140,7 +141,8 @@ static void print_start(FILE *o, struct script *s, unsigned int fields, bool cal
  * " name", " name+0x1f" with symoff, or " [unknown]" (never with an
  * offset), and " (dso)": what perf prints after an address.
  */
-static void print_sym_dso(FILE *o, struct script *s, unsigned int fields, const struct perfev_frame *f)
+static void print_sym_dso(FILE *o, struct script *s, unsigned int fields,
+			  const struct perfev_frame *f)
 {
 	if (fields & SF_SYM) {
 		if (!f->sym)
@@ -227,8 +229,9 @@ static void print_callchain(FILE *o, struct script *s, unsigned int fields,
 }
 
 /* The data address; for page faults with its dso, as perf_sample__fprintf_addr. */
-static void print_addr(FILE *o, struct script *s, unsigned int fields, const struct perf_event_attr *attr,
-		       const struct perfev_sample *smp, unsigned int cpumode)
+static void print_addr(FILE *o, struct script *s, unsigned int fields,
+		       const struct perf_event_attr *attr, const struct perfev_sample *smp,
+		       unsigned int cpumode)
 {
 	const struct perfev_frame *f;
 	size_t n;

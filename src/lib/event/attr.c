@@ -347,8 +347,8 @@ int perfev_branch_type_parse(const char *str, uint64_t *out)
 
 /* perf's names of PERF_BR_* (util/branch.c), PERF_BR_UNKNOWN left out. */
 static const char *const br_types[] = {
-    NULL,	 "COND",      "UNCOND", "IND",	  "CALL",  "IND_CALL", "RET",	  "SYSCALL",
-    "SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ", "SERROR",   "NO_TX",
+    NULL,     "COND",	   "UNCOND",   "IND",  "CALL", "IND_CALL", "RET",   "SYSCALL",
+    "SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ",  "SERROR",   "NO_TX",
 };
 /* PERF_BR_NEW_* (6.1), under PERF_BR_EXTEND_ABI; on x86 the architecture's are numbered. */
 static const char *const br_new_types[] = {

@@ -174,8 +174,8 @@ static int percent_dash(char *str, struct perfev_time_range *r, uint64_t first, 
 	return 0;
 }
 
-static int parse_percents(char *str, uint64_t first, uint64_t last,
-			  struct perfev_time_range *out, size_t max)
+static int parse_percents(char *str, uint64_t first, uint64_t last, struct perfev_time_range *out,
+			  size_t max)
 {
 	int (*one)(char *, struct perfev_time_range *, uint64_t, uint64_t);
 	char *p = str, *end = str + strlen(str), *pct;
@@ -296,8 +296,7 @@ void perfev_filter_free(struct perfev_filter *f)
 	free(f);
 }
 
-int perfev_filter_set_time(struct perfev_filter *f, const char *str, uint64_t first,
-			   uint64_t last)
+int perfev_filter_set_time(struct perfev_filter *f, const char *str, uint64_t first, uint64_t last)
 {
 	size_t max;
 	int n;

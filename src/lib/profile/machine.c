@@ -136,7 +136,7 @@ static int process_cgroup(struct perfev_machine *m, uint64_t id, const char *pat
 	if (!p)
 		return -ENOMEM;
 	return perfev__hashmap_set(&m->cgroups, id, perfev__ptr_key(p), NULL, NULL) < 0 ? -ENOMEM
-											 : 0;
+											: 0;
 }
 
 const char *perfev_machine_cgroup(const struct perfev_machine *m, uint64_t id)

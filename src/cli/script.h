@@ -62,6 +62,13 @@ enum script_out_type {
 	OT_MAX,
 };
 
+/* An object file mapped to read instructions from (-F insn). */
+struct script_code {
+	const unsigned char *p;
+	size_t len;
+	bool is64; /* ELFCLASS64 */
+};
+
 /* Per-event state, by the event's index in the reader. */
 struct script_event {
 	bool checked;	/* its fields were checked against its sample_type */
@@ -105,7 +112,11 @@ struct script {
 	int data_src_width; /* widest data_src printed so far: perf pads to it */
 	char arch[64];	    /* the recording's machine (ARCH feature), "" this one's */
 	struct perfev__hashmap dwarf_dsos; /* srcline: object name (interned) -> 1 DWARF, 2 none */
-	struct perfev__hashmap insn_files; /* insn: object name (interned) -> its descriptor */
+	struct perfev__hashmap insn_files; /* insn: object name (interned) -> code index + 1 */
+	struct {
+		struct script_code *v;
+		size_t n, cap;
+	} code; /* the object files insn read, mapped */
 	struct {
 		struct perfev_frame *v;
 		size_t cap;

@@ -10,6 +10,8 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "perfev-cli.h"
 #include "script.h"
@@ -357,38 +359,49 @@ void script_print_srcline(struct script *s, FILE *o, const struct perfev_frame *
 /* ---- instructions ------------------------------------------------------------- */
 
 /*
- * The descriptor of an object file to read code from, opened once: its
- * value in insn_files is the descriptor + 1, with bit 32 set for 64-bit
- * code, or 0 when the file cannot be read.
+ * An object file to read code from, mapped once: its index in
+ * s->code.v plus 1 is its value in insn_files, 0 when it cannot be read.
  */
-static uint64_t code_file(struct script *s, const char *path)
+static const struct script_code *code_file(struct script *s, const char *path)
 {
 	struct perfev__hashmap_entry *e;
-	unsigned char ident[5];
+	struct script_code *c;
+	struct stat st;
 	bool added;
+	void *p;
 	int fd;
 
 	e = perfev__hashmap_upsert(&s->insn_files, perfev__ptr_key(path), &added);
 	if (!e)
 		cli_die("out of memory");
 	if (!added)
-		return e->value;
+		return e->value ? &s->code.v[e->value - 1] : NULL;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return e->value = 0;
-	if (pread(fd, ident, sizeof(ident), 0) != (ssize_t)sizeof(ident) ||
-	    memcmp(ident, "\177ELF", 4)) {
-		close(fd);
-		return e->value = 0;
+		return NULL;
+	p = fstat(fd, &st) || st.st_size < 5 || !S_ISREG(st.st_mode)
+		? MAP_FAILED
+		: mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return NULL;
+	if (memcmp(p, "\177ELF", 4)) {
+		munmap(p, (size_t)st.st_size);
+		return NULL;
 	}
-	return e->value = (uint64_t)(fd + 1) | (ident[4] == 2 ? 1ULL << 32 : 0);
+	cli_grow(&s->code.v, &s->code.cap, s->code.n + 1, sizeof(*s->code.v));
+	c = &s->code.v[s->code.n++];
+	c->p = p;
+	c->len = (size_t)st.st_size;
+	c->is64 = c->p[4] == 2;
+	e->value = s->code.n;
+	return c;
 }
 
 int script_insn(struct script *s, uint32_t pid, uint64_t ip, unsigned char *buf)
 {
+	const struct script_code *c;
 	const struct perfev_frame *f;
-	uint64_t file;
-	ssize_t got;
 	size_t n;
 	int len;
 
@@ -402,13 +415,12 @@ int script_insn(struct script *s, uint32_t pid, uint64_t ip, unsigned char *buf)
 	f = &f[n - 1];
 	if (!f->dso || f->dso[0] != '/' || (f->flags & (PERFEV_FRAME_ANON | PERFEV_FRAME_KERNEL)))
 		return 0;
-	file = code_file(s, f->dso);
-	if (!file)
+	c = code_file(s, f->dso);
+	if (!c || f->addr >= c->len)
 		return 0;
-	got = pread((int)(uint32_t)file - 1, buf, 16, (off_t)f->addr);
-	if (got <= 0)
-		return 0;
-	len = perfev_insn_len_x86(buf, (size_t)got, file >> 32);
+	n = c->len - f->addr < 16 ? c->len - f->addr : 16;
+	memcpy(buf, c->p + f->addr, n);
+	len = perfev_insn_len_x86(buf, n, c->is64);
 	return len > 0 ? len : 0;
 }
 
@@ -424,13 +436,13 @@ void script_print_insn(struct script *s, FILE *o, uint32_t pid, uint64_t ip)
 		fprintf(o, " %02x", buf[i]);
 }
 
-/* Close the files script_print_insn() read. */
+/* Unmap the files script_print_insn() read. */
 void script_insn_release(struct script *s)
 {
-	struct perfev__hashmap_entry *e;
+	size_t i;
 
-	perfev__hashmap_for_each(&s->insn_files, e)
-		if (e->value)
-			close((int)(uint32_t)e->value - 1);
+	for (i = 0; i < s->code.n; i++)
+		munmap((void *)s->code.v[i].p, s->code.v[i].len);
+	free(s->code.v);
 	perfev__hashmap_release(&s->insn_files);
 }

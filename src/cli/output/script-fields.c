@@ -334,10 +334,11 @@ static bool has_dwarf(struct script *s, const struct perfev_frame *f)
 
 /*
  * "\n  file.c:42" after a frame, as perf's map__fprintf_srcline: nothing
- * outside every map, or in a file whose debug information does not know
- * the address (addr2line's "??:0"); the object and the address in it
- * where there is no debug information to ask (a stripped file, the
- * kernel without its vmlinux, [vdso], anonymous or JIT code).
+ * outside every map, or in a function of a file whose debug information
+ * does not know the address (addr2line's "??:0"); the object and the
+ * address in it outside every function or where there is no debug
+ * information to ask (a stripped file, the kernel without its vmlinux,
+ * [vdso], anonymous or JIT code).
  */
 void script_print_srcline(struct script *s, FILE *o, const struct perfev_frame *f)
 {
@@ -350,7 +351,8 @@ void script_print_srcline(struct script *s, FILE *o, const struct perfev_frame *
 		fprintf(o, "\n  %s:%" PRIu32, base ? base + 1 : f->file, f->line);
 		return;
 	}
-	if (f->dso[0] == '/' && has_dwarf(s, f))
+	/* addr2line answers "??:0" for a function of a file with DWARF: nothing is printed. */
+	if (f->sym && f->dso[0] == '/' && has_dwarf(s, f))
 		return;
 	base = f->dso[0] == '/' ? strrchr(f->dso, '/') + 1 : f->dso;
 	fprintf(o, "\n  %s[%" PRIx64 "]", base, f->addr);

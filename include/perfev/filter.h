@@ -102,6 +102,12 @@ PERFEV_API int perfev_filter_add_comms(struct perfev_filter *f, const char *list
  * -ENOMEM.
  */
 PERFEV_API int perfev_filter_add_symbols(struct perfev_filter *f, const char *list);
+/*
+ * Keep the samples whose address is in an object of a comma list: its
+ * path, its file name ("libc.so.6") or its name ("[kernel.kallsyms]");
+ * several calls add to the list.  Errors: -EINVAL (no name), -ENOMEM.
+ */
+PERFEV_API int perfev_filter_add_dsos(struct perfev_filter *f, const char *list);
 
 /*
  * Whether the sample @ev, the one perfev_source_next() last handed out

@@ -22,7 +22,8 @@ static const char *const script_usage[] = {
     "perfev script [-i FILE] [-F FIELDS] [-G] [--header] [--show-mmap-events]\n"
     "                     [--show-task-events] [--show-switch-events] [--no-demangle]\n"
     "                     [--kallsyms FILE] [--time START,STOP] [-C CPUS] [--pid PIDS]\n"
-    "                     [--tid TIDS] [-c COMMS] [-S SYMBOLS] [--per-event-dump]",
+    "                     [--tid TIDS] [-c COMMS] [-S SYMBOLS] [--dsos DSOS]\n"
+    "                     [--per-event-dump]",
     "perfev script -j [-i FILE] [--header] [-F +srcline,+insn] [the sample filters]",
     "perfev script -D [-i FILE]",
     NULL,
@@ -320,9 +321,9 @@ int cmd_script(int argc, const char **argv)
 {
 	struct script s;
 	const char *fields = NULL;
-	struct opt_list pids = {0}, tids = {0}, comms = {0}, syms = {0};
+	struct opt_list pids = {0}, tids = {0}, comms = {0}, syms = {0}, dsos = {0};
 	struct input_filter_opts fo = {
-	    .pids = &pids, .tids = &tids, .comms = &comms, .syms = &syms};
+	    .pids = &pids, .tids = &tids, .comms = &comms, .syms = &syms, .dsos = &dsos};
 	int status;
 
 	memset(&s, 0, sizeof(s));
@@ -368,6 +369,8 @@ int cmd_script(int argc, const char **argv)
 		    OPT_MULTI('c', "comms", &comms, "COMMS", "only these commands (comma list)"),
 		    OPT_MULTI('S', "symbols", &syms, "SYMBOLS",
 			      "only samples in these functions (comma list)"),
+		    OPT_MULTI(0, "dsos", &dsos, "DSOS",
+			      "only samples in these objects (comma list of paths or file names)"),
 		    OPT_TERMINATOR,
 		};
 
@@ -398,6 +401,7 @@ int cmd_script(int argc, const char **argv)
 	opt_list_release(&tids);
 	opt_list_release(&comms);
 	opt_list_release(&syms);
+	opt_list_release(&dsos);
 	if (status) {
 		input_close(&s.in);
 		return status;

@@ -443,7 +443,8 @@ int input_filter(struct input *in, const struct input_filter_opts *o)
 	if ((err = add_list(in->filter, o->pids, perfev_filter_add_pids, "--pid")) ||
 	    (err = add_list(in->filter, o->tids, perfev_filter_add_tids, "--tid")) ||
 	    (err = add_list(in->filter, o->comms, perfev_filter_add_comms, "--comms")) ||
-	    (err = add_list(in->filter, o->syms, perfev_filter_add_symbols, "--symbols")))
+	    (err = add_list(in->filter, o->syms, perfev_filter_add_symbols, "--symbols")) ||
+	    (err = add_list(in->filter, o->dsos, perfev_filter_add_dsos, "--dsos")))
 		return err;
 	return 0;
 }

@@ -52,11 +52,11 @@ void input_warn_end(struct input *in, bool *failed);
 /*
  * The sample filters script and report share, as their options give
  * them (NULL or empty: not given): --time, -C/--cpu, --pid, --tid,
- * -c/--comms, -S/--symbols.
+ * -c/--comms, -S/--symbols, --dsos.
  */
 struct input_filter_opts {
 	const char *time, *cpus;
-	const struct opt_list *pids, *tids, *comms, *syms;
+	const struct opt_list *pids, *tids, *comms, *syms, *dsos;
 };
 
 /*

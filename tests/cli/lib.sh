@@ -53,6 +53,14 @@ have_perf61() {
 	fi
 }
 
+# perf_rec ARGS...: perf record ARGS, tried up to three times: perf 6.1 sometimes fails an
+# assertion in its build-id code when other recordings run at once.
+perf_rec() {
+	perf record "$@" && return 0
+	perf record "$@" && return 0
+	perf record "$@"
+}
+
 # perf_same NAME FILE ARGS...: perf script and perfev script print the same lines with ARGS
 # (perf's in $TMP/perf.txt, perfev's in $TMP/out); fails NAME and returns 1 where not.
 perf_same() {

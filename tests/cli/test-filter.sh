@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Sample filters of perfev script and perfev report (--time, -C, --pid, --tid, --comms, -S,
-# --per-event-dump), compared with perf 6.1 on the same files.
+# --dsos, --per-event-dump), compared with perf 6.1 on the same files.
 . tests/cli/lib.sh
 
 ORACLE=tests/cli/oracle.py
@@ -17,7 +17,7 @@ fi
 
 # A shell that forks: two processes, two commands, samples on every CPU it runs on.
 WORK="sh -c 'i=0; while [ \$i -lt 30000 ]; do i=\$((i+1)); done; ls / >/dev/null; i=0; while [ \$i -lt 20000 ]; do i=\$((i+1)); done'"
-if ! eval "perf record -q -N -o '$TMP/f.data' -e task-clock -c 100000 --sample-cpu -- $WORK" \
+if ! eval "perf_rec -q -N -o '$TMP/f.data' -e task-clock -c 100000 --sample-cpu -- $WORK" \
 	>/dev/null 2>"$TMP/rec.err" || [ ! -s "$TMP/f.data" ]; then
 	skip perf filters "perf record failed here: $(head -c 200 "$TMP/rec.err")"
 	finish
@@ -91,6 +91,10 @@ same script_tid "$TMP/f.data" -F $F --tid "$sh_pid"
 same script_comm "$TMP/f.data" -F $F --comms ls
 same script_comm_prefix "$TMP/f.data" -F $F --comm sh
 same script_filters_together "$TMP/f.data" -F $F --comms sh --time 0%-50% -C "$cpu"
+# Objects: by file name and by path, the kernel's too.
+same script_dsos "$TMP/f.data" -F $F,dso --dsos libc.so.6
+same script_dsos_path "$TMP/f.data" -F $F,dso --dsos "$(command -v sh | xargs readlink -f)"
+same script_dsos_kernel "$TMP/f.data" -F $F,dso --dsos "[kernel.kallsyms],libc.so.6"
 run "$PERFEV" script -i "$TMP/f.data" --pid 12x
 if [ "$rc" -eq 2 ] && grep -q "cannot filter by --pid '12x'" "$TMP/err"; then
 	pass script_pid_bad
@@ -99,7 +103,7 @@ else
 fi
 
 # Symbols: the workload's main (by name and by its address), and a kernel function.
-if [ -x "$W" ] && perf record -q -N -o "$TMP/w.data" -e task-clock -c 50000 --sample-cpu -- "$W" \
+if [ -x "$W" ] && perf_rec -q -N -o "$TMP/w.data" -e task-clock -c 50000 --sample-cpu -- "$W" \
 	>/dev/null 2>&1; then
 	total_of=$(perf script -i "$TMP/w.data" -F ip 2>/dev/null | wc -l)
 	same script_symbols "$TMP/w.data" -F $F,sym -S main

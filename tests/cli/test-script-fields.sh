@@ -92,7 +92,7 @@ if [ -s "$TMP/cg.perf" ] && cmp -s "$TMP/cg.perf" "$TMP/cg.ours" &&
 else
 	fail fields_cgroup_synth "perf: $(tr '\n' ' ' <"$TMP/cg.perf") perfev: $(tr '\n' ' ' <"$TMP/cg.ours")"
 fi
-if perf record -q -N --all-cgroups -o "$TMP/cg.data" -e task-clock -c 100000 -- "$W" \
+if perf_rec -q -N --all-cgroups -o "$TMP/cg.data" -e task-clock -c 100000 -- "$W" \
 	>/dev/null 2>"$TMP/rec.err"; then
 	perfev_cgroups "$TMP/cg.data" >"$TMP/cg.ours"
 	perf_cgroups "$TMP/cg.data" >"$TMP/cg.perf"
@@ -114,7 +114,7 @@ else
 	skip regs fields_regs_real "perfev record --user-regs --intr-regs: $(head -c 200 "$TMP/err")"
 fi
 
-if perf record -q -N -o "$TMP/w.data" -e task-clock -c 50000 -g -- "$W" >/dev/null 2>&1; then
+if perf_rec -q -N -o "$TMP/w.data" -e task-clock -c 50000 -g -- "$W" >/dev/null 2>&1; then
 	# Source lines of the workload's own code (perf 6.1's addr2line names the wrong file in
 	# some units of libc's DWARF 5 debug information, so libc is left out).
 	same fields_srcline "$TMP/w.data" -F ip,sym,srcline -G -S main

@@ -264,6 +264,7 @@ struct perfev_filter {
 	PERFEV__ARRAY(uint32_t) tids;
 	PERFEV__ARRAY(char *) comms;
 	PERFEV__ARRAY(char *) syms;
+	PERFEV__ARRAY(char *) dsos;
 };
 
 int perfev_filter_new(struct perfev_filter **out)
@@ -293,6 +294,7 @@ void perfev_filter_free(struct perfev_filter *f)
 	perfev__array_release(&f->tids);
 	names_release(f->comms.v, f->comms.n);
 	names_release(f->syms.v, f->syms.n);
+	names_release(f->dsos.v, f->dsos.n);
 	free(f);
 }
 
@@ -420,6 +422,13 @@ int perfev_filter_add_symbols(struct perfev_filter *f, const char *list)
 	return add_names(list, &f->syms.v, &f->syms.n, &f->syms.cap);
 }
 
+int perfev_filter_add_dsos(struct perfev_filter *f, const char *list)
+{
+	if (!f || !list)
+		return -EINVAL;
+	return add_names(list, &f->dsos.v, &f->dsos.n, &f->dsos.cap);
+}
+
 static bool has_id(const uint32_t *v, size_t n, uint32_t id)
 {
 	size_t i;
@@ -440,22 +449,32 @@ static bool has_name(char *const *v, size_t n, const char *name)
 	return false;
 }
 
-/* The sampled function, by name, as perf's -S. */
-static int symbol_listed(const struct perfev_filter *f, struct perfev_source *src,
-			 const struct perfev_source_event *ev)
+/*
+ * The sampled function, by name, as perf's -S; the object it is in, by
+ * its path or its file name ("libc.so.6"), as perf's --dsos.
+ */
+static int frame_listed(const struct perfev_filter *f, struct perfev_source *src,
+			const struct perfev_source_event *ev)
 {
 	const struct perfev_frame *fr;
+	const char *base;
 	size_t n;
 	int err;
 
 	if (!(ev->rec->u.sample.present & PERF_SAMPLE_IP))
 		return 0;
-	err = perfev_source_frames(src, ev, 0, &fr, &n);
+	err = perfev_source_frames(src, ev, f->syms.n ? 0 : PERFEV_FRAMES_NO_SYMBOLS, &fr, &n);
 	if (err == -ENOMEM)
 		return err;
-	if (err || !n || !fr[0].sym)
+	if (err || !n)
 		return 0;
-	return has_name(f->syms.v, f->syms.n, fr[0].sym);
+	if (f->dsos.n) {
+		base = fr[0].dso ? strrchr(fr[0].dso, '/') : NULL;
+		if (!fr[0].dso || (!has_name(f->dsos.v, f->dsos.n, fr[0].dso) &&
+				   !(base && has_name(f->dsos.v, f->dsos.n, base + 1))))
+			return 0;
+	}
+	return !f->syms.n || has_name(f->syms.v, f->syms.n, fr[0].sym);
 }
 
 int perfev_filter_sample(const struct perfev_filter *f, struct perfev_source *src,
@@ -480,7 +499,7 @@ int perfev_filter_sample(const struct perfev_filter *f, struct perfev_source *sr
 		if (cpu / 64 >= f->cpus.n || !(f->cpus.v[cpu / 64] & (1ULL << (cpu % 64))))
 			return 0;
 	}
-	if (f->syms.n)
-		return symbol_listed(f, src, ev);
+	if (f->syms.n || f->dsos.n)
+		return frame_listed(f, src, ev);
 	return 1;
 }

@@ -238,5 +238,12 @@ TEST(filter_sample)
 	CHECK_INT(perfev_filter_set_time(f, "3,2", 0, 0), -EINVAL);
 	CHECK_INT(perfev_filter_add_comms(f, ","), -EINVAL);
 	perfev_filter_free(f);
+
+	/* No map either: no object, so an object list keeps nothing. */
+	CHECK_INT(perfev_filter_new(&f), 0);
+	CHECK_INT(perfev_filter_add_dsos(f, "libc.so.6,[kernel.kallsyms]"), 0);
+	CHECK_INT(kept(f), 0);
+	CHECK_INT(perfev_filter_add_dsos(f, ""), -EINVAL);
+	perfev_filter_free(f);
 	perfev_filter_free(NULL);
 }

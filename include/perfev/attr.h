@@ -69,6 +69,23 @@ PERFEV_API int perfev_clockid_parse(const char *str, int *out);
 /* perf's name of clock @clockid ("monotonic"), or NULL for another number. */
 PERFEV_API const char *perfev_clockid_name(int clockid);
 
+/*
+ * The name perf gives a branch entry's type (perf_branch_entry.type,
+ * PERF_BR_*): "COND", "IND_CALL", "SYSCALL", ...; for PERF_BR_EXTEND_ABI
+ * that of @new_type (PERF_BR_NEW_*: "FAULT_ALGN", ..., "ARCH_1", ...).
+ * NULL for PERF_BR_UNKNOWN and past the known types.
+ */
+PERFEV_API const char *perfev_branch_entry_type_name(unsigned int type, unsigned int new_type);
+
+/*
+ * The name perf gives bit @bit of sample_regs_user or sample_regs_intr on
+ * @arch (uname's machine or the ARCH feature: "x86_64", "i686"; NULL:
+ * this machine's), as perf script prints registers: "AX", "R15", "XMM0".
+ * NULL for a bit without a name, or an architecture with no table here
+ * (x86 only).
+ */
+PERFEV_API const char *perfev_reg_name(const char *arch, unsigned int bit);
+
 #ifdef __cplusplus
 }
 #endif

@@ -94,6 +94,13 @@ PERFEV_API int perfev_machine_set_build_id(struct perfev_machine *m, const char 
 PERFEV_API const char *perfev_machine_comm(const struct perfev_machine *m, uint32_t tid);
 
 /*
+ * The path of cgroup @id (PERF_SAMPLE_CGROUP's value) from the
+ * PERF_RECORD_CGROUP records seen so far ("/system.slice/x.service"), or
+ * NULL when none named it.  Valid as long as the machine.
+ */
+PERFEV_API const char *perfev_machine_cgroup(const struct perfev_machine *m, uint64_t id);
+
+/*
  * The machine's symbolizer, made now if not yet (told the build ids and
  * the kernel's place known so far), for lookups of the caller's own.
  * NULL when it cannot be made (why is said once through the log).

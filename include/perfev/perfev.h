@@ -28,5 +28,7 @@
 #include <perfev/symbols.h>
 #include <perfev/machine.h>
 #include <perfev/source.h>
+#include <perfev/filter.h>
+#include <perfev/insn.h>
 
 #endif /* PERFEV_PERFEV_H */

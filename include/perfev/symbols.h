@@ -258,6 +258,16 @@ PERFEV_API int perfev_symbolize_lines(struct perfev_symbolizer *s, const char *p
 				      uint64_t map_start, uint64_t pgoff, uint64_t ip,
 				      struct perfev_srcline *out, size_t max);
 
+/*
+ * Whether file @path, mapped as for perfev_symbolize_lines(), has DWARF
+ * debug information (its own or a separate debug file's): where it does,
+ * an address without a line is one the compiler left undescribed; where
+ * it does not, no address has one.  Returns 1 or 0.  Errors: those of
+ * perfev_symbolize_user() but -ENOENT.  Not thread-safe.
+ */
+PERFEV_API int perfev_symbolize_has_dwarf(struct perfev_symbolizer *s, const char *path,
+					  uint64_t map_start, uint64_t pgoff, uint64_t ip);
+
 #ifdef __cplusplus
 }
 #endif

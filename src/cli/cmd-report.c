@@ -99,22 +99,23 @@ static void names_release(struct names *f)
 	free(f->v);
 }
 
-/* --tid: thread ids, each a number. */
-static void parse_tids(struct report *r, const struct opt_list *tids, const struct option *opts)
+/* --tid, --pid: thread or process ids, each a number. */
+static void parse_ids(uint32_t **ids, size_t *n, const struct opt_list *l, const char *opt,
+		      const struct option *opts)
 {
 	struct names t = {0};
 	size_t i;
 
-	split(tids, &t);
-	r->ftid = calloc(t.n ? t.n : 1, sizeof(*r->ftid));
-	if (!r->ftid)
+	split(l, &t);
+	*ids = calloc(t.n ? t.n : 1, sizeof(**ids));
+	if (!*ids)
 		cli_die("out of memory");
 	for (i = 0; i < t.n; i++) {
 		unsigned long long v;
 
 		if (opt_parse_unsigned(t.v[i], UINT32_MAX, &v, NULL))
-			usage_error(report_usage, opts, "--tid takes thread ids, not '%s'", t.v[i]);
-		r->ftid[r->nftid++] = (uint32_t)v;
+			usage_error(report_usage, opts, "%s takes ids, not '%s'", opt, t.v[i]);
+		(*ids)[(*n)++] = (uint32_t)v;
 	}
 	names_release(&t);
 }
@@ -445,7 +446,7 @@ static int read_all(struct builder *b)
 	int err, status = 0;
 
 	while ((err = perfev_source_next(b->src, &ev)) > 0) {
-		if (ev->kind == PERFEV_SOURCE_SAMPLE)
+		if (ev->kind == PERFEV_SOURCE_SAMPLE && input_keep(&b->in, ev))
 			on_sample(b, ev);
 	}
 	if (err == -ENOMEM)
@@ -631,6 +632,7 @@ static void report_release(struct report *r)
 	names_release(&r->fdso);
 	names_release(&r->fsym);
 	free(r->ftid);
+	free(r->fpid);
 	free(r->groups);
 }
 
@@ -638,8 +640,9 @@ int cmd_report(int argc, const char **argv)
 {
 	struct report r;
 	struct builder b;
-	struct opt_list comms = {0}, dsos = {0}, syms = {0}, tids = {0};
+	struct opt_list comms = {0}, dsos = {0}, syms = {0}, tids = {0}, pids = {0};
 	struct input_opts io = {0};
+	struct input_filter_opts fo = {0};
 	const char *sort = "comm,dso,sym", *fields = NULL, *limit = NULL, *graph = NULL;
 	const char *folded = NULL, *speedscope = NULL, *pprof = NULL, *html = NULL;
 	bool stdio = false, children = false, no_children = false, inverted = false;
@@ -666,10 +669,16 @@ int cmd_report(int argc, const char **argv)
 		    OPT_STR(0, "percent-limit", &limit, "PERCENT",
 			    "hide the lines (and graph branches) below this percentage"),
 		    OPT_FLAG('n', "show-nr-samples", &r.show_nr, "a column with the sample count"),
-		    OPT_MULTI(0, "comm", &comms, "COMMS", "only these commands (comma list)"),
+		    OPT_MULTI('c', "comms", &comms, "COMMS", "only these commands (comma list)"),
 		    OPT_MULTI('d', "dsos", &dsos, "DSOS", "only these shared objects (comma list)"),
 		    OPT_MULTI('S', "symbols", &syms, "SYMS", "only these symbols (comma list)"),
 		    OPT_MULTI(0, "tid", &tids, "TIDS", "only these threads (comma list)"),
+		    OPT_MULTI(0, "pid", &pids, "PIDS", "only these processes (comma list)"),
+		    OPT_STR(0, "time", &fo.time, "START,STOP",
+			    "only samples in this time span (seconds; 'A,B C,D' several; "
+			    "10%/2, 0%-10%: percents of the recording)"),
+		    OPT_STR('C', "cpu", &fo.cpus, "CPUS",
+			    "only samples on these CPUs (e.g. 0-3,8)"),
 		    OPT_FLAG(
 			0, "children", &children,
 			"add callees' samples to their callers (the default with call chains)"),
@@ -713,7 +722,8 @@ int cmd_report(int argc, const char **argv)
 		split(&comms, &r.fcomm);
 		split(&dsos, &r.fdso);
 		split(&syms, &r.fsym);
-		parse_tids(&r, &tids, opts);
+		parse_ids(&r.ftid, &r.nftid, &tids, "--tid", opts);
+		parse_ids(&r.fpid, &r.nfpid, &pids, "--pid", opts);
 		if (limit) {
 			char *end;
 
@@ -748,6 +758,10 @@ int cmd_report(int argc, const char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &b.last);
 	/* A file cut short still gets the report of what it has, and a failure status. */
 	status = input_open(&b.in, &io);
+	/* --time and -C drop samples (the total too); the other filters hide lines. */
+	if (!status)
+		status = input_filter(&b.in, &fo);
+	r.time_str = fo.time;
 	if (!status) {
 		b.src = b.in.src;
 		status = read_all(&b);
@@ -781,5 +795,6 @@ int cmd_report(int argc, const char **argv)
 	opt_list_release(&dsos);
 	opt_list_release(&syms);
 	opt_list_release(&tids);
+	opt_list_release(&pids);
 	return status;
 }

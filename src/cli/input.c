@@ -361,8 +361,112 @@ void input_warn_end(struct input *in, bool *failed)
 	warn_unwind(in);
 }
 
+/* Every item of a repeatable option given to @add. */
+static int add_list(struct perfev_filter *f, const struct opt_list *l,
+		    int (*add)(struct perfev_filter *, const char *), const char *opt)
+{
+	int i, err;
+
+	for (i = 0; l && i < l->n; i++) {
+		err = add(f, l->items[i]);
+		if (err == -ENOMEM)
+			cli_die("out of memory");
+		if (err) {
+			cli_error("cannot filter by %s '%s': %s", opt, l->items[i],
+				  add == perfev_filter_add_pids || add == perfev_filter_add_tids
+				      ? "not a comma list of numbers (e.g. 42,43)"
+				      : "no name in it (give a comma list of names)");
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/* perf refuses -C unless every event samples its CPU. */
+static int check_cpus(struct input *in)
+{
+	size_t i, n = perfev_source_attr_count(in->src);
+
+	for (i = 0; i < n; i++) {
+		const struct perf_event_attr *a = perfev_source_attr(in->src, i)->attr;
+
+		if (!(a->sample_type & PERF_SAMPLE_CPU)) {
+			cli_error("cannot filter '%s' by CPU: event '%s' was recorded without "
+				  "sample CPUs (record with -a or --sample-cpu, or leave out -C)",
+				  in->path, perfev_source_attr_name(in->src, i));
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int input_filter(struct input *in, const struct input_filter_opts *o)
+{
+	uint64_t first = 0, last = 0;
+	const struct perfev_data_reader *r = perfev_source_data(in->src);
+	int err;
+
+	if (perfev_filter_new(&in->filter))
+		cli_die("out of memory");
+	if (o->time && *o->time) {
+		if (r && (perfev_data_feature_u64(r, PERFEV_FEAT_SAMPLE_TIME, 0, &first) ||
+			  perfev_data_feature_u64(r, PERFEV_FEAT_SAMPLE_TIME, 1, &last)))
+			first = last = 0;
+		err = perfev_filter_set_time(in->filter, o->time, first, last);
+		if (err == -ENOMEM)
+			cli_die("out of memory");
+		if (err == -ENODATA) {
+			cli_error(
+			    "cannot use --time '%s' on '%s': percents need the first and last "
+			    "sample times, which the file does not record (its SAMPLE_TIME "
+			    "feature; give times in seconds instead)",
+			    o->time, in->path);
+			return 1;
+		}
+		if (err) {
+			cli_error(
+			    "cannot use --time '%s': not a time filter (START,STOP in seconds "
+			    "with up to 9 decimals, either may be empty; several such ranges "
+			    "in order, separated by spaces; or percents of the recording: "
+			    "10%%/2, 0%%-10%%,30%%-40%%, 25%%)",
+			    o->time);
+			return 2;
+		}
+	}
+	if (o->cpus && *o->cpus) {
+		err = perfev_filter_set_cpus(in->filter, o->cpus);
+		if (err == -ENOMEM)
+			cli_die("out of memory");
+		if (err) {
+			cli_error("cannot filter by CPU list '%s': not a CPU list (e.g. 0-3,8)",
+				  o->cpus);
+			return 2;
+		}
+		if (check_cpus(in))
+			return 1;
+	}
+	if ((err = add_list(in->filter, o->pids, perfev_filter_add_pids, "--pid")) ||
+	    (err = add_list(in->filter, o->tids, perfev_filter_add_tids, "--tid")) ||
+	    (err = add_list(in->filter, o->comms, perfev_filter_add_comms, "--comms")) ||
+	    (err = add_list(in->filter, o->syms, perfev_filter_add_symbols, "--symbols")) ||
+	    (err = add_list(in->filter, o->dsos, perfev_filter_add_dsos, "--dsos")))
+		return err;
+	return 0;
+}
+
+bool input_keep(struct input *in, const struct perfev_source_event *ev)
+{
+	int ret = perfev_filter_sample(in->filter, in->src, ev);
+
+	if (ret == -ENOMEM)
+		cli_die("out of memory");
+	return ret != 0;
+}
+
 void input_close(struct input *in)
 {
+	perfev_filter_free(in->filter);
+	in->filter = NULL;
 	perfev_source_free(in->src);
 	in->src = NULL;
 	unmap_ahead(in->map);

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <perfev/perfev.h>
+#include "options.h"
 
 struct input {
 	const char *path; /* as given, or perf.data, or "-" (a pipe on standard input) */
@@ -16,6 +17,8 @@ struct input {
 	char cache_dir[4096]; /* where symbols are kept between runs; "" none */
 	/* A large file: mapped here, its pages faulted in ahead by a thread (input.c). */
 	struct input_map *map;
+	/* The sample filters (input_filter()); NULL: every sample is shown. */
+	struct perfev_filter *filter;
 };
 
 /* How the commands open it. */
@@ -46,6 +49,27 @@ int input_fail(struct input *in, int err);
  * none does today (compressed records are decompressed), so it is left as is.
  */
 void input_warn_end(struct input *in, bool *failed);
+
+/*
+ * The sample filters script and report share, as their options give
+ * them (NULL or empty: not given): --time, -C/--cpu, --pid, --tid,
+ * -c/--comms, -S/--symbols, --dsos.
+ */
+struct input_filter_opts {
+	const char *time, *cpus;
+	const struct opt_list *pids, *tids, *comms, *syms, *dsos;
+};
+
+/*
+ * Make in->filter from @o, after input_open() (percent times need the
+ * file's first and last sample times).  Returns 0, 1 after saying why
+ * the file cannot be filtered so, or 2 after saying what is wrong with
+ * an option (a usage error).
+ */
+int input_filter(struct input *in, const struct input_filter_opts *o);
+
+/* Whether sample @ev passes the filters (other records always do). */
+bool input_keep(struct input *in, const struct perfev_source_event *ev);
 
 void input_close(struct input *in);
 

@@ -137,6 +137,24 @@ int parse_options(int argc, const char **argv, const struct option *opts, const 
 				if (o->long_name && strlen(o->long_name) == len &&
 				    !strncmp(o->long_name, name, len))
 					break;
+			/* As perf: a prefix of one name names it ("--comm" for "--comms"). */
+			if (o->type == OPT_END && len) {
+				const struct option *p, *hit = NULL;
+
+				for (p = opts; p->type != OPT_END; p++)
+					if (p->long_name && !strncmp(p->long_name, name, len)) {
+						if (hit)
+							usage_error(
+							    usage, opts,
+							    "ambiguous option '%.*s' (--%s or "
+							    "--%s)",
+							    (int)len + 2, a, hit->long_name,
+							    p->long_name);
+						hit = p;
+					}
+				if (hit)
+					o = hit;
+			}
 			if (o->type == OPT_END)
 				usage_error(usage, opts, "unknown option '%.*s'", (int)len + 2, a);
 			if (o->type == OPT_OPTSTR) {

@@ -13,17 +13,15 @@
 #include <sys/time.h>
 #include <time.h>
 #include <linux/perf_event.h>
+#include <perfev/attr.h>
 #include "options.h"
 #include "record.h"
 
 /* ---- --user-regs / --intr-regs ----------------------------------------------------- */
 
-/* x86_64's registers as perf_regs numbers them (asm/perf_regs.h). */
-static const char *const reg_names[] = {
-    "AX", "BX", "CX", "DX", "SI", "DI", "BP",  "SP",  "IP",  "FLAGS", "CS",  "SS",
-    "DS", "ES", "FS", "GS", "R8", "R9", "R10", "R11", "R12", "R13",   "R14", "R15",
-};
-#define NREG_NAMES (sizeof(reg_names) / sizeof(reg_names[0]))
+/* x86_64's registers as perf_regs numbers them: the library's names, as perf script prints them. */
+#define NREG_NAMES  24
+#define reg_name(i) perfev_reg_name("x86_64", (unsigned int)(i))
 #define XMM_FIRST  32 /* XMM0 takes bits 32 and 33, XMM1 34 and 35, ... */
 #define XMM_COUNT  16
 
@@ -37,7 +35,7 @@ void rec_regs_list(FILE *f, bool intr)
 	fputs("available registers:", f);
 	for (i = 0; i < NREG_NAMES; i++)
 		if (REGS_DEFAULT & (1ULL << i))
-			fprintf(f, " %s", reg_names[i]);
+			fprintf(f, " %s", reg_name(i));
 	if (intr)
 		for (i = 0; i < XMM_COUNT; i++)
 			fprintf(f, " XMM%zu", i);
@@ -58,8 +56,8 @@ int rec_regs_mask(const char *s, bool intr, uint64_t *out, const char **bad, siz
 		uint64_t bits = 0;
 
 		for (i = 0; i < NREG_NAMES && !bits; i++)
-			if ((REGS_DEFAULT & (1ULL << i)) && strlen(reg_names[i]) == len &&
-			    !strncasecmp(reg_names[i], p, len))
+			if ((REGS_DEFAULT & (1ULL << i)) && strlen(reg_name(i)) == len &&
+			    !strncasecmp(reg_name(i), p, len))
 				bits = 1ULL << i;
 		if (!bits && intr && len > 3 && !strncasecmp(p, "xmm", 3)) {
 			char *end;

@@ -93,8 +93,9 @@ struct report {
 	bool caller; /* call graphs from the callers down (else from the sampled function up) */
 	double graph_limit; /* -g threshold, percent */
 	struct names fcomm, fdso, fsym;
-	uint32_t *ftid;
-	size_t nftid;
+	const char *time_str; /* --time, told in the titles as perf does */
+	uint32_t *ftid, *fpid;
+	size_t nftid, nfpid;
 	bool have_callchains; /* some event sampled them */
 	/*
 	 * Per profile event, its group; NULL when none has one.  With

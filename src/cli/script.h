@@ -15,7 +15,9 @@
 #include <perfev/perfdata.h>
 #include <perfev/record.h>
 #include <perfev/source.h>
+#include "common/hashmap.h"
 #include "input.h"
+#include "output/output.h"
 
 /* ---- the command's state ------------------------------------------------- */
 
@@ -35,6 +37,17 @@ enum script_field {
 	SF_DSO = 1 << 11,
 	SF_CALLCHAIN = 1 << 12,
 	SF_SYMOFF = 1 << 13, /* printed with the sym: name+0x1f */
+	SF_DATA_SRC = 1 << 14,
+	SF_WEIGHT = 1 << 15,
+	SF_INS_LAT = 1 << 16,
+	SF_IREGS = 1 << 17,
+	SF_UREGS = 1 << 18,
+	SF_BRSTACK = 1 << 19,
+	SF_BRSTACKSYM = 1 << 20,
+	SF_PHYS_ADDR = 1 << 21,
+	SF_CGROUP = 1 << 22,
+	SF_SRCLINE = 1 << 23, /* after each address: "\n  file.c:42" */
+	SF_INSN = 1 << 24,    /* the instruction's bytes at the sample address */
 };
 
 /* perf script's output types: the attr types it keeps field lists for. */
@@ -49,10 +62,21 @@ enum script_out_type {
 	OT_MAX,
 };
 
+/* An object file mapped to read instructions from (-F insn). */
+struct script_code {
+	const unsigned char *p;
+	size_t len;
+	bool is64; /* ELFCLASS64 */
+};
+
 /* Per-event state, by the event's index in the reader. */
 struct script_event {
 	bool checked;	/* its fields were checked against its sample_type */
 	bool tp_warned; /* told that its tracepoint format is missing */
+	/* --per-event-dump: the file its samples go to, its name and how many went there. */
+	struct cli_output *dump_out;
+	FILE *dump;
+	uint64_t nr_dumped;
 };
 
 /* The file's tracing data, for tracepoint samples (script-trace.c). */
@@ -72,6 +96,7 @@ struct script {
 	bool json, dump, header, header_only;
 	bool show_mmap, show_task, show_switch, show_namespaces, hide_callchain;
 	bool no_demangle;		  /* symbol names as the files spell them */
+	bool per_event_dump;		  /* each event's samples to INPUT.EVENT.dump */
 	const char *kallsyms;		  /* --kallsyms: the recording's kernel symbols */
 	unsigned int fields[OT_MAX];	  /* what each output type prints */
 	bool user_set[OT_MAX];		  /* -F was given */
@@ -84,6 +109,19 @@ struct script {
 	struct script_event *ev;
 	size_t nev;
 	int name_width; /* widest event name, computed at the first sample */
+	int data_src_width; /* widest data_src printed so far: perf pads to it */
+	char arch[64];	    /* the recording's machine (ARCH feature), "" this one's */
+	struct perfev__hashmap dwarf_dsos; /* srcline: object name (interned) -> 1 DWARF, 2 none */
+	struct perfev__hashmap insn_files; /* insn: object name (interned) -> code index + 1 */
+	struct {
+		struct script_code *v;
+		size_t n, cap;
+	} code; /* the object files insn read, mapped */
+	struct {
+		struct perfev_frame *v;
+		size_t cap;
+	} chain;     /* a copy of a call chain's frames */
+	bool native; /* recorded on this kind of machine: code can be read here (insn) */
 
 	struct script_trace trace;
 	bool failed;
@@ -123,6 +161,24 @@ void script_json_record(struct script *s, const struct perfev_source_event *sr,
 void script_dump_record(struct script *s, const struct perfev_source_event *sr,
 			const struct perfev_record *rec, int decode_err);
 void script_print_header(struct script *s);
+
+/* script-fields.c: the fields of hardware samples. */
+void script_print_data_src(struct script *s, FILE *o, uint64_t data_src);
+/* perf's decoded text of a data_src ("|OP LOAD|LVL L1 hit|..."); its length. */
+size_t script_data_src_text(uint64_t data_src, char *buf, size_t len);
+void script_print_regs(struct script *s, FILE *o, uint64_t abi, const void *regs, uint64_t mask);
+/* brstack (" 0x1/0x2/P/-/-/0/CALL "...), or brstacksym with @syms; (dso) after each with SF_DSO. */
+void script_print_brstack(struct script *s, FILE *o, unsigned int fields,
+			  const struct perfev_sample *smp, bool syms);
+void script_print_srcline(struct script *s, FILE *o, const struct perfev_frame *f);
+/*
+ * The bytes of the instruction at @ip of process @pid into @buf (16
+ * bytes), read from the mapped file as perf reads them: its length, 0
+ * when not readable.  script_print_insn() prints them: " insn: 48 89 e5".
+ */
+int script_insn(struct script *s, uint32_t pid, uint64_t ip, unsigned char *buf);
+void script_print_insn(struct script *s, FILE *o, uint32_t pid, uint64_t ip);
+void script_insn_release(struct script *s);
 
 /* Formatting helpers shared by the printers. */
 void script_fprint_event(FILE *f, const struct perfev_record *rec); /* "PERF_RECORD_MMAP2 ...\n" */

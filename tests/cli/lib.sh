@@ -53,6 +53,28 @@ have_perf61() {
 	fi
 }
 
+# perf_rec ARGS...: perf record ARGS, tried up to three times: perf 6.1 sometimes fails an
+# assertion in its build-id code when other recordings run at once.
+perf_rec() {
+	perf record "$@" && return 0
+	perf record "$@" && return 0
+	perf record "$@"
+}
+
+# perf_same NAME FILE ARGS...: perf script and perfev script print the same lines with ARGS
+# (perf's in $TMP/perf.txt, perfev's in $TMP/out); fails NAME and returns 1 where not.
+perf_same() {
+	name=$1 file=$2
+	shift 2
+	perf script -i "$file" "$@" >"$TMP/perf.txt" 2>"$TMP/perf.err"
+	run "$PERFEV" script -i "$file" "$@"
+	expect_rc "$name" 0 || return 1
+	if ! python3 tests/cli/oracle.py same "$TMP/perf.txt" "$TMP/out" >"$TMP/cmp.err" 2>&1; then
+		fail "$name" "$(head -c 800 "$TMP/cmp.err")"
+		return 1
+	fi
+}
+
 # small_fs DIR SIZE: a tmpfs of SIZE on DIR, unmounted at exit; fails where mount is not permitted.
 small_fs() {
 	mkdir -p "$1" && mount -t tmpfs -o "size=$2" tmpfs "$1" 2>/dev/null || return 1

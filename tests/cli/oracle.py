@@ -1044,7 +1044,22 @@ def attr_full(args):
     return 0
 
 
-COMMANDS = {"report-cmp": report_cmp, "set-build-id": set_build_id, "chains-cmp": chains_cmp,
+def same(args):
+    """same PERF OURS [--sub REGEX] [--prefix]: the two outputs line for line, REGEX blanked
+    in both; with --prefix, each of perf's lines may be the start of perfev's (perf cut it)."""
+    import re
+    sub = re.compile(args[args.index("--sub") + 1]) if "--sub" in args else None
+    a, b = [[sub.sub("", l) if sub else l for l in open(f, errors="replace").read().splitlines()]
+            for f in args[:2]]
+    for n, (x, y) in enumerate(zip(a, b), 1):
+        if x != y and not ("--prefix" in args and y.startswith(x)):
+            sys.exit("line %d differs:\n  perf:   %s\n  perfev: %s" % (n, x, y))
+    if len(a) != len(b):
+        sys.exit("perf printed %d lines, perfev %d" % (len(a), len(b)))
+    return 0
+
+
+COMMANDS = {"same": same, "report-cmp": report_cmp, "set-build-id": set_build_id, "chains-cmp": chains_cmp,
             "chains-find": chains_find, "chains-dist": chains_dist, "graph-cmp": graph_cmp,
             "attr-delta": attr_delta, "stat-attr-delta": stat_attr_delta,
             "stat-report-cmp": stat_report_cmp, "stat-file-as": stat_file_as,

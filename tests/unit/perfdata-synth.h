@@ -3,6 +3,7 @@
 #ifndef PERFEV_TEST_PERFDATA_SYNTH_H
 #define PERFEV_TEST_PERFDATA_SYNTH_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,12 +107,13 @@ static inline void clock_attr(struct perf_event_attr *a, uint64_t sample_type)
 	a->mmap = 1;
 }
 
-/* PERF_RECORD_COMM with the TID|TIME trailer of ST_CLOCK. */
-static inline void rec_comm(struct buf *b, uint32_t pid, const char *comm, uint64_t time)
+/* PERF_RECORD_COMM with a TID|TIME trailer, and CPU (as 0) with @cpu. */
+static inline void rec_comm_trailer(struct buf *b, uint32_t pid, const char *comm, uint64_t time,
+				    bool cpu)
 {
 	size_t n = (strlen(comm) + 1 + 7) / 8 * 8;
 
-	b_header(b, PERF_RECORD_COMM, 0, 8 + 8 + n + 16);
+	b_header(b, PERF_RECORD_COMM, 0, 8 + 8 + n + 16 + (cpu ? 8 : 0));
 	b_u32(b, pid);
 	b_u32(b, pid);
 	b_put(b, comm, strlen(comm) + 1);
@@ -119,6 +121,14 @@ static inline void rec_comm(struct buf *b, uint32_t pid, const char *comm, uint6
 	b_u32(b, pid);
 	b_u32(b, pid);
 	b_u64(b, time);
+	if (cpu)
+		b_u64(b, 0);
+}
+
+/* PERF_RECORD_COMM with the TID|TIME trailer of ST_CLOCK. */
+static inline void rec_comm(struct buf *b, uint32_t pid, const char *comm, uint64_t time)
+{
+	rec_comm_trailer(b, pid, comm, time, false);
 }
 
 /* A sample of ST_CLOCK. */

@@ -44,14 +44,14 @@ bool report_listed(const struct names *f, const char *s)
 	return false;
 }
 
-static bool tid_listed(const struct report *r, uint32_t tid)
+static bool id_listed(const uint32_t *ids, size_t n, uint32_t id)
 {
 	size_t i;
 
-	for (i = 0; i < r->nftid; i++)
-		if (r->ftid[i] == tid)
+	for (i = 0; i < n; i++)
+		if (ids[i] == id)
 			return true;
-	return !r->nftid;
+	return !n;
 }
 
 /* The event whose lines event @ev's samples go to: its group's leader in the group view. */
@@ -229,7 +229,8 @@ static struct hent *frame_entry(struct report *r, const struct profile_stack *s,
 	if (r->want[SK_SRCLINE])
 		e.srcline = srcline_of(r, s, first);
 	if (!report_listed(&r->fcomm, e.comm) || !report_listed(&r->fdso, e.dso) ||
-	    !report_listed(&r->fsym, e.sym) || !tid_listed(r, e.tid))
+	    !report_listed(&r->fsym, e.sym) || !id_listed(r->ftid, r->nftid, e.tid) ||
+	    !id_listed(r->fpid, r->nfpid, s->pid))
 		return NULL;
 	return entry(r, &e);
 }
@@ -598,7 +599,10 @@ static void print_title(const struct report *r, size_t ev, uint32_t n)
 		printf("%s%s", m ? ", " : "", r->prof.events[ev + m].name);
 	if (n > 1 && !g->forced)
 		printf(" }");
-	printf("'\n# Event count (approx.): %" PRIu64 "\n#\n", period);
+	putchar('\'');
+	if (r->time_str)
+		printf(" (time slices: %s)", r->time_str);
+	printf("\n# Event count (approx.): %" PRIu64 "\n#\n", period);
 }
 
 /* "# " and a column header right-aligned over its width, or dots over it. */

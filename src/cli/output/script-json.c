@@ -91,7 +91,30 @@ static void read_values(struct json *w, const struct perfev_sample_layout *layou
 	json_obj_end(w);
 }
 
-static void branches(struct json *w, const struct perfev_sample_layout *layout,
+/* A branch address's object and function: "from_dso", "from_sym", "from_symoff". */
+static void branch_end(struct script *s, struct json *w, const char *side, uint32_t pid,
+		       uint64_t addr)
+{
+	const struct perfev_frame *f;
+	char key[16];
+	size_t n;
+
+	/* perf looks a branch address up by the address, whatever the sample's mode. */
+	if (perfev_machine_resolve(s->m, pid, PERF_RECORD_MISC_CPUMODE_UNKNOWN, addr, 0, &f, &n) ||
+	    !n)
+		cli_die("out of memory");
+	f = &f[n - 1];
+	snprintf(key, sizeof(key), "%s_dso", side);
+	json_kstr(w, key, f->dso);
+	snprintf(key, sizeof(key), "%s_sym", side);
+	json_kstr(w, key, f->sym);
+	if (f->sym) {
+		snprintf(key, sizeof(key), "%s_symoff", side);
+		json_ku64(w, key, f->sym_off);
+	}
+}
+
+static void branches(struct script *s, struct json *w, const struct perfev_sample_layout *layout,
 		     const struct perfev_sample *smp)
 {
 	const unsigned char *p = smp->branches;
@@ -116,18 +139,51 @@ static void branches(struct json *w, const struct perfev_sample_layout *layout,
 		json_kbool(w, "abort", e.flags >> 3 & 1);
 		json_ku64(w, "cycles", e.flags >> 4 & 0xffff);
 		json_ku64(w, "type", e.flags >> 20 & 0xf);
+		json_ku64(w, "spec", e.flags >> 24 & 0x3);
+		json_ku64(w, "new_type", e.flags >> 26 & 0xf);
+		json_kstr(w, "type_name",
+			  perfev_branch_entry_type_name(e.flags >> 20 & 0xf, e.flags >> 26 & 0xf));
+		/* brstacksym's names. */
+		branch_end(s, w, "from", smp->pid, e.from);
+		branch_end(s, w, "to", smp->pid, e.to);
 		json_obj_end(w);
 	}
 	json_arr_end(w);
 }
 
-static void regs(struct json *w, const char *key, uint64_t abi, const void *v, uint32_t count)
+static void regs(struct script *s, struct json *w, const char *key, uint64_t abi, const void *v,
+		 uint32_t count, uint64_t mask)
 {
+	const unsigned char *p = v;
+	unsigned int bit;
+
 	json_key(w, key);
 	json_obj_begin(w);
 	json_ku64(w, "abi", abi);
-	if (abi)
+	if (abi) {
 		u64_array(w, "values", v, count);
+		/* The same by name, as perf script's iregs and uregs show them. */
+		json_key(w, "named");
+		json_obj_begin(w);
+		for (bit = 0; bit < 64 && count; bit++) {
+			const char *name;
+			char unknown[16];
+			uint64_t val;
+
+			if (!(mask & (1ULL << bit)))
+				continue;
+			memcpy(&val, p, sizeof(val));
+			p += sizeof(val);
+			count--;
+			name = perfev_reg_name(s->arch[0] ? s->arch : NULL, bit);
+			if (!name) {
+				snprintf(unknown, sizeof(unknown), "bit%u", bit);
+				name = unknown;
+			}
+			json_ku64(w, name, val);
+		}
+		json_obj_end(w);
+	}
 	json_obj_end(w);
 }
 
@@ -135,8 +191,12 @@ static void data_src(struct json *w, uint64_t v)
 {
 	struct perfev_data_src d;
 
+	char text[512];
+
 	perfev_data_src_decode(v, &d);
 	json_ku64(w, "data_src", v);
+	script_data_src_text(v, text, sizeof(text));
+	json_kstr(w, "data_src_text", text);
 	json_key(w, "data_src_fields");
 	json_obj_begin(w);
 	json_ku64(w, "mem_op", d.mem_op);
@@ -310,6 +370,37 @@ static void trace_fields(struct script *s, struct json *w, size_t idx,
 	json_obj_end(w);
 }
 
+/*
+ * What -F srcline and -F insn add, asked for with -j: the sample
+ * address's source line and instruction bytes (looked up only then).
+ */
+static void ip_extras(struct script *s, struct json *w, const struct perfev_source_event *sr,
+		      const struct perfev_sample *smp)
+{
+	unsigned int asked = s->user_fields[script_out_type(sr->attr->attr->type)];
+	const struct perfev_frame *f;
+	unsigned char insn[16];
+	size_t n;
+	int len;
+
+	if (asked & SF_SRCLINE) {
+		if (perfev_machine_resolve(s->m, smp->pid, sr->cpumode, smp->ip,
+					   PERFEV_FRAMES_SRCLINE, &f, &n) ||
+		    !n)
+			cli_die("out of memory");
+		json_kstr(w, "srcline_file", f[n - 1].file);
+		if (f[n - 1].file)
+			json_ku64(w, "srcline_line", f[n - 1].line);
+	}
+	if (asked & SF_INSN) {
+		len = script_insn(s, smp->pid, smp->ip, insn);
+		if (len)
+			hex_string(w, "insn", insn, (size_t)len);
+		else
+			json_kstr(w, "insn", NULL);
+	}
+}
+
 static void sample(struct script *s, struct json *w, const struct perfev_source_event *sr,
 		   const struct perfev_record *rec)
 {
@@ -353,9 +444,10 @@ static void sample(struct script *s, struct json *w, const struct perfev_source_
 		trace_fields(s, w, sr->attr_idx, smp);
 	}
 	if (t & PERF_SAMPLE_BRANCH_STACK)
-		branches(w, layout, smp);
+		branches(s, w, layout, smp);
 	if (t & PERF_SAMPLE_REGS_USER)
-		regs(w, "regs_user", smp->regs_user_abi, smp->regs_user, layout->regs_user_count);
+		regs(s, w, "regs_user", smp->regs_user_abi, smp->regs_user, layout->regs_user_count,
+		     sr->attr->attr->sample_regs_user);
 	if (t & PERF_SAMPLE_STACK_USER) {
 		json_ku64(w, "stack_user_size", smp->stack_user_size);
 		json_ku64(w, "stack_user_dyn_size", smp->stack_user_dyn_size);
@@ -372,11 +464,16 @@ static void sample(struct script *s, struct json *w, const struct perfev_source_
 	if (t & PERF_SAMPLE_TRANSACTION)
 		json_ku64(w, "transaction", smp->transaction);
 	if (t & PERF_SAMPLE_REGS_INTR)
-		regs(w, "regs_intr", smp->regs_intr_abi, smp->regs_intr, layout->regs_intr_count);
+		regs(s, w, "regs_intr", smp->regs_intr_abi, smp->regs_intr, layout->regs_intr_count,
+		     sr->attr->attr->sample_regs_intr);
 	if (t & PERF_SAMPLE_PHYS_ADDR)
 		json_ku64(w, "phys_addr", smp->phys_addr);
-	if (t & PERF_SAMPLE_CGROUP)
+	if (t & PERF_SAMPLE_CGROUP) {
 		json_ku64(w, "cgroup", smp->cgroup);
+		json_kstr(w, "cgroup_path", perfev_machine_cgroup(s->m, smp->cgroup));
+	}
+	if (t & PERF_SAMPLE_IP)
+		ip_extras(s, w, sr, smp);
 	if (t & PERFEV_SAMPLE_DATA_PAGE_SIZE)
 		json_ku64(w, "data_page_size", smp->data_page_size);
 	if (t & PERFEV_SAMPLE_CODE_PAGE_SIZE)

@@ -22,6 +22,20 @@ static const struct {
      "the event was recorded without thread ids"},
     {SF_TIME, PERF_SAMPLE_TIME, "time", "TIME", "record with -T to sample timestamps"},
     {SF_CPU, PERF_SAMPLE_CPU, "cpu", "CPU", "record with --sample-cpu or -a to sample CPUs"},
+    {SF_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, "weight", "WEIGHT",
+     "record with -W to sample weights"},
+    {SF_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT, "ins_lat", "WEIGHT_STRUCT",
+     "only memory events of some PMUs sample instruction latencies"},
+    {SF_DATA_SRC, PERF_SAMPLE_DATA_SRC, "data_src", "DATA_SRC",
+     "record a memory event, as perf mem record does"},
+    {SF_PHYS_ADDR, PERF_SAMPLE_PHYS_ADDR, "phys_addr", "PHYS_ADDR",
+     "record with --phys-data to sample physical addresses"},
+    {SF_IREGS, PERF_SAMPLE_REGS_INTR, "iregs", "REGS_INTR",
+     "record with --intr-regs to sample registers"},
+    {SF_UREGS, PERF_SAMPLE_REGS_USER, "uregs", "REGS_USER",
+     "record with --user-regs to sample registers"},
+    {SF_CGROUP, PERF_SAMPLE_CGROUP, "cgroup", "CGROUP",
+     "record with --all-cgroups to sample cgroups"},
 };
 
 /*
@@ -64,6 +78,17 @@ int script_check_fields(struct script *s, size_t idx)
 		}
 		s->fields[ot] &= ~(SF_SYM | SF_SYMOFF | SF_DSO);
 	}
+	/* Source lines are of addresses: perf refuses them without ip. */
+	if ((s->fields[ot] & SF_SRCLINE) && !(s->fields[ot] & SF_IP)) {
+		if (s->user_fields[ot] & SF_SRCLINE) {
+			cli_error(
+			    "cannot print 'srcline' for event '%s' without 'ip' (add ip to -F, "
+			    "or remove srcline)",
+			    script_event_name(s, idx));
+			return -1;
+		}
+		s->fields[ot] &= ~SF_SRCLINE;
+	}
 	/* The offset is printed after the symbol's name: perf refuses one without the other. */
 	if ((s->fields[ot] & SF_SYMOFF) && !(s->fields[ot] & SF_SYM)) {
 		if (s->user_set[ot]) {
@@ -88,27 +113,27 @@ void script_fprint_time(FILE *f, uint64_t ns, int width)
 }
 
 /* comm, pid/tid, [cpu] and time: the start of every line (perf_sample__fprintf_start). */
-static void print_start(struct script *s, unsigned int fields, bool callchain_comm,
+static void print_start(FILE *o, struct script *s, unsigned int fields, bool callchain_comm,
 			const char *comm, uint32_t pid, uint32_t tid, uint32_t cpu, uint64_t time)
 {
 	if (fields & SF_COMM) {
 		/* perf does not pad the comm of events that print callchains. */
 		if (callchain_comm)
-			printf("%s ", comm);
+			fprintf(o, "%s ", comm);
 		else
-			printf("%16s ", comm);
+			fprintf(o, "%16s ", comm);
 	}
 	if ((fields & SF_PID) && (fields & SF_TID))
-		printf("%5d/%-5d ", (int)pid, (int)tid);
+		fprintf(o, "%5d/%-5d ", (int)pid, (int)tid);
 	else if (fields & SF_PID)
-		printf("%5d ", (int)pid);
+		fprintf(o, "%5d ", (int)pid);
 	else if (fields & SF_TID)
-		printf("%5d ", (int)tid);
+		fprintf(o, "%5d ", (int)tid);
 	if (fields & SF_CPU)
-		printf("[%03u] ", cpu);
+		fprintf(o, "[%03u] ", cpu);
 	if (fields & SF_TIME) {
-		script_fprint_time(stdout, time, 12);
-		fputs(": ", stdout);
+		script_fprint_time(o, time, 12);
+		fputs(": ", o);
 	}
 }
 
@@ -116,27 +141,45 @@ static void print_start(struct script *s, unsigned int fields, bool callchain_co
  * " name", " name+0x1f" with symoff, or " [unknown]" (never with an
  * offset), and " (dso)": what perf prints after an address.
  */
-static void print_sym_dso(unsigned int fields, const struct perfev_frame *f)
+static void print_sym_dso(FILE *o, struct script *s, unsigned int fields,
+			  const struct perfev_frame *f)
 {
 	if (fields & SF_SYM) {
 		if (!f->sym)
-			fputs(" [unknown]", stdout);
+			fputs(" [unknown]", o);
 		else if (fields & SF_SYMOFF)
-			printf(" %s+0x%" PRIx64, f->sym, f->sym_off);
+			fprintf(o, " %s+0x%" PRIx64, f->sym, f->sym_off);
 		else
-			printf(" %s", f->sym);
+			fprintf(o, " %s", f->sym);
 	}
 	/* An inlined function (of a DWARF call chain) is marked as such, as perf does. */
 	if ((fields & SF_DSO) && !(f->flags & PERFEV_FRAME_INLINED))
-		printf(" (%s)", f->dso ? f->dso : "[unknown]");
+		fprintf(o, " (%s)", f->dso ? f->dso : "[unknown]");
+	if (fields & SF_SRCLINE)
+		script_print_srcline(s, o, f);
 	if (f->flags & PERFEV_FRAME_INLINED)
-		fputs(" (inlined)", stdout);
+		fputs(" (inlined)", o);
 }
 
-/* Symbols are looked up only when printed. */
+/* Symbols are looked up only when printed, source lines likewise. */
 static unsigned int frame_flags(unsigned int fields)
 {
-	return (fields & SF_SYM) ? 0 : PERFEV_FRAMES_NO_SYMBOLS;
+	return ((fields & (SF_SYM | SF_SRCLINE)) ? 0 : PERFEV_FRAMES_NO_SYMBOLS) |
+	       ((fields & SF_SRCLINE) ? PERFEV_FRAMES_SRCLINE : 0);
+}
+
+/* The source line of @f's address itself, set in @f. */
+static void line_at(struct script *s, uint32_t pid, struct perfev_frame *f)
+{
+	const struct perfev_frame *r;
+	size_t n;
+	int err;
+
+	err = perfev_machine_resolve(s->m, pid, f->cpumode, f->ip, PERFEV_FRAMES_SRCLINE, &r, &n);
+	if (err == -ENOMEM)
+		cli_die("out of memory");
+	f->file = !err && n ? r[n - 1].file : NULL;
+	f->line = !err && n ? r[n - 1].line : 0;
 }
 
 /* The sample's frames: its address, or with PERFEV_FRAMES_CHAIN its call chain as perf reads it. */
@@ -152,7 +195,7 @@ static void sample_frames(struct script *s, const struct perfev_source_event *sr
 }
 
 /* The callchain, one frame per line. */
-static void print_callchain(struct script *s, unsigned int fields,
+static void print_callchain(FILE *o, struct script *s, unsigned int fields,
 			    const struct perfev_source_event *sr)
 {
 	const struct perfev_frame *f;
@@ -162,22 +205,38 @@ static void print_callchain(struct script *s, unsigned int fields,
 	sample_frames(s, sr,
 		      PERFEV_FRAMES_CHAIN | PERFEV_FRAMES_UNWOUND_INLINES | frame_flags(fields), &f,
 		      &n);
+	if (fields & SF_SRCLINE) {
+		/* The lines are looked up again below, which reuses the source's frames. */
+		cli_grow(&s->chain.v, &s->chain.cap, n, sizeof(*f));
+		if (n)
+			memcpy(s->chain.v, f, n * sizeof(*f));
+		f = s->chain.v;
+	}
 	for (i = 0; i < n; i++) {
+		struct perfev_frame fr = f[i];
+
 		/* perf shows a frame's address within its file, like addr2line wants it. */
-		printf("\t%16" PRIx64, f[i].addr);
-		print_sym_dso(fields, &f[i]);
-		putchar('\n');
+		fprintf(o, "\t%16" PRIx64, fr.addr);
+		/*
+		 * perf's line of a caller is that of its return address, not of
+		 * the call before it (an inlined frame has its own already).
+		 */
+		if ((fields & SF_SRCLINE) && !(fr.flags & PERFEV_FRAME_INLINED))
+			line_at(s, sr->rec->u.sample.pid, &fr);
+		print_sym_dso(o, s, fields, &fr);
+		fputc('\n', o);
 	}
 }
 
 /* The data address; for page faults with its dso, as perf_sample__fprintf_addr. */
-static void print_addr(struct script *s, unsigned int fields, const struct perf_event_attr *attr,
-		       const struct perfev_sample *smp, unsigned int cpumode)
+static void print_addr(FILE *o, struct script *s, unsigned int fields,
+		       const struct perf_event_attr *attr, const struct perfev_sample *smp,
+		       unsigned int cpumode)
 {
 	const struct perfev_frame *f;
 	size_t n;
 
-	printf("%16" PRIx64, smp->addr);
+	fprintf(o, "%16" PRIx64, smp->addr);
 	if (attr->type != PERF_TYPE_SOFTWARE || (attr->config != PERF_COUNT_SW_PAGE_FAULTS &&
 						 attr->config != PERF_COUNT_SW_PAGE_FAULTS_MIN &&
 						 attr->config != PERF_COUNT_SW_PAGE_FAULTS_MAJ))
@@ -190,7 +249,7 @@ static void print_addr(struct script *s, unsigned int fields, const struct perf_
 	    !n)
 		cli_die("out of memory");
 	/* Data symbols too: perf keeps a file's objects with its functions. */
-	print_sym_dso(fields, &f[n - 1]);
+	print_sym_dso(o, s, fields & ~SF_SRCLINE, &f[n - 1]);
 }
 
 /*
@@ -198,19 +257,19 @@ static void print_addr(struct script *s, unsigned int fields, const struct perf_
  * event_format__fprintf); the raw bytes when there is no format or the
  * data does not fit it.
  */
-static void print_trace(struct script *s, size_t idx, const struct perfev_sample *smp)
+static void print_trace(FILE *o, struct script *s, size_t idx, const struct perfev_sample *smp)
 {
 	const char *text = script_trace_text(s, idx, smp);
 	const unsigned char *p = smp->raw;
 	uint32_t i;
 
 	if (text) {
-		fputs(text, stdout);
+		fputs(text, o);
 		return;
 	}
-	printf("raw_size=%u raw=", smp->raw_size);
+	fprintf(o, "raw_size=%u raw=", smp->raw_size);
 	for (i = 0; i < smp->raw_size; i++)
-		printf("%02x", p[i]);
+		fprintf(o, "%02x", p[i]);
 }
 
 static int max_name_len(struct script *s)
@@ -235,37 +294,66 @@ static void print_sample(struct script *s, const struct perfev_source_event *sr,
 	const struct perf_event_attr *attr;
 	bool show_callchain;
 	unsigned int fields;
+	FILE *o;
+
 	if (idx >= s->nev)
 		return;
+	/* --per-event-dump: each event's samples to its own file. */
+	o = s->ev[idx].dump ? s->ev[idx].dump : stdout;
+	s->ev[idx].nr_dumped++;
 	attr = perfev_data_attr(s->r, idx)->attr;
 	fields = s->fields[script_out_type(attr->type)];
 	show_callchain = (attr->sample_type & PERF_SAMPLE_CALLCHAIN) && !s->hide_callchain &&
 			 (fields & (SF_IP | SF_CALLCHAIN));
 	if (!s->name_width)
 		s->name_width = max_name_len(s);
-	print_start(s, fields, show_callchain && (fields & SF_IP), sr->comm, smp->pid, smp->tid,
+	print_start(o, s, fields, show_callchain && (fields & SF_IP), sr->comm, smp->pid, smp->tid,
 		    smp->cpu, smp->time);
 	if (fields & SF_PERIOD)
-		printf("%10" PRIu64 " ", period);
+		fprintf(o, "%10" PRIu64 " ", period);
 	if (fields & SF_EVENT)
-		printf("%*s: ", s->name_width, script_event_name(s, idx));
+		fprintf(o, "%*s: ", s->name_width, script_event_name(s, idx));
 	if ((fields & SF_TRACE) && (smp->present & PERF_SAMPLE_RAW))
-		print_trace(s, idx, smp);
+		print_trace(o, s, idx, smp);
 	if ((fields & SF_ADDR) && (smp->present & PERF_SAMPLE_ADDR))
-		print_addr(s, fields, attr, smp, cpumode);
+		print_addr(o, s, fields, attr, smp, cpumode);
+	if ((fields & SF_DATA_SRC) && (smp->present & PERF_SAMPLE_DATA_SRC))
+		script_print_data_src(s, o, smp->data_src);
+	/* With WEIGHT_STRUCT, perf's weight is its first 32 bits, ins_lat the next 16. */
+	if ((fields & SF_WEIGHT) && (smp->present & PERF_SAMPLE_WEIGHT_STRUCT))
+		fprintf(o, "%16" PRIu32, smp->weight_struct.var1_dw);
+	else if ((fields & SF_WEIGHT) && (smp->present & PERF_SAMPLE_WEIGHT))
+		fprintf(o, "%16" PRIu64, smp->weight);
+	if ((fields & SF_INS_LAT) && (smp->present & PERF_SAMPLE_WEIGHT_STRUCT))
+		fprintf(o, "%16" PRIu16, smp->weight_struct.var2_w);
 	if (show_callchain) {
-		putchar('\n');
-		print_callchain(s, fields, sr);
+		fputc('\n', o);
+		print_callchain(o, s, fields, sr);
 	} else if ((fields & SF_IP) && (smp->present & PERF_SAMPLE_IP)) {
 		const struct perfev_frame *f;
 		size_t n;
 
-		printf(" %16" PRIx64, smp->ip);
+		fprintf(o, " %16" PRIx64, smp->ip);
 		sample_frames(s, sr, frame_flags(fields), &f, &n);
 		if (n)
-			print_sym_dso(fields, &f[0]);
+			print_sym_dso(o, s, fields, &f[0]);
 	}
-	putchar('\n');
+	if (fields & SF_IREGS)
+		script_print_regs(s, o, smp->regs_intr_abi, smp->regs_intr, attr->sample_regs_intr);
+	if (fields & SF_UREGS)
+		script_print_regs(s, o, smp->regs_user_abi, smp->regs_user, attr->sample_regs_user);
+	if ((fields & (SF_BRSTACK | SF_BRSTACKSYM)) && (smp->present & PERF_SAMPLE_BRANCH_STACK))
+		script_print_brstack(s, o, fields, smp, !(fields & SF_BRSTACK));
+	if ((fields & SF_INSN) && (smp->present & PERF_SAMPLE_IP))
+		script_print_insn(s, o, smp->pid, smp->ip);
+	if ((fields & SF_PHYS_ADDR) && (smp->present & PERF_SAMPLE_PHYS_ADDR))
+		fprintf(o, "%16" PRIx64, smp->phys_addr);
+	if ((fields & SF_CGROUP) && (smp->present & PERF_SAMPLE_CGROUP)) {
+		const char *cg = perfev_machine_cgroup(s->m, smp->cgroup);
+
+		fprintf(o, " %s", cg ? cg : "unknown");
+	}
+	fputc('\n', o);
 }
 
 static void print_event_line(struct script *s, const struct perfev_source_event *sr,
@@ -274,6 +362,7 @@ static void print_event_line(struct script *s, const struct perfev_source_event 
 {
 	const struct perf_event_attr *attr = sr->attr ? sr->attr->attr : NULL;
 	uint32_t cpu = 0;
+	FILE *o = stdout;
 	char buf[32];
 
 	/* Without sample_id_all, perf shows the record's own thread and time. */
@@ -310,7 +399,7 @@ static void print_event_line(struct script *s, const struct perfev_source_event 
 		default:
 			break;
 		}
-		print_start(s, fields, cc, script_comm(s, own, buf, sizeof(buf)), pid, tid, cpu,
+		print_start(o, s, fields, cc, script_comm(s, own, buf, sizeof(buf)), pid, tid, cpu,
 			    time);
 	}
 	script_fprint_event(stdout, rec);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <strings.h>
 #include <time.h>
 #include "common/internal.h"
@@ -399,5 +400,53 @@ const char *perfev_clockid_name(int clockid)
 	for (i = 0; i < PERFEV__ARRAY_SIZE(clock_names); i++)
 		if (clock_names[i].id == clockid)
 			return clock_names[i].name;
+	return NULL;
+}
+
+/* perf's names of PERF_BR_* (util/branch.c), PERF_BR_UNKNOWN left out. */
+static const char *const br_types[] = {
+    NULL,     "COND",	   "UNCOND",   "IND",  "CALL", "IND_CALL", "RET",   "SYSCALL",
+    "SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ",  "SERROR",   "NO_TX",
+};
+/* PERF_BR_NEW_* (6.1), under PERF_BR_EXTEND_ABI; on x86 the architecture's are numbered. */
+static const char *const br_new_types[] = {
+    "FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1", "ARCH_2", "ARCH_3", "ARCH_4", "ARCH_5",
+};
+#define BR_EXTEND_ABI 15
+
+const char *perfev_branch_entry_type_name(unsigned int type, unsigned int new_type)
+{
+	if (type == BR_EXTEND_ABI)
+		return new_type < PERFEV__ARRAY_SIZE(br_new_types) ? br_new_types[new_type] : NULL;
+	return type < PERFEV__ARRAY_SIZE(br_types) ? br_types[type] : NULL;
+}
+
+/* x86's registers as asm/perf_regs.h numbers them; XMMn takes bits 32 + 2n and the next. */
+static const char *const x86_regs[] = {
+    "AX", "BX", "CX", "DX", "SI", "DI", "BP",  "SP",  "IP",  "FLAGS", "CS",  "SS",
+    "DS", "ES", "FS", "GS", "R8", "R9", "R10", "R11", "R12", "R13",   "R14", "R15",
+};
+static const char *const x86_xmm[] = {
+    "XMM0", "XMM1", "XMM2",  "XMM3",  "XMM4",  "XMM5",	"XMM6",	 "XMM7",
+    "XMM8", "XMM9", "XMM10", "XMM11", "XMM12", "XMM13", "XMM14", "XMM15",
+};
+
+const char *perfev_reg_name(const char *arch, unsigned int bit)
+{
+	struct utsname u;
+
+	if (!arch) {
+		if (uname(&u))
+			return NULL;
+		arch = u.machine;
+	}
+	/* perf's normalisation: x86_64, i386...i686 and x86 are one table. */
+	if (strcmp(arch, "x86_64") && strcmp(arch, "x86") &&
+	    !(arch[0] == 'i' && arch[1] >= '3' && arch[1] <= '6' && !strcmp(arch + 2, "86")))
+		return NULL;
+	if (bit < PERFEV__ARRAY_SIZE(x86_regs))
+		return x86_regs[bit];
+	if (bit >= 32 && bit < 64 && !(bit & 1))
+		return x86_xmm[(bit - 32) / 2];
 	return NULL;
 }

@@ -57,7 +57,13 @@ char *perfev__attr_name(const struct perf_event_attr *a)
 			const struct perfev_symbol *sym = perfev_symbol_get(i);
 
 			if (sym->type == a->type && sym->config == a->config) {
-				snprintf(buf, sizeof(buf), "%s", sym->name);
+				/* perf's names: "cycles" and "branches", not the aliases. */
+				snprintf(buf, sizeof(buf), "%s",
+					 a->type == PERF_TYPE_HARDWARE &&
+						 (a->config == PERF_COUNT_HW_CPU_CYCLES ||
+						  a->config == PERF_COUNT_HW_BRANCH_INSTRUCTIONS)
+					     ? sym->alias
+					     : sym->name);
 				break;
 			}
 		}

@@ -77,6 +77,7 @@ struct perfev_machine {
 	uint64_t kernel_ref_addr;
 	struct perfev__hashmap strings;	  /* interned strings (keys) */
 	struct perfev__hashmap build_ids; /* interned path -> struct pm_build_id * */
+	struct perfev__hashmap cgroups;	  /* cgroup id -> interned path (PERF_RECORD_CGROUP) */
 	char kernel_id[2 * 20 + 1];	  /* the recording's kernel build id, hex, or "" */
 
 	/* The symbolizer, made at the first lookup from these options. */

@@ -128,6 +128,26 @@ const char *perfev_machine_comm(const struct perfev_machine *m, uint32_t tid)
 	return t ? t->comm : NULL;
 }
 
+/* PERF_RECORD_CGROUP: the path of a cgroup id; a later record of the id renames it. */
+static int process_cgroup(struct perfev_machine *m, uint64_t id, const char *path)
+{
+	const char *p = perfev__machine_intern(m, path);
+
+	if (!p)
+		return -ENOMEM;
+	return perfev__hashmap_set(&m->cgroups, id, perfev__ptr_key(p), NULL, NULL) < 0 ? -ENOMEM
+											: 0;
+}
+
+const char *perfev_machine_cgroup(const struct perfev_machine *m, uint64_t id)
+{
+	uint64_t v;
+
+	if (!m || !perfev__hashmap_find(&m->cgroups, id, &v))
+		return NULL;
+	return perfev__key_ptr(v);
+}
+
 /* ---- maps --------------------------------------------------------------------- */
 
 /* Index of the first map ending after @addr. */
@@ -460,6 +480,8 @@ int perfev_machine_process(struct perfev_machine *m, const struct perfev_record 
 		return err;
 	case PERF_RECORD_KSYMBOL:
 		return process_ksymbol(m, rec);
+	case PERF_RECORD_CGROUP:
+		return process_cgroup(m, rec->u.cgroup.id, rec->u.cgroup.path);
 	default:
 		return 0;
 	}
@@ -567,6 +589,7 @@ int perfev_machine_new(const struct perfev_machine_opts *opts, struct perfev_mac
 	perfev__hashmap_init(&m->procs, NULL, NULL, NULL);
 	perfev__hashmap_init(&m->strings, perfev__hash_str_key, perfev__equal_str_key, NULL);
 	perfev__hashmap_init(&m->build_ids, NULL, NULL, NULL);
+	perfev__hashmap_init(&m->cgroups, NULL, NULL, NULL);
 	m->kernel_start = 1ULL << 63;
 	m->max_stack = PERFEV__OPT(opts, max_stack, 0U);
 	if (!m->max_stack)
@@ -611,6 +634,7 @@ void perfev_machine_free(struct perfev_machine *m)
 	perfev__hashmap_release(&m->threads);
 	perfev__hashmap_release(&m->procs);
 	perfev__hashmap_release(&m->build_ids);
+	perfev__hashmap_release(&m->cgroups);
 	perfev__hashmap_release(&m->strings);
 	free(m->kmaps.v);
 	release_sopts(&m->sopts);

@@ -636,3 +636,19 @@ int perfev_symbolize_lines(struct perfev_symbolizer *s, const char *path, uint64
 		memcpy(out, c->ents.v + first, n * sizeof(*out));
 	return (int)n;
 }
+
+int perfev_symbolize_has_dwarf(struct perfev_symbolizer *s, const char *path, uint64_t map_start,
+			       uint64_t pgoff, uint64_t ip)
+{
+	Dwfl_Module *mod;
+	uint64_t vaddr, bias;
+	Dwarf_Addr b;
+	int err;
+
+	if (!s || !path)
+		return -EINVAL;
+	err = perfev__symbolizer_module(s, path, map_start, pgoff, ip, &mod, &vaddr, &bias);
+	if (err)
+		return err;
+	return dwfl_module_getdwarf(mod, &b) ? 1 : 0;
+}

@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * perfev script: the -F fields of hardware samples, as perf script 6.1
+ * prints them: data_src decoded as perf's mem fields (util/mem-events.c),
+ * registers (iregs, uregs), branch stacks (brstack, brstacksym), source
+ * lines and instruction bytes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "perfev-cli.h"
+#include "script.h"
+
+/* ---- data_src ------------------------------------------------------------------ */
+
+/* A string built as perf's scnprintf() calls build theirs. */
+struct sbuf {
+	char v[512];
+	size_t n;
+};
+
+static void sb_put(struct sbuf *b, const char *s)
+{
+	size_t len = strlen(s);
+
+	if (len > sizeof(b->v) - 1 - b->n)
+		len = sizeof(b->v) - 1 - b->n;
+	memcpy(b->v + b->n, s, len);
+	b->n += len;
+	b->v[b->n] = 0;
+}
+
+/* Names of the set bits of @m (lowest first) joined by " or ". */
+static bool sb_bits(struct sbuf *b, unsigned int m, const char *const *names, size_t n, bool first)
+{
+	size_t i;
+
+	for (i = 0; m && i < n; i++, m >>= 1) {
+		if (!(m & 1))
+			continue;
+		if (!first)
+			sb_put(b, " or ");
+		sb_put(b, names[i]);
+		first = false;
+	}
+	return first;
+}
+
+static const char *const mem_lvl[] = {
+    "N/A",
+    "HIT",
+    "MISS",
+    "L1",
+    "LFB/MAB",
+    "L2",
+    "L3",
+    "Local RAM",
+    "Remote RAM (1 hop)",
+    "Remote RAM (2 hops)",
+    "Remote Cache (1 hop)",
+    "Remote Cache (2 hops)",
+    "I/O",
+    "Uncached",
+};
+static const char *const mem_lvlnum[16] = {
+    [0x09] = "CXL", [0x0a] = "I/O",  [0x0b] = "Any cache", [0x0c] = "LFB/MAB",
+    [0x0d] = "RAM", [0x0e] = "PMEM", [0x0f] = "N/A",
+};
+static const char *const mem_hops[] = {
+    "N/A", "core, same node", "node, same socket", "socket, same board", "board",
+};
+static const char *const snoop_access[] = {"N/A", "None", "Hit", "Miss", "HitM"};
+static const char *const snoopx_access[] = {"Fwd", "Peer"};
+static const char *const tlb_access[] = {"N/A", "HIT", "MISS", "L1", "L2", "Walker", "Fault"};
+
+#define ASIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static void mem_op(struct sbuf *b, const struct perfev_data_src *d)
+{
+	unsigned int op = d->mem_op;
+
+	if (op & PERF_MEM_OP_NA)
+		sb_put(b, "N/A");
+	else if (op & PERF_MEM_OP_LOAD)
+		sb_put(b, "LOAD");
+	else if (op & PERF_MEM_OP_STORE)
+		sb_put(b, "STORE");
+	else if (op & PERF_MEM_OP_PFETCH)
+		sb_put(b, "PFETCH");
+	else if (op & PERF_MEM_OP_EXEC)
+		sb_put(b, "EXEC");
+	else
+		sb_put(b, "No");
+}
+
+static void mem_lvl_text(struct sbuf *b, const struct perfev_data_src *d)
+{
+	unsigned int m = d->mem_lvl & ~(PERF_MEM_LVL_HIT | PERF_MEM_LVL_MISS);
+	size_t start = b->n;
+	bool first = true;
+
+	if (d->mem_remote)
+		sb_put(b, "Remote ");
+	/* With hops, the PERF_MEM_LVL bits are not shown. */
+	if (d->mem_hops) {
+		char hop[64];
+
+		/* perf reads past its table for the hops it does not name: glibc says "(null)". */
+		snprintf(hop, sizeof(hop), "%s ",
+			 d->mem_hops < ASIZE(mem_hops) ? mem_hops[d->mem_hops] : "(null)");
+		sb_put(b, hop);
+	} else {
+		first = sb_bits(b, m, mem_lvl, ASIZE(mem_lvl), true);
+	}
+	if (d->mem_lvl_num) {
+		char num[16];
+
+		if (!first)
+			sb_put(b, " or ");
+		if (mem_lvlnum[d->mem_lvl_num]) {
+			sb_put(b, mem_lvlnum[d->mem_lvl_num]);
+		} else {
+			snprintf(num, sizeof(num), "L%u", d->mem_lvl_num);
+			sb_put(b, num);
+		}
+	}
+	if (b->n == start)
+		sb_put(b, "N/A");
+	if (d->mem_lvl & PERF_MEM_LVL_HIT)
+		sb_put(b, " hit");
+	if (d->mem_lvl & PERF_MEM_LVL_MISS)
+		sb_put(b, " miss");
+}
+
+static void mem_snoop(struct sbuf *b, const struct perfev_data_src *d)
+{
+	bool first = sb_bits(b, d->mem_snoop, snoop_access, ASIZE(snoop_access), true);
+
+	if (sb_bits(b, d->mem_snoopx, snoopx_access, ASIZE(snoopx_access), first))
+		sb_put(b, "N/A");
+}
+
+static void mem_tlb(struct sbuf *b, const struct perfev_data_src *d)
+{
+	unsigned int m = d->mem_dtlb & ~(PERF_MEM_TLB_HIT | PERF_MEM_TLB_MISS);
+
+	if (sb_bits(b, m, tlb_access, ASIZE(tlb_access), true))
+		sb_put(b, "N/A");
+	if (d->mem_dtlb & PERF_MEM_TLB_HIT)
+		sb_put(b, " hit");
+	if (d->mem_dtlb & PERF_MEM_TLB_MISS)
+		sb_put(b, " miss");
+}
+
+static void mem_lock(struct sbuf *b, const struct perfev_data_src *d)
+{
+	if (d->mem_lock & PERF_MEM_LOCK_NA)
+		sb_put(b, "N/A");
+	else if (d->mem_lock & PERF_MEM_LOCK_LOCKED)
+		sb_put(b, "Yes");
+	else
+		sb_put(b, "No");
+}
+
+static void mem_blk(struct sbuf *b, const struct perfev_data_src *d)
+{
+	if (!d->mem_blk || (d->mem_blk & PERF_MEM_BLK_NA)) {
+		sb_put(b, " N/A");
+		return;
+	}
+	if (d->mem_blk & PERF_MEM_BLK_DATA)
+		sb_put(b, " Data");
+	if (d->mem_blk & PERF_MEM_BLK_ADDR)
+		sb_put(b, " Addr");
+}
+
+size_t script_data_src_text(uint64_t v, char *buf, size_t len)
+{
+	struct perfev_data_src d;
+	struct sbuf b = {.n = 0};
+
+	perfev_data_src_decode(v, &d);
+	b.v[0] = 0;
+	sb_put(&b, "|OP ");
+	mem_op(&b, &d);
+	sb_put(&b, "|LVL ");
+	mem_lvl_text(&b, &d);
+	sb_put(&b, "|SNP ");
+	mem_snoop(&b, &d);
+	sb_put(&b, "|TLB ");
+	mem_tlb(&b, &d);
+	sb_put(&b, "|LCK ");
+	mem_lock(&b, &d);
+	sb_put(&b, "|BLK ");
+	mem_blk(&b, &d);
+	snprintf(buf, len, "%s", b.v);
+	return b.n;
+}
+
+void script_print_data_src(struct script *s, FILE *o, uint64_t v)
+{
+	char text[512], out[100];
+	int len;
+
+	/* perf decodes into 100 bytes, then prints into 100 with the value before. */
+	script_data_src_text(v, text, sizeof(text));
+	text[99] = 0;
+	len = snprintf(out, sizeof(out), "%16" PRIx64 " %s", v, text);
+	if (len > (int)sizeof(out) - 1)
+		len = (int)sizeof(out) - 1;
+	/* perf pads to the widest line printed so far. */
+	if (s->data_src_width < len)
+		s->data_src_width = len;
+	fprintf(o, "%-*s", s->data_src_width, out);
+}
+
+/* ---- registers ----------------------------------------------------------------- */
+
+void script_print_regs(struct script *s, FILE *o, uint64_t abi, const void *regs, uint64_t mask)
+{
+	const unsigned char *p = regs;
+	unsigned int bit;
+
+	if (!abi || !regs)
+		return;
+	fprintf(o, " ABI:%" PRIu64 " ", abi);
+	for (bit = 0; bit < 64; bit++) {
+		const char *name;
+		uint64_t v;
+
+		if (!(mask & (1ULL << bit)))
+			continue;
+		memcpy(&v, p, sizeof(v));
+		p += sizeof(v);
+		name = perfev_reg_name(s->arch[0] ? s->arch : NULL, bit);
+		fprintf(o, "%5s:0x%" PRIx64 " ", name ? name : "unknown", v);
+	}
+}
+
+/* ---- branch stacks ------------------------------------------------------------- */
+
+/* The frame of a branch address: perf looks in the sample's context, then by the address. */
+static const struct perfev_frame *branch_frame(struct script *s, uint32_t pid, uint64_t addr,
+					       unsigned int flags)
+{
+	const struct perfev_frame *f;
+	size_t n;
+	int err;
+
+	err = perfev_machine_resolve(s->m, pid, PERF_RECORD_MISC_CPUMODE_UNKNOWN, addr, flags, &f,
+				     &n);
+	if (err == -ENOMEM)
+		cli_die("out of memory");
+	return err || !n ? NULL : &f[n - 1];
+}
+
+static void print_dso(FILE *o, const struct perfev_frame *f)
+{
+	fprintf(o, "(%s)", f && f->dso ? f->dso : "[unknown]");
+}
+
+void script_print_brstack(struct script *s, FILE *o, unsigned int fields,
+			  const struct perfev_sample *smp, bool syms)
+{
+	const unsigned char *p = smp->branches;
+	uint64_t i;
+
+	for (i = 0; p && i < smp->branch_nr; i++) {
+		struct perfev_branch_entry e;
+		const struct perfev_frame *f;
+		const char *type;
+		int side;
+
+		memcpy(&e, p + i * sizeof(e), sizeof(e));
+		for (side = 0; side < 2; side++) {
+			uint64_t addr = side ? e.to : e.from;
+
+			if (side)
+				fputc('/', o);
+			else if (!syms)
+				fputc(' ', o);
+			if (!syms && !(fields & SF_DSO)) {
+				fprintf(o, "0x%" PRIx64, addr);
+				continue;
+			}
+			f = branch_frame(s, smp->pid, addr, syms ? 0 : PERFEV_FRAMES_NO_SYMBOLS);
+			if (!syms)
+				fprintf(o, "0x%" PRIx64, addr);
+			else if (f && f->sym)
+				fprintf(o, "%s+0x%" PRIx64, f->sym, f->sym_off);
+			else
+				fputs("[unknown]", o);
+			if (fields & SF_DSO)
+				print_dso(o, f);
+		}
+		/* perf_branch_entry's bit-fields: mispred, predicted, in_tx, abort, cycles:16,
+		 * type:4, spec:2, new_type:4. */
+		type = perfev_branch_entry_type_name(e.flags >> 20 & 0xf, e.flags >> 26 & 0xf);
+		fprintf(o, "/%c/%c/%c/%u/%s ",
+			(e.flags & 2)	? 'P'
+			: (e.flags & 1) ? 'M'
+					: '-',
+			(e.flags & 4) ? 'X' : '-', (e.flags & 8) ? 'A' : '-',
+			(unsigned int)(e.flags >> 4 & 0xffff), type ? type : "");
+	}
+}
+
+/* ---- source lines -------------------------------------------------------------- */
+
+/* Whether the object of @f has DWARF to ask for lines, asked once per object. */
+static bool has_dwarf(struct script *s, const struct perfev_frame *f)
+{
+	struct perfev__hashmap_entry *e;
+	struct perfev_symbolizer *symz;
+	bool added;
+
+	e = perfev__hashmap_upsert(&s->dwarf_dsos, perfev__ptr_key(f->dso), &added);
+	if (!e)
+		cli_die("out of memory");
+	if (added) {
+		symz = perfev_machine_symbolizer(s->m);
+		e->value =
+		    symz && perfev_symbolize_has_dwarf(symz, f->dso, f->ip - f->addr, 0, f->ip) == 1
+			? 1
+			: 2;
+	}
+	return e->value == 1;
+}
+
+/*
+ * "\n  file.c:42" after a frame, as perf's map__fprintf_srcline: nothing
+ * outside every map, or in a function of a file whose debug information
+ * does not know the address (addr2line's "??:0"); the object and the
+ * address in it outside every function or where there is no debug
+ * information to ask (a stripped file, the kernel without its vmlinux,
+ * [vdso], anonymous or JIT code).
+ */
+void script_print_srcline(struct script *s, FILE *o, const struct perfev_frame *f)
+{
+	const char *base;
+
+	if (!f->dso)
+		return;
+	if (f->file) {
+		base = strrchr(f->file, '/');
+		fprintf(o, "\n  %s:%" PRIu32, base ? base + 1 : f->file, f->line);
+		return;
+	}
+	/* addr2line answers "??:0" for a function of a file with DWARF: nothing is printed. */
+	if (f->sym && f->dso[0] == '/' && has_dwarf(s, f))
+		return;
+	base = f->dso[0] == '/' ? strrchr(f->dso, '/') + 1 : f->dso;
+	fprintf(o, "\n  %s[%" PRIx64 "]", base, f->addr);
+}
+
+/* ---- instructions ------------------------------------------------------------- */
+
+/*
+ * An object file to read code from, mapped once: its index in
+ * s->code.v plus 1 is its value in insn_files, 0 when it cannot be read.
+ */
+static const struct script_code *code_file(struct script *s, const char *path)
+{
+	struct perfev__hashmap_entry *e;
+	struct script_code *c;
+	struct stat st;
+	bool added;
+	void *p;
+	int fd;
+
+	e = perfev__hashmap_upsert(&s->insn_files, perfev__ptr_key(path), &added);
+	if (!e)
+		cli_die("out of memory");
+	if (!added)
+		return e->value ? &s->code.v[e->value - 1] : NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	p = fstat(fd, &st) || st.st_size < 5 || !S_ISREG(st.st_mode)
+		? MAP_FAILED
+		: mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return NULL;
+	if (memcmp(p, "\177ELF", 4)) {
+		munmap(p, (size_t)st.st_size);
+		return NULL;
+	}
+	cli_grow(&s->code.v, &s->code.cap, s->code.n + 1, sizeof(*s->code.v));
+	c = &s->code.v[s->code.n++];
+	c->p = p;
+	c->len = (size_t)st.st_size;
+	c->is64 = c->p[4] == 2;
+	e->value = s->code.n;
+	return c;
+}
+
+int script_insn(struct script *s, uint32_t pid, uint64_t ip, unsigned char *buf)
+{
+	const struct script_code *c;
+	const struct perfev_frame *f;
+	size_t n;
+	int len;
+
+	if (!s->native)
+		return 0;
+	/* As perf: the map by the address alone, the bytes from the mapped file. */
+	if (perfev_machine_resolve(s->m, pid, PERF_RECORD_MISC_CPUMODE_UNKNOWN, ip,
+				   PERFEV_FRAMES_NO_SYMBOLS, &f, &n) ||
+	    !n)
+		return 0;
+	f = &f[n - 1];
+	if (!f->dso || f->dso[0] != '/' || (f->flags & (PERFEV_FRAME_ANON | PERFEV_FRAME_KERNEL)))
+		return 0;
+	c = code_file(s, f->dso);
+	if (!c || f->addr >= c->len)
+		return 0;
+	n = c->len - f->addr < 16 ? c->len - f->addr : 16;
+	memcpy(buf, c->p + f->addr, n);
+	len = perfev_insn_len_x86(buf, n, c->is64);
+	return len > 0 ? len : 0;
+}
+
+void script_print_insn(struct script *s, FILE *o, uint32_t pid, uint64_t ip)
+{
+	unsigned char buf[16];
+	int len = script_insn(s, pid, ip, buf), i;
+
+	if (!len)
+		return;
+	fputs(" insn:", o);
+	for (i = 0; i < len; i++)
+		fprintf(o, " %02x", buf[i]);
+}
+
+/* Unmap the files script_print_insn() read. */
+void script_insn_release(struct script *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->code.n; i++)
+		munmap((void *)s->code.v[i].p, s->code.v[i].len);
+	free(s->code.v);
+	perfev__hashmap_release(&s->insn_files);
+}

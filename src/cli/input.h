@@ -48,4 +48,12 @@ void input_warn_end(struct input *in, bool *failed);
 
 void input_close(struct input *in);
 
+struct json;
+/*
+ * The file's header (output/data-header.c): its sections and features as
+ * perf report --header-only prints them, or with @w their values as
+ * members of the JSON object @w is in.
+ */
+void input_print_header(struct input *in, struct json *w);
+
 #endif /* PERFEV_CLI_INPUT_H */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * perfev script -D (every record, bytes and fields, as perf report -D
- * shows them) and --header (the file's features, as perf script --header).
+ * shows them) and --header (data-header.c's, or in one line of JSON).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -287,164 +287,10 @@ void script_dump_record(struct script *s, const struct perfev_source_event *sr,
 	}
 }
 
-/* ---- --header ------------------------------------------------------------ */
-
-static uint32_t u32_at(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-struct hdr_event_ctx {
-	struct json *w;
-	bool any;
-};
-
-static void attr_value(char *buf, size_t len, const struct perfev_attr_field *fl)
-{
-	switch (fl->fmt) {
-	case PERFEV_ATTR_FMT_HEX:
-		snprintf(buf, len, "%#llx", (unsigned long long)fl->value);
-		break;
-	case PERFEV_ATTR_FMT_SIGNED:
-		snprintf(buf, len, "%d", (int)(int32_t)fl->value);
-		break;
-	case PERFEV_ATTR_FMT_FLAGS:
-		if (!strcmp(fl->key, "sample_type"))
-			perfev_sample_type_str(fl->value, buf, len);
-		else if (!strcmp(fl->key, "read_format"))
-			perfev_read_format_str(fl->value, buf, len);
-		else
-			perfev_branch_type_str(fl->value, buf, len);
-		break;
-	default:
-		snprintf(buf, len, "%llu", (unsigned long long)fl->value);
-	}
-}
-
-/* perf_event_attr__fprintf: the fields that are not zero. */
-static int text_attr_field(const struct perfev_attr_field *fl, void *ctx)
-{
-	char buf[256];
-
-	if (!fl->value)
-		return 0;
-	attr_value(buf, sizeof(buf), fl);
-	printf(", %s = %s", fl->name, buf);
-	return 0;
-}
-
-static int json_attr_field(const struct perfev_attr_field *fl, void *ctx)
-{
-	struct hdr_event_ctx *c = ctx;
-
-	if (fl->fmt == PERFEV_ATTR_FMT_SIGNED)
-		json_ki64(c->w, fl->key, (int32_t)fl->value);
-	else
-		json_ku64(c->w, fl->key, fl->value);
-	return 0;
-}
-
-static void header_string(struct script *s, struct json *w, int feat, const char *label,
-			  const char *key)
-{
-	char buf[4096];
-
-	if (perfev_data_feature_string(s->r, feat, buf, sizeof(buf)) < 0)
-		return;
-	if (w)
-		json_kstr(w, key, buf);
-	else
-		printf("# %s : %s\n", label, buf);
-}
-
-static void header_pmu_mappings(struct script *s, struct json *w)
-{
-	const unsigned char *p;
-	const void *data;
-	size_t len, off = 4;
-	uint32_t n, i;
-
-	if (perfev_data_feature(s->r, PERFEV_FEAT_PMU_MAPPINGS, &data, &len) || len < 4)
-		return;
-	p = data;
-	n = u32_at(p);
-	if (w) {
-		json_key(w, "pmu_mappings");
-		json_obj_begin(w);
-	} else {
-		printf("# pmu mappings:");
-	}
-	for (i = 0; i < n && off + 8 <= len; i++) {
-		uint32_t type = u32_at(p + off), slen = u32_at(p + off + 4);
-		char name[256];
-
-		off += 8;
-		if (slen > len - off)
-			break;
-		snprintf(name, sizeof(name), "%.*s", (int)slen, (const char *)p + off);
-		off += slen;
-		if (w)
-			json_ku64(w, name, type);
-		else
-			printf("%s %s = %u", i ? "," : "", name, type);
-	}
-	if (w)
-		json_obj_end(w);
-	else
-		putchar('\n');
-}
-
-static void header_events(struct script *s, struct json *w)
-{
-	struct hdr_event_ctx c = {.w = w};
-	size_t i, k, n = perfev_data_attr_count(s->r);
-
-	if (w) {
-		json_key(w, "events");
-		json_arr_begin(w);
-	}
-	for (i = 0; i < n; i++) {
-		const struct perfev_data_attr *a = perfev_data_attr(s->r, i);
-
-		if (w) {
-			json_obj_begin(w);
-			json_kstr(w, "name", script_event_name(s, i));
-			json_key(w, "ids");
-			json_arr_begin(w);
-			for (k = 0; k < a->nids; k++)
-				json_u64(w, a->ids[k]);
-			json_arr_end(w);
-			json_key(w, "attr");
-			json_obj_begin(w);
-			perfev_attr_foreach(a->attr, json_attr_field, &c);
-			json_obj_end(w);
-			json_obj_end(w);
-			continue;
-		}
-		printf("# event : name = %s", script_event_name(s, i));
-		if (a->nids) {
-			printf(", id = {");
-			for (k = 0; k < a->nids; k++)
-				printf("%s %" PRIu64, k ? "," : "", a->ids[k]);
-			printf(" }");
-		}
-		perfev_attr_foreach(a->attr, text_attr_field, &c);
-		putchar('\n');
-	}
-	if (w)
-		json_arr_end(w);
-}
-
 /* perf script --header's block, or with -j one {"header": {...}} line. */
 void script_print_header(struct script *s)
 {
-	uint64_t avail, online, mem, first, last;
 	struct json jw, *w = NULL;
-	struct stat st;
-	int ret;
 
 	if (s->json) {
 		w = &jw;
@@ -452,67 +298,10 @@ void script_print_header(struct script *s)
 		json_obj_begin(w);
 		json_key(w, "header");
 		json_obj_begin(w);
-		json_kbool(w, "pipe", perfev_data_is_pipe(s->r));
-	} else {
-		printf("# ========\n");
 	}
-	/* The file's modification time, as perf shows it. */
-	ret = strcmp(s->input, "-") ? stat(s->input, &st) : fstat(STDIN_FILENO, &st);
-	if (!ret && S_ISREG(st.st_mode)) {
-		char buf[64];
-		struct tm tm;
-
-		if (localtime_r(&st.st_mtime, &tm) &&
-		    strftime(buf, sizeof(buf), "%a %b %e %H:%M:%S %Y", &tm)) {
-			if (w)
-				json_ki64(w, "captured_on", (int64_t)st.st_mtime);
-			else
-				printf("# captured on    : %s\n", buf);
-		}
-	}
-	header_string(s, w, PERFEV_FEAT_HOSTNAME, "hostname", "hostname");
-	header_string(s, w, PERFEV_FEAT_OSRELEASE, "os release", "os_release");
-	header_string(s, w, PERFEV_FEAT_VERSION, "perf version", "perf_version");
-	header_string(s, w, PERFEV_FEAT_ARCH, "arch", "arch");
-	if (!perfev_data_feature_u64(s->r, PERFEV_FEAT_NRCPUS, 0, &avail) &&
-	    !perfev_data_feature_u64(s->r, PERFEV_FEAT_NRCPUS, 1, &online)) {
-		if (w) {
-			json_ku64(w, "nrcpus_online", online);
-			json_ku64(w, "nrcpus_avail", avail);
-		} else {
-			printf("# nrcpus online : %" PRIu64 "\n# nrcpus avail : %" PRIu64 "\n",
-			       online, avail);
-		}
-	}
-	header_string(s, w, PERFEV_FEAT_CPUDESC, "cpudesc", "cpudesc");
-	header_string(s, w, PERFEV_FEAT_CPUID, "cpuid", "cpuid");
-	if (!perfev_data_feature_u64(s->r, PERFEV_FEAT_TOTAL_MEM, 0, &mem)) {
-		if (w)
-			json_ku64(w, "total_mem_kb", mem);
-		else
-			printf("# total memory : %" PRIu64 " kB\n", mem);
-	}
-	header_string(s, w, PERFEV_FEAT_CMDLINE, "cmdline", "cmdline");
-	header_events(s, w);
-	header_pmu_mappings(s, w);
-	if (!perfev_data_feature_u64(s->r, PERFEV_FEAT_SAMPLE_TIME, 0, &first) &&
-	    !perfev_data_feature_u64(s->r, PERFEV_FEAT_SAMPLE_TIME, 1, &last)) {
-		if (w) {
-			json_ku64(w, "first_sample_time", first);
-			json_ku64(w, "last_sample_time", last);
-		} else {
-			printf("# time of first sample : ");
-			script_fprint_time(stdout, first, 0);
-			printf("\n# time of last sample : ");
-			script_fprint_time(stdout, last, 0);
-			printf("\n# sample duration : %10.3f ms\n",
-			       last >= first ? (double)(last - first) / 1e6 : 0.0);
-		}
-	}
+	input_print_header(&s->in, w);
 	if (w) {
 		json_obj_end(w);
 		json_obj_end(w);
-	} else {
-		printf("# ========\n#\n");
 	}
 }

@@ -47,6 +47,7 @@ struct builder {
 	uint32_t *ev_of;  /* source's event index -> profile event, UINT32_MAX: not yet */
 	size_t nev_of;
 	bool meta_done;
+	bool skip_samples; /* --header-only on a stream: read it for its features alone */
 	/* The file's event groups (GROUP_DESC), by the source's event indexes. */
 	struct bgroup {
 		uint32_t leader, n;
@@ -445,7 +446,7 @@ static int read_all(struct builder *b)
 	int err, status = 0;
 
 	while ((err = perfev_source_next(b->src, &ev)) > 0) {
-		if (ev->kind == PERFEV_SOURCE_SAMPLE)
+		if (ev->kind == PERFEV_SOURCE_SAMPLE && !b->skip_samples)
 			on_sample(b, ev);
 	}
 	if (err == -ENOMEM)
@@ -463,6 +464,7 @@ static const struct {
 } sort_names[SK_MAX] = {
     [SK_COMM] = {"comm"}, [SK_PID] = {"pid"},	      [SK_DSO] = {"dso"},
     [SK_SYM] = {"sym"},	  [SK_SRCLINE] = {"srcline"}, [SK_CPU] = {"cpu"},
+    [SK_PERIOD] = {"period"},
 };
 
 /* --sort and -F: sort keys; with @fields also "overhead", "overhead_children" and "sample". */
@@ -488,7 +490,7 @@ static void parse_keys(struct report *r, const char *spec, bool fields, const st
 		} else if (k == SK_MAX) {
 			usage_error(
 			    report_usage, opts,
-			    "unknown %s '%.*s' (known: comm, pid, dso, sym, srcline, cpu%s)",
+			    "unknown %s '%.*s' (known: comm, pid, dso, sym, srcline, cpu, period%s)",
 			    fields ? "field" : "sort key", (int)len, p,
 			    fields ? ", overhead, overhead_children, sample" : "");
 		} else if (!r->want[k] && r->nkeys < SK_MAX) {
@@ -644,6 +646,7 @@ int cmd_report(int argc, const char **argv)
 	const char *folded = NULL, *speedscope = NULL, *pprof = NULL, *html = NULL;
 	bool stdio = false, children = false, no_children = false, inverted = false;
 	bool inline_frames = false, no_inline = false, order_set = false, no_group = false;
+	bool header = false, header_only = false;
 	struct stat st;
 	int status;
 
@@ -666,6 +669,10 @@ int cmd_report(int argc, const char **argv)
 		    OPT_STR(0, "percent-limit", &limit, "PERCENT",
 			    "hide the lines (and graph branches) below this percentage"),
 		    OPT_FLAG('n', "show-nr-samples", &r.show_nr, "a column with the sample count"),
+		    OPT_FLAG(0, "show-total-period", &r.show_period,
+			     "a column with the period (the sum of the samples' periods)"),
+		    OPT_FLAG(0, "header", &header, "the file's header before the report"),
+		    OPT_FLAG(0, "header-only", &header_only, "the file's header only"),
 		    OPT_MULTI(0, "comm", &comms, "COMMS", "only these commands (comma list)"),
 		    OPT_MULTI('d', "dsos", &dsos, "DSOS", "only these shared objects (comma list)"),
 		    OPT_MULTI('S', "symbols", &syms, "SYMS", "only these symbols (comma list)"),
@@ -750,7 +757,22 @@ int cmd_report(int argc, const char **argv)
 	status = input_open(&b.in, &io);
 	if (!status) {
 		b.src = b.in.src;
-		status = read_all(&b);
+		bool pipe = perfev_data_is_pipe(perfev_source_data(b.src));
+
+		/* A file's header is known at once; a stream's features come with its records. */
+		r.header_shown = header || header_only;
+		if (r.header_shown && !pipe)
+			input_print_header(&b.in, NULL);
+		b.skip_samples = header_only;
+		if (!header_only || pipe)
+			status = read_all(&b);
+		if (r.header_shown && pipe)
+			input_print_header(&b.in, NULL);
+	}
+	if (header_only) {
+		input_close(&b.in);
+		report_release(&r);
+		return status;
 	}
 	/* The profile holds copies of what it needs: the symbols' memory goes now. */
 	input_close(&b.in);

@@ -12,7 +12,8 @@
 #include <stdint.h>
 #include "profile.h"
 
-enum sort_key { SK_COMM, SK_PID, SK_DSO, SK_SYM, SK_SRCLINE, SK_CPU, SK_MAX };
+/* SK_PERIOD: a column (perf's "period" output field), not a key that splits lines. */
+enum sort_key { SK_COMM, SK_PID, SK_DSO, SK_SYM, SK_SRCLINE, SK_CPU, SK_PERIOD, SK_MAX };
 
 /* -g: how call graphs are printed. */
 enum graph_mode { GM_NONE, GM_GRAPH, GM_FRACTAL, GM_FLAT, GM_FOLDED };
@@ -87,6 +88,8 @@ struct report {
 	bool want[SK_MAX];
 	double percent_limit;
 	bool show_nr, children, lines, inline_frames;
+	bool show_period; /* --show-total-period: a Period column after Samples */
+	bool header_shown; /* --header printed the file's header before the report */
 	/* --sort sym...: a graph's one root starts after its first name, the line's own (perf's) */
 	bool graph_skips_sym;
 	enum graph_mode graph;

@@ -18,6 +18,7 @@ static const struct {
     [SK_COMM] = {"comm", "Command"},	       [SK_PID] = {"pid", "Pid:Command"},
     [SK_DSO] = {"dso", "Shared Object"},       [SK_SYM] = {"sym", "Symbol"},
     [SK_SRCLINE] = {"srcline", "Source:Line"}, [SK_CPU] = {"cpu", "CPU"},
+    [SK_PERIOD] = {"period", "Period"},
 };
 
 const char *report_frame_label(const struct profile_frame *f, char *buf, size_t len)
@@ -615,6 +616,19 @@ static void print_head(const char *sep, const char *name, size_t width, bool dot
 		putchar('.');
 }
 
+/* A column of numbers, one per member of the line's group: samples or period. */
+static void print_counts(const struct hsum *sum, uint32_t n, bool period)
+{
+	uint32_t m;
+
+	printf("  ");
+	if (n == 1)
+		printf("%12" PRIu64, period ? sum->self : sum->samples);
+	else
+		for (m = 0; m < n; m++)
+			printf(" %11" PRIu64, period ? sum[m].self : sum[m].samples);
+}
+
 /*
  * One event's section, or one group's with a column per member (perf's
  * group view): each member's share is of its own event count.
@@ -640,6 +654,9 @@ static void print_event(struct report *r, size_t ev, struct hent **v, size_t nv)
 			const char *last = last_comm(r, v[i]->tid);
 			size_t len;
 
+			if (r->keys[k] == SK_PERIOD)
+				continue;
+
 			column(r, v[i], r->keys[k], buf, sizeof(buf));
 			len = r->keys[k] == SK_COMM && last ? strlen(last)
 			      : r->keys[k] == SK_CPU	    ? 3 /* perf's, even for "-001" */
@@ -658,8 +675,12 @@ static void print_event(struct report *r, size_t ev, struct hent **v, size_t nv)
 			print_head("  ", "Self", pct_w, line);
 		if (r->show_nr)
 			print_head("  ", "Samples", nr_w, line);
+		if (r->show_period)
+			print_head("  ", "Period", nr_w, line);
 		for (k = 0; k < r->nkeys; k++) {
-			if (line)
+			if (r->keys[k] == SK_PERIOD)
+				print_head("  ", "Period", nr_w, line);
+			else if (line)
 				print_head("  ", NULL, width[k], true);
 			else
 				printf(r->keys[k] == SK_PID ? "  %*s" : "  %-*s", (int)width[k],
@@ -684,15 +705,15 @@ static void print_event(struct report *r, size_t ev, struct hent **v, size_t nv)
 		}
 		for (m = 0; m < n; m++)
 			printf("%7.2f%%", report_pct(sum[m].self, r->prof.events[ev + m].period));
-		if (r->show_nr) {
-			printf("  ");
-			if (n == 1)
-				printf("%12" PRIu64, sum->samples);
-			else
-				for (m = 0; m < n; m++)
-					printf(" %11" PRIu64, sum[m].samples);
-		}
+		if (r->show_nr)
+			print_counts(sum, n, false);
+		if (r->show_period)
+			print_counts(sum, n, true);
 		for (k = 0; k < r->nkeys; k++) {
+			if (r->keys[k] == SK_PERIOD) {
+				print_counts(sum, n, true);
+				continue;
+			}
 			column(r, v[i], r->keys[k], buf, sizeof(buf));
 			/* perf pads every column but a symbol at the end. */
 			if (k == r->nkeys - 1 && r->keys[k] == SK_SYM)
@@ -724,9 +745,11 @@ void report_hist_print(struct report *r)
 	g_caller = r->caller;
 	g_report = r;
 	qsort(v, nv, sizeof(*v), cmp_hent);
-	printf("# To display the perf.data header info, please use --header/--header-only "
-	       "options.\n#\n#\n# Total Lost Samples: %" PRIu64 "\n#\n",
-	       r->prof.meta.lost);
+	/* --header printed the header where perf's hint would be. */
+	if (!r->header_shown)
+		printf("# To display the perf.data header info, please use --header/--header-only "
+		       "options.\n#\n");
+	printf("#\n# Total Lost Samples: %" PRIu64 "\n#\n", r->prof.meta.lost);
 	for (ev = 0, i = 0; ev < r->prof.nevents; ev++) {
 		for (j = i; j < nv && v[j]->ev == ev; j++)
 			;

@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# perfev report's header, period, weight and branch options against perf 6.1 on the same files: recorded ones and synthesized ones (branch stacks, memory samples) no PMU here can record.
+. tests/cli/lib.sh
+
+B=${PERFEV_BUILD:-build}
+WL=$B/examples/workload
+W=$B/bench/report-workload
+SYNTH=$B/bench/perfdata-synth
+have_perf61
+
+# same NAME FILE OPTIONS...: perf report --stdio and perfev report, both with OPTIONS, agree,
+# every column header included.
+same() {
+	name=$1 file=$2
+	shift 2
+	perf report -i "$file" --stdio "$@" >"$TMP/perf.txt" 2>/dev/null
+	run "$PERFEV" report -i "$file" "$@"
+	expect_rc "$name" 0 || return 1
+	if python3 tests/cli/oracle.py report-cmp "$TMP/perf.txt" "$TMP/out" --columns \
+		>"$TMP/cmp.err" 2>&1; then
+		pass "$name"
+	else
+		fail "$name" "$(cat "$TMP/cmp.err")"
+	fi
+}
+
+# same_header NAME FILE: perf report --header-only and perfev's, line for line.
+same_header() {
+	perf report -i "$2" --header-only >"$TMP/perf.txt" 2>/dev/null
+	run "$PERFEV" report -i "$2" --header-only
+	expect_rc "$1" 0 || return 1
+	if cmp -s "$TMP/perf.txt" "$TMP/out"; then
+		pass "$1"
+	else
+		fail "$1" "$(diff "$TMP/perf.txt" "$TMP/out" | head -8 | tr '\n' ' ')"
+	fi
+}
+
+# Files made here: perfev's and perf's recordings of one workload.
+"$PERFEV" record -q -o "$TMP/pv.data" -e task-clock -- "$WL" 50000000 >/dev/null 2>"$TMP/err" ||
+	fail report_options_record "perfev record failed: $(head -c 300 "$TMP/err")"
+"$PERFEV" record -q -o "$TMP/pvs.data" -e '{task-clock,page-faults}:S' -- "$WL" 50000000 \
+	>/dev/null 2>"$TMP/err" ||
+	fail report_options_record "perfev record :S failed: $(head -c 300 "$TMP/err")"
+
+# The header: perfev script --header-only prints the same block.
+run "$PERFEV" report -i "$TMP/pv.data" --header-only
+cp "$TMP/out" "$TMP/report-header.txt"
+run "$PERFEV" script -i "$TMP/pv.data" --header-only
+if cmp -s "$TMP/report-header.txt" "$TMP/out" &&
+	grep -q '^# data offset    : [0-9]' "$TMP/out" &&
+	grep -q '^# event : name = task-clock, , id = {' "$TMP/out" &&
+	grep -q '^# missing features: ' "$TMP/out"; then
+	pass report_header_shared
+else
+	fail report_header_shared "$(diff "$TMP/report-header.txt" "$TMP/out" | head -5 | tr '\n' ' ')"
+fi
+run "$PERFEV" report -i "$TMP/pv.data" --header
+if grep -q '^# ========$' "$TMP/out" && ! grep -q 'To display the perf.data header' "$TMP/out" &&
+	grep -q '^# Samples: ' "$TMP/out"; then
+	pass report_header_then_report
+else
+	fail report_header_then_report "$(head -5 "$TMP/out" | tr '\n' ' ')"
+fi
+
+# The Period column, without perf too: its sum is the event count.
+run "$PERFEV" report -i "$TMP/pv.data" --show-total-period --sort comm
+if expect_rc report_total_period 0 &&
+	awk '/^# Event count/ { c = $NF } /^# Overhead +Period +Command/ { h = 1 }
+	     $1 ~ /%$/ { s += $2 } END { exit !(h && s == c && c > 0) }' "$TMP/out"; then
+	pass report_total_period
+else
+	fail report_total_period "$(sed -n 6,12p "$TMP/out" | tr '\n' ' ')"
+fi
+
+if [ -z "$have_perf" ]; then
+	skip perf report_options_perf "$why_no_perf"
+	exit $status
+fi
+
+perf record -q -o "$TMP/pf.data" -e task-clock -- "$WL" 50000000 >/dev/null 2>&1 ||
+	fail report_options_record "perf record failed"
+same_header report_header_perfev_file "$TMP/pv.data"
+same_header report_header_perf_file "$TMP/pf.data"
+same_header report_header_group_file "$TMP/pvs.data"
+same report_header_full "$TMP/pf.data" --header
+for f in pv pf pvs; do
+	same "report_total_period_$f" "$TMP/$f.data" --show-total-period -n
+	same "report_sort_period_$f" "$TMP/$f.data" --sort sym,period
+	same "report_sort_period_first_$f" "$TMP/$f.data" --sort period,dso -n
+done
+same report_fields_period "$TMP/pf.data" -F overhead,period,sym
+
+exit $status

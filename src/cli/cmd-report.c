@@ -694,6 +694,8 @@ int cmd_report(int argc, const char **argv)
 			     "C++ and Rust names as the files spell them"),
 		    OPT_STR(0, "kallsyms", &io.kallsyms, "FILE",
 			    "the recording's kernel symbols (its machine's /proc/kallsyms)"),
+		    OPT_STR(0, "symfs", &io.symfs, "DIR",
+			    "look every file up under DIR (the recording's files copied there)"),
 		    OPT_FLAG(0, "group", &b.force_group,
 			     "a group's events side by side (the default; a file without groups "
 			     "is one group)"),

@@ -245,6 +245,8 @@ int cmd_script(int argc, const char **argv)
 			     "print symbol names as the files spell them"),
 		    OPT_STR(0, "kallsyms", &s.kallsyms, "FILE",
 			    "the recording's kernel symbols (its machine's /proc/kallsyms)"),
+		    OPT_STR(0, "symfs", &s.symfs, "DIR",
+			    "look every file up under DIR (the recording's files copied there)"),
 		    OPT_TERMINATOR,
 		};
 
@@ -259,6 +261,7 @@ int cmd_script(int argc, const char **argv)
 	{
 		struct input_opts io = {.path = s.input,
 					.kallsyms = s.kallsyms,
+					.symfs = s.symfs,
 					.no_demangle = s.no_demangle,
 					.raw = s.dump,
 					.whole_reads = s.json};

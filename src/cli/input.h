@@ -22,6 +22,7 @@ struct input {
 struct input_opts {
 	const char *path;     /* -i; NULL: perf.data, or standard input when it is a pipe */
 	const char *kallsyms; /* --kallsyms */
+	const char *symfs;    /* --symfs */
 	bool no_demangle;
 	bool raw;	  /* perfev_source_opts.raw (script -D) */
 	bool whole_reads; /* perfev_source_opts.whole_reads (script -j) */

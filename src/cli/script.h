@@ -73,6 +73,7 @@ struct script {
 	bool show_mmap, show_task, show_switch, hide_callchain;
 	bool no_demangle;		  /* symbol names as the files spell them */
 	const char *kallsyms;		  /* --kallsyms: the recording's kernel symbols */
+	const char *symfs;		  /* --symfs: where the recording's files are */
 	unsigned int fields[OT_MAX];	  /* what each output type prints */
 	bool user_set[OT_MAX];		  /* -F was given */
 	unsigned int user_fields[OT_MAX]; /* named in -F: missing sample bits are errors */

@@ -91,4 +91,26 @@ for f in pv pf pvs; do
 done
 same report_fields_period "$TMP/pf.data" -F overhead,period,sym
 
+# --symfs: a program of a build id no cache holds, recorded, then moved under DIR: its symbols
+# are found there, and every other file's only there too (perf's rules, kernel included).
+if cc -O2 -g -o "$TMP/rw" bench/report-workload.c \
+	-Wl,--build-id=0x$(od -An -N20 -tx1 /dev/urandom | tr -d ' \n') 2>"$TMP/err" &&
+	perf record -N -q -o "$TMP/sf.data" -F 2000 -- "$TMP/rw" 1000 >/dev/null 2>&1; then
+	mkdir -p "$TMP/symfs$TMP" && mv "$TMP/rw" "$TMP/symfs$TMP/rw"
+	same report_symfs_none "$TMP/sf.data" --sort dso,sym
+	same report_symfs "$TMP/sf.data" --sort dso,sym --symfs "$TMP/symfs"
+	same report_symfs_kallsyms "$TMP/sf.data" --sort dso,sym --symfs "$TMP/symfs" \
+		--kallsyms /proc/kallsyms
+	run "$PERFEV" script -i "$TMP/sf.data" -F ip,sym --symfs "$TMP/symfs"
+	n=$(grep -c 'partition\|number\|insertion_sort' "$TMP/out")
+	run "$PERFEV" script -i "$TMP/sf.data" -F ip,sym
+	if [ "$n" -gt 10 ] && ! grep -q 'partition\|number\|insertion_sort' "$TMP/out"; then
+		pass script_symfs
+	else
+		fail script_symfs "$n samples resolved under the symfs; without it: $(head -3 "$TMP/out")"
+	fi
+else
+	fail report_symfs "cannot build and record the program: $(head -c 300 "$TMP/err")"
+fi
+
 exit $status

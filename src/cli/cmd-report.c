@@ -437,6 +437,18 @@ static void on_sample(struct builder *b, const struct perfev_source_event *ev)
 	add_sample(b, ev);
 }
 
+/* -T: a thread's count at its exit, its first value as perf reads it. */
+static void on_read(struct builder *b, const struct perfev_source_event *ev)
+{
+	const struct perfev_record *rec = ev->rec;
+	uint64_t v;
+
+	if (perfev_sample_read_value(&ev->attr->layout, &rec->u.read.values, 0, &v, NULL, NULL))
+		return;
+	report_threads_add(b->r, rec->u.read.pid, rec->u.read.tid, ev->attr_idx,
+			   event_name(b, ev->attr_idx), v);
+}
+
 /* Read the whole file into the profile.  The exit status: a file cut short still gives one. */
 static int read_all(struct builder *b)
 {
@@ -448,6 +460,8 @@ static int read_all(struct builder *b)
 	while ((err = perfev_source_next(b->src, &ev)) > 0) {
 		if (ev->kind == PERFEV_SOURCE_SAMPLE && !b->skip_samples)
 			on_sample(b, ev);
+		else if (ev->type == PERF_RECORD_READ && b->r->show_threads && ev->rec && ev->attr)
+			on_read(b, ev);
 	}
 	if (err == -ENOMEM)
 		cli_die("out of memory");
@@ -634,6 +648,7 @@ static void report_release(struct report *r)
 	names_release(&r->fsym);
 	free(r->ftid);
 	free(r->groups);
+	report_threads_release(r);
 }
 
 int cmd_report(int argc, const char **argv)
@@ -671,6 +686,8 @@ int cmd_report(int argc, const char **argv)
 		    OPT_FLAG('n', "show-nr-samples", &r.show_nr, "a column with the sample count"),
 		    OPT_FLAG(0, "show-total-period", &r.show_period,
 			     "a column with the period (the sum of the samples' periods)"),
+		    OPT_FLAG('T', "threads", &r.show_threads,
+			     "after the report, each thread's counts at its exit (perf record -s)"),
 		    OPT_FLAG(0, "header", &header, "the file's header before the report"),
 		    OPT_FLAG(0, "header-only", &header_only, "the file's header only"),
 		    OPT_MULTI(0, "comm", &comms, "COMMS", "only these commands (comma list)"),

@@ -81,6 +81,14 @@ struct names {
 	bool on;
 };
 
+/* -T: the counts of PERF_RECORD_READ, per thread (pid << 32 | tid) and event, in order met. */
+struct report_threads {
+	uint64_t *thread, *counter; /* the threads; the counters' event indexes */
+	const char **names;	    /* per counter, interned */
+	uint64_t *value;	    /* per thread, a row of ncounters sums */
+	size_t nthreads, ncounters, cap_threads, cap_counters, cap_names;
+};
+
 struct report {
 	/* options */
 	enum sort_key keys[SK_MAX];
@@ -90,6 +98,8 @@ struct report {
 	bool show_nr, children, lines, inline_frames;
 	bool show_period; /* --show-total-period: a Period column after Samples */
 	bool header_shown; /* --header printed the file's header before the report */
+	bool show_threads; /* -T: the table of @threads after the report */
+	struct report_threads threads;
 	/* --sort sym...: a graph's one root starts after its first name, the line's own (perf's) */
 	bool graph_skips_sym;
 	enum graph_mode graph;
@@ -130,6 +140,14 @@ void report_hist_release(struct report *r);
 const char *report_frame_label(const struct profile_frame *f, char *buf, size_t len);
 /* The command, object, symbol and source line filters let this line through. */
 bool report_listed(const struct names *f, const char *s);
+
+/* report-threads.c */
+/* Thread @pid/@tid's count of event @ev (@name) at its exit: @value, added. */
+void report_threads_add(struct report *r, uint32_t pid, uint32_t tid, size_t ev, const char *name,
+			uint64_t value);
+/* perf report -T's table. */
+void report_threads_print(const struct report *r);
+void report_threads_release(struct report *r);
 
 /* report-graph.c */
 /* A step of a call path: a function's name (interned) and address. */

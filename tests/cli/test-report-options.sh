@@ -73,6 +73,28 @@ else
 	fail report_total_period "$(sed -n 6,12p "$TMP/out" | tr '\n' ' ')"
 fi
 
+# -T: each inherited thread's count at its exit (READ records of a perf record -s recording).
+two="for i in 1 2; do $WL 20000000 & done; wait"
+"$PERFEV" record -q -s -e task-clock -o "$TMP/pT.data" -- sh -c "$two" >/dev/null 2>&1
+run "$PERFEV" report -i "$TMP/pT.data" -T
+if expect_rc report_threads_table 0 && grep -q '^#   PID    TID  task-clock$' "$TMP/out" &&
+	[ "$(grep -cE '^  +[0-9]+  +[0-9]+  +[0-9]+$' "$TMP/out")" -ge 2 ]; then
+	pass report_threads_table
+else
+	fail report_threads_table "$(tail -4 "$TMP/out" | tr '\n' ' ')"
+fi
+
+# same_threads NAME FILE: perf report -T's table and perfev's, line for line.
+same_threads() {
+	perf report -i "$2" --stdio -T 2>/dev/null | sed -n '/^# *PID  *TID/,$p' >"$TMP/perf.txt"
+	"$PERFEV" report -i "$2" -T 2>/dev/null | sed -n '/^# *PID  *TID/,$p' >"$TMP/out"
+	if [ -s "$TMP/perf.txt" ] && cmp -s "$TMP/perf.txt" "$TMP/out"; then
+		pass "$1"
+	else
+		fail "$1" "perf: $(tr '\n' '|' <"$TMP/perf.txt") perfev: $(tr '\n' '|' <"$TMP/out")"
+	fi
+}
+
 if [ -z "$have_perf" ]; then
 	skip perf report_options_perf "$why_no_perf"
 	exit $status
@@ -90,6 +112,11 @@ for f in pv pf pvs; do
 	same "report_sort_period_first_$f" "$TMP/$f.data" --sort period,dso -n
 done
 same report_fields_period "$TMP/pf.data" -F overhead,period,sym
+perf record -q -s -e task-clock -o "$TMP/fT.data" -- sh -c "$two" >/dev/null 2>&1
+same_threads report_threads_perf_file "$TMP/fT.data"
+same_threads report_threads_perfev_file "$TMP/pT.data"
+same_threads report_threads_none "$TMP/pf.data"
+same report_threads_report "$TMP/fT.data" -T
 
 # --symfs: a program of a build id no cache holds, recorded, then moved under DIR: its symbols
 # are found there, and every other file's only there too (perf's rules, kernel included).

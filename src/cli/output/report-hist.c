@@ -758,5 +758,7 @@ void report_hist_print(struct report *r)
 			print_event(r, ev, v + i, j - i);
 		i = j;
 	}
+	if (r->show_threads)
+		report_threads_print(r);
 	free(v);
 }

@@ -390,6 +390,56 @@ static uint32_t event_of(struct builder *b, size_t idx)
 	return b->ev_of[idx];
 }
 
+/* The sample's CPU when lines are kept apart by it, else -1. */
+static int32_t sample_cpu(const struct report *r, const struct perfev_sample *smp)
+{
+	return r->want[SK_CPU] && (smp->present & PERF_SAMPLE_CPU) ? (int32_t)smp->cpu : -1;
+}
+
+/* The profile frame of a branch's address. */
+static uint32_t branch_frame(struct builder *b, const struct perfev_source_event *ev, uint64_t ip)
+{
+	struct perfev_machine *m = perfev_source_machine(b->src);
+	const struct perfev_frame *f;
+	size_t n = 0;
+
+	/* As perf, whichever space holds the address, not the sample's. */
+	if (perfev_machine_resolve(m, ev->pid,
+				   ip >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER, ip, 0,
+				   &f, &n) ||
+	    !n)
+		cli_die("out of memory");
+	return profile_frame(b, f, 0, n, ev->pid, false);
+}
+
+/*
+ * Branch mode: each entry of the sample's branch stack is a line's
+ * sample of period 1 (perf's), its source and target a stack of two
+ * frames, its cycles the stack's tag.
+ */
+static void add_branches(struct builder *b, const struct perfev_source_event *ev)
+{
+	struct report *r = b->r;
+	const struct perfev_sample *smp = &ev->rec->u.sample;
+	uint32_t e = event_of(b, ev->attr_idx), fr[2];
+	const char *comm = profile_intern(&r->prof, ev->comm);
+	uint64_t i;
+
+	report_note_comm(r, smp->tid, comm);
+	for (i = 0; i < smp->branch_nr; i++) {
+		uint64_t from = perfev_u64_at(smp->branches, i * 3);
+		uint64_t to = perfev_u64_at(smp->branches, i * 3 + 1);
+		uint64_t flags = perfev_u64_at(smp->branches, i * 3 + 2);
+
+		fr[0] = branch_frame(b, ev, from);
+		fr[1] = branch_frame(b, ev, to);
+		r->prof.events[e].samples++;
+		r->prof.events[e].period++;
+		profile_add_tagged(&r->prof, e, comm, smp->pid, smp->tid, sample_cpu(r, smp),
+				   (flags >> 4) & 0xffff, fr, 2, 1);
+	}
+}
+
 /*
  * Add a sample (one member of a group's, when it read its group) to its
  * event; its stack and command are looked up once per record.
@@ -399,7 +449,7 @@ static void add_sample(struct builder *b, const struct perfev_source_event *ev)
 	struct report *r = b->r;
 	const struct perfev_sample *smp = &ev->rec->u.sample;
 	uint32_t e = event_of(b, ev->attr_idx);
-	uint64_t period = ev->period;
+	uint64_t period = ev->period, tag = 0;
 
 	/* A frequency without PERF_SAMPLE_PERIOD says nothing of the period: one per sample. */
 	if (!(smp->present & (PERF_SAMPLE_READ | PERF_SAMPLE_PERIOD)) && ev->attr->attr->freq)
@@ -412,10 +462,13 @@ static void add_sample(struct builder *b, const struct perfev_source_event *ev)
 		b->comm = profile_intern(&r->prof, ev->comm);
 		report_note_comm(r, smp->tid, b->comm);
 	}
-	profile_add_on_cpu(
-	    &r->prof, e, b->comm, smp->pid, smp->tid,
-	    r->want[SK_CPU] ? ((smp->present & PERF_SAMPLE_CPU) ? (int32_t)smp->cpu : -1) : -1,
-	    b->frames, (uint32_t)b->nframes, period);
+	/* perf's weight of a sample: PERF_SAMPLE_WEIGHT's, or the first of WEIGHT_STRUCT's. */
+	if (r->want[SK_WEIGHT] || r->want[SK_LOCAL_WEIGHT])
+		tag = (smp->present & PERF_SAMPLE_WEIGHT_STRUCT) ? smp->weight_struct.var1_dw
+		      : (smp->present & PERF_SAMPLE_WEIGHT)	    ? smp->weight
+								    : 0;
+	profile_add_tagged(&r->prof, e, b->comm, smp->pid, smp->tid, sample_cpu(r, smp), tag,
+			   b->frames, (uint32_t)b->nframes, period);
 }
 
 static void on_sample(struct builder *b, const struct perfev_source_event *ev)
@@ -434,7 +487,10 @@ static void on_sample(struct builder *b, const struct perfev_source_event *ev)
 		if (smp->time > r->prof.meta.time_last)
 			r->prof.meta.time_last = smp->time;
 	}
-	add_sample(b, ev);
+	if (r->branch_mode)
+		add_branches(b, ev);
+	else
+		add_sample(b, ev);
 }
 
 /* -T: a thread's count at its exit, its first value as perf reads it. */
@@ -479,6 +535,13 @@ static const struct {
     [SK_COMM] = {"comm"}, [SK_PID] = {"pid"},	      [SK_DSO] = {"dso"},
     [SK_SYM] = {"sym"},	  [SK_SRCLINE] = {"srcline"}, [SK_CPU] = {"cpu"},
     [SK_PERIOD] = {"period"},
+    [SK_WEIGHT] = {"weight"},
+    [SK_LOCAL_WEIGHT] = {"local_weight"},
+    [SK_DSO_FROM] = {"dso_from"},
+    [SK_DSO_TO] = {"dso_to"},
+    [SK_SYM_FROM] = {"symbol_from"},
+    [SK_SYM_TO] = {"symbol_to"},
+    [SK_CYCLES] = {"cycles"},
 };
 
 /* --sort and -F: sort keys; with @fields also "overhead", "overhead_children" and "sample". */
@@ -504,7 +567,9 @@ static void parse_keys(struct report *r, const char *spec, bool fields, const st
 		} else if (k == SK_MAX) {
 			usage_error(
 			    report_usage, opts,
-			    "unknown %s '%.*s' (known: comm, pid, dso, sym, srcline, cpu, period%s)",
+			    "unknown %s '%.*s' (known: comm, pid, dso, sym, srcline, cpu, period, weight, "
+			    "local_weight, and with branch stacks dso_from, dso_to, symbol_from, "
+			    "symbol_to, cycles%s)",
 			    fields ? "field" : "sort key", (int)len, p,
 			    fields ? ", overhead, overhead_children, sample" : "");
 		} else if (!r->want[k] && r->nkeys < SK_MAX) {
@@ -639,6 +704,56 @@ static void set_groups(struct report *r, const struct builder *b, bool no_group)
 	}
 }
 
+/*
+ * perf's branch mode: a line per branch of the samples' branch stacks,
+ * for a file with the BRANCH_STACK feature (perf record -b writes it)
+ * or with -b; sorted by the branch keys unless told otherwise.  Returns
+ * 0, 1 (-b on a file without branch stacks) or 2 (branch keys outside
+ * branch mode), after saying why.
+ */
+static int setup_branch_mode(struct report *r, const struct builder *b, bool want, bool refuse,
+			     bool sorted)
+{
+	const struct perfev_data_reader *rd = perfev_source_data(b->src);
+	bool any = false;
+	size_t i;
+	int k;
+
+	for (i = 0; i < perfev_data_attr_count(rd); i++)
+		if (perfev_data_attr(rd, i)->attr->sample_type & PERF_SAMPLE_BRANCH_STACK)
+			any = true;
+	if (want && !any) {
+		cli_error("cannot report branches of '%s': its samples have no branch stacks "
+			  "(record them with perf record -b or -j)",
+			  b->in.path);
+		return 1;
+	}
+	r->branch_mode =
+	    want || (!refuse && !perfev_data_feature(rd, PERFEV_FEAT_BRANCH_STACK, NULL, NULL));
+	if (r->branch_mode && !sorted) {
+		static const enum sort_key keys[] = {SK_COMM, SK_SYM_FROM, SK_SYM_TO, SK_CYCLES};
+
+		/* perf 6.1's: comm,dso_from,symbol_from,symbol_to,cycles */
+		memset(r->want, 0, sizeof(r->want));
+		r->nkeys = 0;
+		r->keys[r->nkeys++] = SK_COMM;
+		r->keys[r->nkeys++] = SK_DSO_FROM;
+		for (i = 1; i < sizeof(keys) / sizeof(keys[0]); i++)
+			r->keys[r->nkeys++] = keys[i];
+		for (k = 0; k < r->nkeys; k++)
+			r->want[r->keys[k]] = true;
+		r->graph_skips_sym = false;
+	}
+	for (k = 0; k < r->nkeys && !r->branch_mode; k++)
+		if (r->keys[k] >= SK_DSO_FROM && r->keys[k] <= SK_CYCLES) {
+			cli_error("cannot sort by '%s' without branch stacks: it is a key of "
+				  "--branch-stack (-b), for files recorded with branch stacks",
+				  sort_names[r->keys[k]].name);
+			return 2;
+		}
+	return 0;
+}
+
 static void report_release(struct report *r)
 {
 	report_hist_release(r);
@@ -657,11 +772,12 @@ int cmd_report(int argc, const char **argv)
 	struct builder b;
 	struct opt_list comms = {0}, dsos = {0}, syms = {0}, tids = {0};
 	struct input_opts io = {0};
-	const char *sort = "comm,dso,sym", *fields = NULL, *limit = NULL, *graph = NULL;
+	static const char default_sort[] = "comm,dso,sym";
+	const char *sort = default_sort, *fields = NULL, *limit = NULL, *graph = NULL;
 	const char *folded = NULL, *speedscope = NULL, *pprof = NULL, *html = NULL;
 	bool stdio = false, children = false, no_children = false, inverted = false;
 	bool inline_frames = false, no_inline = false, order_set = false, no_group = false;
-	bool header = false, header_only = false;
+	bool header = false, header_only = false, branch_stack = false, no_branch_stack = false;
 	struct stat st;
 	int status;
 
@@ -688,6 +804,11 @@ int cmd_report(int argc, const char **argv)
 			     "a column with the period (the sum of the samples' periods)"),
 		    OPT_FLAG('T', "threads", &r.show_threads,
 			     "after the report, each thread's counts at its exit (perf record -s)"),
+		    OPT_FLAG('b', "branch-stack", &branch_stack,
+			     "a line per branch of the samples' branch stacks (the default for files "
+			     "recorded with them)"),
+		    OPT_FLAG(0, "no-branch-stack", &no_branch_stack,
+			     "the samples themselves, not their branch stacks"),
 		    OPT_FLAG(0, "header", &header, "the file's header before the report"),
 		    OPT_FLAG(0, "header-only", &header_only, "the file's header only"),
 		    OPT_MULTI(0, "comm", &comms, "COMMS", "only these commands (comma list)"),
@@ -734,6 +855,9 @@ int cmd_report(int argc, const char **argv)
 			usage_error(report_usage, opts, "--inline and --no-inline disagree");
 		if (b.force_group && no_group)
 			usage_error(report_usage, opts, "--group and --no-group disagree");
+		if (branch_stack && no_branch_stack)
+			usage_error(report_usage, opts,
+				    "--branch-stack and --no-branch-stack disagree");
 		parse_keys(&r, fields ? fields : sort, fields != NULL, opts);
 		r.graph_skips_sym = !fields && !strncmp(sort, "sym", 3);
 		split(&comms, &r.fcomm);
@@ -778,6 +902,13 @@ int cmd_report(int argc, const char **argv)
 		b.src = b.in.src;
 		bool pipe = perfev_data_is_pipe(perfev_source_data(b.src));
 
+		status = setup_branch_mode(&r, &b, branch_stack, no_branch_stack,
+					   fields || sort != default_sort);
+		if (status) {
+			input_close(&b.in);
+			report_release(&r);
+			return status;
+		}
 		/* A file's header is known at once; a stream's features come with its records. */
 		r.header_shown = header || header_only;
 		if (r.header_shown && !pipe)

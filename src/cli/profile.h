@@ -50,6 +50,12 @@ struct profile_stack {
 	uint32_t *frames; /* indexes into profile.frames, the sampled one (leaf) first */
 	uint64_t period;  /* the sum of the samples' periods */
 	uint64_t samples;
+	/*
+	 * What else tells the stack's samples apart, 0 unless asked: their
+	 * weight (perf report --sort weight), or a branch's cycles (branch
+	 * stacks, where the stack is a branch's source and target).
+	 */
+	uint64_t tag;
 };
 
 struct profile_event {
@@ -105,6 +111,11 @@ void profile_add(struct profile *p, uint32_t ev, const char *comm, uint32_t pid,
 /* The same, the sample taken on @cpu: stacks on different CPUs are kept apart. */
 void profile_add_on_cpu(struct profile *p, uint32_t ev, const char *comm, uint32_t pid,
 			uint32_t tid, int32_t cpu, const uint32_t *frames, uint32_t n,
+			uint64_t period);
+
+/* The same, with the stack's tag (profile_stack.tag): stacks of other tags are kept apart. */
+void profile_add_tagged(struct profile *p, uint32_t ev, const char *comm, uint32_t pid,
+			uint32_t tid, int32_t cpu, uint64_t tag, const uint32_t *frames, uint32_t n,
 			uint64_t period);
 
 /* The name a frame is shown by in the exports: its symbol, else "[unknown]". */

@@ -12,8 +12,30 @@
 #include <stdint.h>
 #include "profile.h"
 
-/* SK_PERIOD: a column (perf's "period" output field), not a key that splits lines. */
-enum sort_key { SK_COMM, SK_PID, SK_DSO, SK_SYM, SK_SRCLINE, SK_CPU, SK_PERIOD, SK_MAX };
+/*
+ * SK_PERIOD: a column (perf's "period" output field), not a key that
+ * splits lines.  SK_WEIGHT, SK_LOCAL_WEIGHT: the samples' weight, summed
+ * or per sample.  The branch keys (branch mode, --branch-stack): a
+ * branch's source and target (SK_DSO and SK_SYM are its target's) and
+ * its cycles.
+ */
+enum sort_key {
+	SK_COMM,
+	SK_PID,
+	SK_DSO,
+	SK_SYM,
+	SK_SRCLINE,
+	SK_CPU,
+	SK_PERIOD,
+	SK_WEIGHT,
+	SK_LOCAL_WEIGHT,
+	SK_DSO_FROM,
+	SK_DSO_TO,
+	SK_SYM_FROM,
+	SK_SYM_TO,
+	SK_CYCLES,
+	SK_MAX
+};
 
 /* -g: how call graphs are printed. */
 enum graph_mode { GM_NONE, GM_GRAPH, GM_FRACTAL, GM_FLAT, GM_FOLDED };
@@ -47,6 +69,13 @@ struct hent {
 	uint32_t max_depth;  /* of the call paths through this line (its group leader's) */
 	uint32_t seq;	     /* lines made before it */
 	bool unwound_inline; /* @sym is "name (inlined)" (profile_frame.unwound_inline) */
+	uint64_t tag;	     /* profile_stack.tag: the samples' weight, or the branch's cycles */
+	/* Branch mode: the branch's source (the fields above are its target). */
+	struct hfrom {
+		const char *dso, *sym, *path;
+		uint64_t sym_start, addr;
+		char level;
+	} from;
 	struct gnode graph;  /* the call paths through this line, when printed */
 	/* What identifies the line: the sort keys' fields (interned strings), the rest zero. */
 	struct hkey {
@@ -55,6 +84,9 @@ struct hent {
 		const char *comm, *dso, *sym, *srcline;
 		const char *sym_path; /* a symbol is its object's and its start's */
 		uint64_t addr, sym_start;
+		uint64_t tag;
+		const char *from_dso, *from_sym, *from_path;
+		uint64_t from_addr, from_start;
 	} key;
 	/* Per event of the line: itself, or each member of its group, the leader first. */
 	struct hsum {
@@ -99,6 +131,7 @@ struct report {
 	bool show_period; /* --show-total-period: a Period column after Samples */
 	bool header_shown; /* --header printed the file's header before the report */
 	bool show_threads; /* -T: the table of @threads after the report */
+	bool branch_mode;  /* a line per branch of the samples' branch stacks */
 	struct report_threads threads;
 	/* --sort sym...: a graph's one root starts after its first name, the line's own (perf's) */
 	bool graph_skips_sym;

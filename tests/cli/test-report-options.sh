@@ -73,11 +73,37 @@ else
 	fail report_total_period "$(sed -n 6,12p "$TMP/out" | tr '\n' ' ')"
 fi
 
+# Synthesized files: samples in the workload's and libc's functions, with branch stacks, with
+# weights and data sources, and a {task-clock,page-faults}:S group without GROUP_DESC.
+LIBC=$(ldd "$WL" | awk '$1 ~ /^libc\.so/ { print $3 }')
+A1=$(nm --defined-only "$W" | awk '$2 ~ /^[tT]$/ { printf "%s%s", s, $1; s = "," }' | cut -d, -f1-8)
+A2=$(nm -D --defined-only "$LIBC" | awk '$2 == "T" && $3 ~ /^(strlen|free|memchr|qsort)@/ { printf "%s%s", s, $1; s = "," }')
+for k in branch mem sread; do
+	"$SYNTH" $k "$TMP/$k.data" "$PWD/$W" "$A1" "$LIBC" "$A2" 2>"$TMP/err" ||
+		fail report_synth_$k "cannot write the file: $(head -c 300 "$TMP/err")"
+done
+
+# Branch mode, the default for a file with branch stacks: a line per branch.
+run "$PERFEV" report -i "$TMP/branch.data" -n
+if expect_rc report_branch_default 0 &&
+	grep -q '^# Overhead       Samples  Command     Source Shared Object  Source Symbol  *Target Symbol  *Basic Block Cycles$' "$TMP/out" &&
+	grep -q "^# Samples: 960  of event 'cpu-cycles'" "$TMP/out"; then
+	pass report_branch_default
+else
+	fail report_branch_default "$(sed -n 6,13p "$TMP/out" | tr '\n' ' ')"
+fi
+run "$PERFEV" report -i "$TMP/pv.data" -s dso_from
+expect_rc report_branch_keys_refused 2 && grep -q "cannot sort by 'dso_from' without branch stacks" "$TMP/err" &&
+	pass report_branch_keys_refused
+run "$PERFEV" report -i "$TMP/pv.data" -b
+expect_rc report_branch_refused 1 && grep -q "have no branch stacks" "$TMP/err" &&
+	pass report_branch_refused
+
 # -T: each inherited thread's count at its exit (READ records of a perf record -s recording).
 two="for i in 1 2; do $WL 20000000 & done; wait"
 "$PERFEV" record -q -s -e task-clock -o "$TMP/pT.data" -- sh -c "$two" >/dev/null 2>&1
 run "$PERFEV" report -i "$TMP/pT.data" -T
-if expect_rc report_threads_table 0 && grep -q '^#   PID    TID  task-clock$' "$TMP/out" &&
+if expect_rc report_threads_table 0 && grep -qE '^# +PID +TID  task-clock$' "$TMP/out" &&
 	[ "$(grep -cE '^  +[0-9]+  +[0-9]+  +[0-9]+$' "$TMP/out")" -ge 2 ]; then
 	pass report_threads_table
 else
@@ -112,6 +138,25 @@ for f in pv pf pvs; do
 	same "report_sort_period_first_$f" "$TMP/$f.data" --sort period,dso -n
 done
 same report_fields_period "$TMP/pf.data" -F overhead,period,sym
+
+# Branch stacks.  perf 6.1 crashes when --sort names symbol_from or symbol_to: those are
+# compared through the default order only.
+same report_branch "$TMP/branch.data"
+same report_branch_nr "$TMP/branch.data" -n --show-total-period
+same report_branch_dsos "$TMP/branch.data" -s dso_from,dso_to
+same report_branch_cycles "$TMP/branch.data" -s dso_to,cycles -n
+same report_branch_comm "$TMP/branch.data" -s comm
+same report_branch_weight "$TMP/branch.data" -s dso_from,weight
+same report_branch_off "$TMP/branch.data" --no-branch-stack
+# Weights.
+same report_weight "$TMP/mem.data" -s weight
+same report_local_weight "$TMP/mem.data" -s local_weight
+same report_local_weight_sym "$TMP/mem.data" -s local_weight,sym
+same report_weight_sym "$TMP/mem.data" -s sym,weight -n
+same report_weights "$TMP/mem.data" -s dso,local_weight,weight
+same report_weight_none "$TMP/pf.data" -s local_weight,sym
+# A :S group without GROUP_DESC: perf 6.1 shows each event on its own.
+same report_sread_no_group_desc "$TMP/sread.data"
 perf record -q -s -e task-clock -o "$TMP/fT.data" -- sh -c "$two" >/dev/null 2>&1
 same_threads report_threads_perf_file "$TMP/fT.data"
 same_threads report_threads_perfev_file "$TMP/pT.data"
@@ -119,18 +164,20 @@ same_threads report_threads_none "$TMP/pf.data"
 same report_threads_report "$TMP/fT.data" -T
 
 # --symfs: a program of a build id no cache holds, recorded, then moved under DIR: its symbols
-# are found there, and every other file's only there too (perf's rules, kernel included).
+# are found there, and every other file's only there too (perf's rules, kernel included).  HOME
+# is a new directory: no build-id cache (perf's, read by both) has the program.
 if cc -O2 -g -o "$TMP/rw" bench/report-workload.c \
 	-Wl,--build-id=0x$(od -An -N20 -tx1 /dev/urandom | tr -d ' \n') 2>"$TMP/err" &&
-	perf record -N -q -o "$TMP/sf.data" -F 2000 -- "$TMP/rw" 1000 >/dev/null 2>&1; then
+	mkdir -p "$TMP/home" && HOME=$TMP/home perf record -N -q -o "$TMP/sf.data" -F 2000 -- \
+		"$TMP/rw" 1000 >/dev/null 2>&1; then
 	mkdir -p "$TMP/symfs$TMP" && mv "$TMP/rw" "$TMP/symfs$TMP/rw"
-	same report_symfs_none "$TMP/sf.data" --sort dso,sym
-	same report_symfs "$TMP/sf.data" --sort dso,sym --symfs "$TMP/symfs"
-	same report_symfs_kallsyms "$TMP/sf.data" --sort dso,sym --symfs "$TMP/symfs" \
-		--kallsyms /proc/kallsyms
-	run "$PERFEV" script -i "$TMP/sf.data" -F ip,sym --symfs "$TMP/symfs"
+	HOME=$TMP/home same report_symfs_none "$TMP/sf.data" --sort dso,sym
+	HOME=$TMP/home same report_symfs "$TMP/sf.data" --sort dso,sym --symfs "$TMP/symfs"
+	HOME=$TMP/home same report_symfs_kallsyms "$TMP/sf.data" --sort dso,sym \
+		--symfs "$TMP/symfs" --kallsyms /proc/kallsyms
+	HOME=$TMP/home run "$PERFEV" script -i "$TMP/sf.data" -F ip,sym --symfs "$TMP/symfs"
 	n=$(grep -c 'partition\|number\|insertion_sort' "$TMP/out")
-	run "$PERFEV" script -i "$TMP/sf.data" -F ip,sym
+	HOME=$TMP/home run "$PERFEV" script -i "$TMP/sf.data" -F ip,sym
 	if [ "$n" -gt 10 ] && ! grep -q 'partition\|number\|insertion_sort' "$TMP/out"; then
 		pass script_symfs
 	else

@@ -19,6 +19,13 @@ static const struct {
     [SK_DSO] = {"dso", "Shared Object"},       [SK_SYM] = {"sym", "Symbol"},
     [SK_SRCLINE] = {"srcline", "Source:Line"}, [SK_CPU] = {"cpu", "CPU"},
     [SK_PERIOD] = {"period", "Period"},
+    [SK_WEIGHT] = {"weight", "Weight"},
+    [SK_LOCAL_WEIGHT] = {"local_weight", "Local Weight"},
+    [SK_DSO_FROM] = {"dso_from", "Source Shared Object"},
+    [SK_DSO_TO] = {"dso_to", "Target Shared Object"},
+    [SK_SYM_FROM] = {"symbol_from", "Source Symbol"},
+    [SK_SYM_TO] = {"symbol_to", "Target Symbol"},
+    [SK_CYCLES] = {"cycles", "Basic Block Cycles"},
 };
 
 const char *report_frame_label(const struct profile_frame *f, char *buf, size_t len)
@@ -84,6 +91,11 @@ static uint64_t hkey_hash(uint64_t key, void *ctx)
 	h = perfev__hash_combine(h, (uintptr_t)k->srcline);
 	h = perfev__hash_combine(h, (uintptr_t)k->sym_path);
 	h = perfev__hash_combine(h, k->sym_start);
+	h = perfev__hash_combine(h, k->tag);
+	h = perfev__hash_combine(h, (uintptr_t)k->from_dso);
+	h = perfev__hash_combine(h, (uintptr_t)k->from_sym);
+	h = perfev__hash_combine(h, (uintptr_t)k->from_path);
+	h = perfev__hash_combine(h, k->from_addr ^ k->from_start);
 	return perfev__hash_u64(perfev__hash_combine(h, k->addr));
 }
 
@@ -93,7 +105,10 @@ static bool hkey_equal(uint64_t x, uint64_t y, void *ctx)
 
 	return a->ev == b->ev && a->tid == b->tid && a->cpu == b->cpu && a->comm == b->comm &&
 	       a->dso == b->dso && a->sym == b->sym && a->srcline == b->srcline &&
-	       a->sym_path == b->sym_path && a->sym_start == b->sym_start && a->addr == b->addr;
+	       a->sym_path == b->sym_path && a->sym_start == b->sym_start && a->addr == b->addr &&
+	       a->tag == b->tag && a->from_dso == b->from_dso && a->from_sym == b->from_sym &&
+	       a->from_path == b->from_path && a->from_addr == b->from_addr &&
+	       a->from_start == b->from_start;
 }
 
 /*
@@ -107,18 +122,29 @@ static struct hent *entry(struct report *r, const struct hent *e)
 	struct hkey k = {0};
 	struct hent *h;
 	size_t n;
-	bool added;
+	bool added, want_sym;
 
 	k.ev = e->ev;
 	/* A thread is one line, whatever it was called: perf shows its last command. */
 	k.comm = r->want[SK_COMM] ? e->comm : NULL;
 	k.tid = r->want[SK_PID] ? e->tid : 0;
-	k.dso = r->want[SK_DSO] ? e->dso : NULL;
-	k.sym = r->want[SK_SYM] ? e->sym : NULL;
+	want_sym = r->want[SK_SYM] || r->want[SK_SYM_TO];
+	k.dso = r->want[SK_DSO] || r->want[SK_DSO_TO] ? e->dso : NULL;
+	k.sym = want_sym ? e->sym : NULL;
 	/* Functions of one name in two files, or two static ones in one, stay apart. */
-	k.sym_path = r->want[SK_SYM] && e->sym ? e->path : NULL;
-	k.sym_start = r->want[SK_SYM] && e->sym ? e->sym_start : 0;
-	k.addr = r->want[SK_SYM] && !e->sym ? e->addr : 0;
+	k.sym_path = want_sym && e->sym ? e->path : NULL;
+	k.sym_start = want_sym && e->sym ? e->sym_start : 0;
+	k.addr = want_sym && !e->sym ? e->addr : 0;
+	/* A branch's tag is its cycles; its weight is 1 whatever they are (perf's). */
+	k.tag = r->want[SK_CYCLES] ||
+			(!r->branch_mode && (r->want[SK_WEIGHT] || r->want[SK_LOCAL_WEIGHT]))
+		    ? e->tag
+		    : 0;
+	k.from_dso = r->want[SK_DSO_FROM] ? e->from.dso : NULL;
+	k.from_sym = r->want[SK_SYM_FROM] ? e->from.sym : NULL;
+	k.from_path = r->want[SK_SYM_FROM] && e->from.sym ? e->from.path : NULL;
+	k.from_start = r->want[SK_SYM_FROM] && e->from.sym ? e->from.sym_start : 0;
+	k.from_addr = r->want[SK_SYM_FROM] && !e->from.sym ? e->from.addr : 0;
 	k.srcline = r->want[SK_SRCLINE] ? e->srcline : NULL;
 	k.cpu = r->want[SK_CPU] ? e->cpu : 0;
 	r->ents.hash = hkey_hash;
@@ -227,6 +253,7 @@ static struct hent *frame_entry(struct report *r, const struct profile_stack *s,
 	 */
 	e.addr = f->sym || self ? f->addr : f->ip;
 	e.cpu = s->cpu;
+	e.tag = s->tag;
 	if (r->want[SK_SRCLINE])
 		e.srcline = srcline_of(r, s, first);
 	if (!report_listed(&r->fcomm, e.comm) || !report_listed(&r->fdso, e.dso) ||
@@ -343,6 +370,43 @@ static void touch(struct report *r, const struct profile_stack *s, uint32_t i, u
 		graph_add(&r->graph_mem, &h->graph, t->path.v, t->path.n, s->period);
 }
 
+/* Branch mode: a stack is a branch, its source then its target (cmd-report.c). */
+static void add_branch(struct report *r, const struct profile_stack *s)
+{
+	const struct profile_frame *from, *to;
+	struct hent e = {0}, *h;
+	struct hsum *sum;
+
+	if (s->nframes != 2)
+		return;
+	from = &r->prof.frames[s->frames[0]];
+	to = &r->prof.frames[s->frames[1]];
+	e.ev = line_event(r, s->ev);
+	e.comm = s->comm;
+	e.tid = s->tid;
+	e.cpu = s->cpu;
+	e.tag = s->tag;
+	e.dso = r->short_dso[s->frames[1]];
+	e.level = to->level;
+	e.sym = to->sym;
+	e.path = to->dso;
+	e.sym_start = to->addr - to->offset;
+	e.addr = to->addr;
+	e.from.dso = r->short_dso[s->frames[0]];
+	e.from.level = from->level;
+	e.from.sym = from->sym;
+	e.from.path = from->dso;
+	e.from.sym_start = from->addr - from->offset;
+	e.from.addr = from->addr;
+	if (!report_listed(&r->fcomm, e.comm) || !report_listed(&r->fdso, e.dso) ||
+	    !report_listed(&r->fsym, e.sym) || !tid_listed(r, e.tid))
+		return;
+	h = entry(r, &e);
+	sum = &h->sum[member(r, s->ev)];
+	sum->self += s->period;
+	sum->samples += s->samples;
+}
+
 static void add_stack(struct report *r, const struct profile_stack *s, struct touch *t)
 {
 	uint32_t i, first = 0, n = 0, leaf;
@@ -423,8 +487,12 @@ void report_hist_build(struct report *r)
 	size_t i;
 
 	prepare_frames(r);
-	for (i = 0; i < r->prof.nstacks; i++)
-		add_stack(r, &r->prof.stacks[i], &t);
+	for (i = 0; i < r->prof.nstacks; i++) {
+		if (r->branch_mode)
+			add_branch(r, &r->prof.stacks[i]);
+		else
+			add_stack(r, &r->prof.stacks[i], &t);
+	}
 	free(t.seen);
 	free(t.path.v);
 	free(t.real);
@@ -463,6 +531,20 @@ static const char *last_comm(const struct report *r, uint32_t tid)
 	return perfev__hashmap_find(&r->tcomms, tid, &comm) ? perfev__key_ptr(comm) : NULL;
 }
 
+static void sym_text(char *buf, size_t len, char level, const char *sym, uint64_t addr)
+{
+	if (sym)
+		snprintf(buf, len, "[%c] %s", level, sym);
+	else
+		snprintf(buf, len, "[%c] %#.16" PRIx64, level, addr);
+}
+
+/* A line's samples' weight, each (its samples are of one weight); a branch's is 1 (perf 6.1's). */
+static uint64_t weight_of(const struct report *r, const struct hent *h)
+{
+	return r->branch_mode ? 1 : h->tag;
+}
+
 /* The text of one column of @h. */
 static void column(const struct report *r, const struct hent *h, enum sort_key k, char *buf,
 		   size_t len)
@@ -481,10 +563,30 @@ static void column(const struct report *r, const struct hent *h, enum sort_key k
 		snprintf(buf, len, "%s", h->dso);
 		break;
 	case SK_SYM:
-		if (h->sym)
-			snprintf(buf, len, "[%c] %s", h->level, h->sym);
+	case SK_SYM_TO:
+		sym_text(buf, len, h->level, h->sym, h->addr);
+		break;
+	case SK_SYM_FROM:
+		sym_text(buf, len, h->from.level, h->from.sym, h->from.addr);
+		break;
+	case SK_DSO_TO:
+		snprintf(buf, len, "%s", h->dso);
+		break;
+	case SK_DSO_FROM:
+		snprintf(buf, len, "%s", h->from.dso);
+		break;
+	case SK_LOCAL_WEIGHT:
+		snprintf(buf, len, "%" PRIu64, weight_of(r, h));
+		break;
+	case SK_WEIGHT:
+		snprintf(buf, len, "%" PRIu64, weight_of(r, h) * h->sum[0].samples);
+		break;
+	case SK_CYCLES:
+		/* perf's, a short */
+		if (h->tag)
+			snprintf(buf, len, "%hd", (short)h->tag);
 		else
-			snprintf(buf, len, "[%c] %#.16" PRIx64, h->level, h->addr);
+			snprintf(buf, len, "-");
 		break;
 	case SK_SRCLINE:
 		snprintf(buf, len, "%s", h->srcline ? h->srcline : "??:0");
@@ -518,9 +620,26 @@ static int cmp_keys(const struct hent *x, const struct hent *y)
 			c = strcmp(x->dso, y->dso);
 			break;
 		case SK_SYM:
+		case SK_SYM_TO:
 			/* Resolved before unresolved; two unresolved stay as they came. */
 			c = x->sym && y->sym ? strcmp(x->sym, y->sym)
 					     : (x->sym == NULL) - (y->sym == NULL);
+			break;
+		case SK_SYM_FROM:
+			c = x->from.sym && y->from.sym ? strcmp(x->from.sym, y->from.sym)
+						       : (x->from.sym == NULL) - (y->from.sym == NULL);
+			break;
+		case SK_DSO_TO:
+			c = strcmp(x->dso, y->dso);
+			break;
+		case SK_DSO_FROM:
+			c = strcmp(x->from.dso, y->from.dso);
+			break;
+		case SK_WEIGHT:
+		case SK_LOCAL_WEIGHT:
+		case SK_CYCLES:
+			/* perf's: the larger first */
+			c = x->tag > y->tag ? -1 : x->tag < y->tag;
 			break;
 		case SK_SRCLINE:
 			c = strcmp(x->srcline ? x->srcline : "", y->srcline ? y->srcline : "");
@@ -661,6 +780,9 @@ static void print_event(struct report *r, size_t ev, struct hent **v, size_t nv)
 			len = r->keys[k] == SK_COMM && last ? strlen(last)
 			      : r->keys[k] == SK_CPU	    ? 3 /* perf's, even for "-001" */
 							    : strlen(buf);
+			/* perf's weight columns: 12 wide at least. */
+			if ((r->keys[k] == SK_WEIGHT || r->keys[k] == SK_LOCAL_WEIGHT) && len < 12)
+				len = 12;
 			/* perf's width is the name's: " (inlined)" runs over it. */
 			if (r->keys[k] == SK_SYM && v[i]->unwound_inline)
 				len -= strlen(" (inlined)");
@@ -716,7 +838,8 @@ static void print_event(struct report *r, size_t ev, struct hent **v, size_t nv)
 			}
 			column(r, v[i], r->keys[k], buf, sizeof(buf));
 			/* perf pads every column but a symbol at the end. */
-			if (k == r->nkeys - 1 && r->keys[k] == SK_SYM)
+			if (k == r->nkeys - 1 &&
+			    (r->keys[k] == SK_SYM || r->keys[k] == SK_SYM_FROM || r->keys[k] == SK_SYM_TO))
 				printf("  %s", buf);
 			else if (r->keys[k] == SK_COMM)
 				printf("  %-*.*s", (int)width[k], (int)width[k], buf);

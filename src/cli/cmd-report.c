@@ -396,7 +396,16 @@ static int32_t sample_cpu(const struct report *r, const struct perfev_sample *sm
 	return r->want[SK_CPU] && (smp->present & PERF_SAMPLE_CPU) ? (int32_t)smp->cpu : -1;
 }
 
-/* The profile frame of a branch's address. */
+/* perf's data source of a sample without one: every field "not available". */
+#define DATA_SRC_NONE                                                                              \
+	((uint64_t)PERF_MEM_OP_NA << PERF_MEM_OP_SHIFT |                                           \
+	 (uint64_t)PERF_MEM_LVL_NA << PERF_MEM_LVL_SHIFT |                                         \
+	 (uint64_t)PERF_MEM_SNOOP_NA << PERF_MEM_SNOOP_SHIFT |                                     \
+	 (uint64_t)PERF_MEM_LOCK_NA << PERF_MEM_LOCK_SHIFT |                                       \
+	 (uint64_t)PERF_MEM_TLB_NA << PERF_MEM_TLB_SHIFT |                                         \
+	 (uint64_t)PERF_MEM_LVLNUM_NA << PERF_MEM_LVLNUM_SHIFT)
+
+/* The profile frame of a branch's (or a data) address. */
 static uint32_t branch_frame(struct builder *b, const struct perfev_source_event *ev, uint64_t ip)
 {
 	struct perfev_machine *m = perfev_source_machine(b->src);
@@ -423,6 +432,7 @@ static void add_branches(struct builder *b, const struct perfev_source_event *ev
 	const struct perfev_sample *smp = &ev->rec->u.sample;
 	uint32_t e = event_of(b, ev->attr_idx), fr[2];
 	const char *comm = profile_intern(&r->prof, ev->comm);
+	struct profile_tags t = {0};
 	uint64_t i;
 
 	report_note_comm(r, smp->tid, comm);
@@ -435,8 +445,9 @@ static void add_branches(struct builder *b, const struct perfev_source_event *ev
 		fr[1] = branch_frame(b, ev, to);
 		r->prof.events[e].samples++;
 		r->prof.events[e].period++;
-		profile_add_tagged(&r->prof, e, comm, smp->pid, smp->tid, sample_cpu(r, smp),
-				   (flags >> 4) & 0xffff, fr, 2, 1);
+		t.tag = (flags >> 4) & 0xffff;
+		profile_add_tagged(&r->prof, e, comm, smp->pid, smp->tid, sample_cpu(r, smp), &t,
+				   fr, 2, 1);
 	}
 }
 
@@ -449,11 +460,20 @@ static void add_sample(struct builder *b, const struct perfev_source_event *ev)
 	struct report *r = b->r;
 	const struct perfev_sample *smp = &ev->rec->u.sample;
 	uint32_t e = event_of(b, ev->attr_idx);
-	uint64_t period = ev->period, tag = 0;
+	uint64_t period = ev->period, weight;
+	struct profile_tags t = {0};
+	int k;
 
 	/* A frequency without PERF_SAMPLE_PERIOD says nothing of the period: one per sample. */
 	if (!(smp->present & (PERF_SAMPLE_READ | PERF_SAMPLE_PERIOD)) && ev->attr->attr->freq)
 		period = 1;
+	/* perf's weight of a sample: PERF_SAMPLE_WEIGHT's, or the first of WEIGHT_STRUCT's. */
+	weight = (smp->present & PERF_SAMPLE_WEIGHT_STRUCT) ? smp->weight_struct.var1_dw
+		 : (smp->present & PERF_SAMPLE_WEIGHT)	     ? smp->weight
+							     : 0;
+	/* --mem-mode: the weight is the period (at least 1), as perf's memory report. */
+	if (r->mem_mode)
+		period = weight ? weight : 1;
 	r->prof.events[e].samples++;
 	r->prof.events[e].period += period;
 	if (ev->seq != b->seq) {
@@ -462,12 +482,17 @@ static void add_sample(struct builder *b, const struct perfev_source_event *ev)
 		b->comm = profile_intern(&r->prof, ev->comm);
 		report_note_comm(r, smp->tid, b->comm);
 	}
-	/* perf's weight of a sample: PERF_SAMPLE_WEIGHT's, or the first of WEIGHT_STRUCT's. */
 	if (r->want[SK_WEIGHT] || r->want[SK_LOCAL_WEIGHT])
-		tag = (smp->present & PERF_SAMPLE_WEIGHT_STRUCT) ? smp->weight_struct.var1_dw
-		      : (smp->present & PERF_SAMPLE_WEIGHT)	    ? smp->weight
-								    : 0;
-	profile_add_tagged(&r->prof, e, b->comm, smp->pid, smp->tid, sample_cpu(r, smp), tag,
+		t.tag = weight;
+	if (r->want[SK_LOCAL_INS_LAT] && (smp->present & PERF_SAMPLE_WEIGHT_STRUCT))
+		t.ins_lat = smp->weight_struct.var2_w;
+	for (k = SK_MEM; k <= SK_BLOCKED; k++)
+		if (r->want[k])
+			t.data_src = (smp->present & PERF_SAMPLE_DATA_SRC) ? smp->data_src
+									  : DATA_SRC_NONE;
+	if ((r->want[SK_SYM_DADDR] || r->want[SK_DSO_DADDR]) && (smp->present & PERF_SAMPLE_ADDR))
+		t.daddr = branch_frame(b, ev, smp->addr) + 1;
+	profile_add_tagged(&r->prof, e, b->comm, smp->pid, smp->tid, sample_cpu(r, smp), &t,
 			   b->frames, (uint32_t)b->nframes, period);
 }
 
@@ -542,6 +567,15 @@ static const struct {
     [SK_SYM_FROM] = {"symbol_from"},
     [SK_SYM_TO] = {"symbol_to"},
     [SK_CYCLES] = {"cycles"},
+    [SK_LOCAL_INS_LAT] = {"local_ins_lat"},
+    [SK_MEM] = {"mem"},
+    [SK_SNOOP] = {"snoop"},
+    [SK_TLB] = {"tlb"},
+    [SK_LOCKED] = {"locked"},
+    [SK_BLOCKED] = {"blocked"},
+    [SK_SYM_DADDR] = {"symbol_daddr"},
+    [SK_DSO_DADDR] = {"dso_daddr"},
+    [SK_IPC_NULL] = {"ipc_null"},
 };
 
 /* --sort and -F: sort keys; with @fields also "overhead", "overhead_children" and "sample". */
@@ -558,7 +592,11 @@ static void parse_keys(struct report *r, const char *spec, bool fields, const st
 			if (strlen(sort_names[k].name) == len &&
 			    !strncmp(p, sort_names[k].name, len))
 				break;
-		if (k == SK_MAX && fields && len == 6 && !strncmp(p, "sample", 6)) {
+		/* perf 6.1 drops the pipeline stage keys outside powerpc. */
+		if (k == SK_MAX && ((len == 17 && !strncmp(p, "local_p_stage_cyc", 17)) ||
+				    (len == 11 && !strncmp(p, "p_stage_cyc", 11)))) {
+			/* nothing */
+		} else if (k == SK_MAX && fields && len == 6 && !strncmp(p, "sample", 6)) {
 			r->show_nr = true;
 		} else if (k == SK_MAX && fields &&
 			   ((len == 8 && !strncmp(p, "overhead", 8)) ||
@@ -568,8 +606,9 @@ static void parse_keys(struct report *r, const char *spec, bool fields, const st
 			usage_error(
 			    report_usage, opts,
 			    "unknown %s '%.*s' (known: comm, pid, dso, sym, srcline, cpu, period, weight, "
-			    "local_weight, and with branch stacks dso_from, dso_to, symbol_from, "
-			    "symbol_to, cycles%s)",
+			    "local_weight, local_ins_lat; with branch stacks dso_from, dso_to, "
+			    "symbol_from, symbol_to, cycles; with --mem-mode mem, snoop, tlb, locked, "
+			    "blocked, symbol_daddr, dso_daddr%s)",
 			    fields ? "field" : "sort key", (int)len, p,
 			    fields ? ", overhead, overhead_children, sample" : "");
 		} else if (!r->want[k] && r->nkeys < SK_MAX) {
@@ -704,53 +743,95 @@ static void set_groups(struct report *r, const struct builder *b, bool no_group)
 	}
 }
 
-/*
- * perf's branch mode: a line per branch of the samples' branch stacks,
- * for a file with the BRANCH_STACK feature (perf record -b writes it)
- * or with -b; sorted by the branch keys unless told otherwise.  Returns
- * 0, 1 (-b on a file without branch stacks) or 2 (branch keys outside
- * branch mode), after saying why.
- */
-static int setup_branch_mode(struct report *r, const struct builder *b, bool want, bool refuse,
-			     bool sorted)
+/* Set the keys of @spec (perf's default order of a mode), as --sort would. */
+static void default_keys(struct report *r, const char *spec)
 {
+	const char *p = spec;
+	size_t k, len;
+
+	memset(r->want, 0, sizeof(r->want));
+	r->nkeys = 0;
+	for (; *p; p += len + (p[len] == ',')) {
+		len = strcspn(p, ",");
+		for (k = 0; k < SK_MAX; k++)
+			if (strlen(sort_names[k].name) == len && !strncmp(p, sort_names[k].name, len))
+				break;
+		if (k < SK_MAX && !r->want[k]) {
+			r->keys[r->nkeys++] = (enum sort_key)k;
+			r->want[k] = true;
+		}
+	}
+	r->graph_skips_sym = false;
+}
+
+/*
+ * perf's modes.  Branch mode: a line per branch of the samples' branch
+ * stacks, for a file with the BRANCH_STACK feature (perf record -b
+ * writes it) or with -b.  Memory mode (--mem-mode): the samples'
+ * weights as their periods, the data source's columns.  Each sorted by
+ * its own keys unless told otherwise (@sorted).  Returns 0, 1 (a mode
+ * the file's samples cannot give) or 2 (a mode's keys outside it),
+ * after saying why.
+ */
+static int setup_modes(struct report *r, const struct builder *b, bool branch, bool no_branch,
+		       bool mem, const char *sorted)
+{
+	static const char mem_order[] = "local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,"
+					"tlb,locked,blocked,local_ins_lat,local_p_stage_cyc";
 	const struct perfev_data_reader *rd = perfev_source_data(b->src);
-	bool any = false;
+	uint64_t types = 0;
 	size_t i;
 	int k;
 
 	for (i = 0; i < perfev_data_attr_count(rd); i++)
-		if (perfev_data_attr(rd, i)->attr->sample_type & PERF_SAMPLE_BRANCH_STACK)
-			any = true;
-	if (want && !any) {
+		types |= perfev_data_attr(rd, i)->attr->sample_type;
+	if (branch && !(types & PERF_SAMPLE_BRANCH_STACK)) {
 		cli_error("cannot report branches of '%s': its samples have no branch stacks "
 			  "(record them with perf record -b or -j)",
 			  b->in.path);
 		return 1;
 	}
-	r->branch_mode =
-	    want || (!refuse && !perfev_data_feature(rd, PERFEV_FEAT_BRANCH_STACK, NULL, NULL));
-	if (r->branch_mode && !sorted) {
-		static const enum sort_key keys[] = {SK_COMM, SK_SYM_FROM, SK_SYM_TO, SK_CYCLES};
-
-		/* perf 6.1's: comm,dso_from,symbol_from,symbol_to,cycles */
-		memset(r->want, 0, sizeof(r->want));
-		r->nkeys = 0;
-		r->keys[r->nkeys++] = SK_COMM;
-		r->keys[r->nkeys++] = SK_DSO_FROM;
-		for (i = 1; i < sizeof(keys) / sizeof(keys[0]); i++)
-			r->keys[r->nkeys++] = keys[i];
-		for (k = 0; k < r->nkeys; k++)
-			r->want[r->keys[k]] = true;
-		r->graph_skips_sym = false;
+	if (mem && !(types & PERF_SAMPLE_DATA_SRC)) {
+		cli_error("cannot report memory accesses of '%s': its samples have no data "
+			  "source (record them with perf mem record or perf record -d)",
+			  b->in.path);
+		return 1;
 	}
-	for (k = 0; k < r->nkeys && !r->branch_mode; k++)
-		if (r->keys[k] >= SK_DSO_FROM && r->keys[k] <= SK_CYCLES) {
-			cli_error("cannot sort by '%s' without branch stacks: it is a key of "
-				  "--branch-stack (-b), for files recorded with branch stacks",
-				  sort_names[r->keys[k]].name);
+	/* As perf, memory mode wins over the branch mode a file's feature asks for. */
+	r->mem_mode = mem;
+	r->branch_mode = branch || (!no_branch && !mem &&
+				    !perfev_data_feature(rd, PERFEV_FEAT_BRANCH_STACK, NULL, NULL));
+	r->sort_order = sorted ? sorted : mem_order;
+	if (r->branch_mode && !sorted)
+		default_keys(r, "comm,dso_from,symbol_from,symbol_to,cycles");
+	if (r->mem_mode && !sorted)
+		default_keys(r, mem_order);
+	/*
+	 * perf 6.1 adds its IPC column to an order that names a "symbol..."
+	 * key (with branch stacks it adds another, and crashes).
+	 */
+	if (sorted && strstr(sorted, "symbol") && !r->branch_mode && r->nkeys < SK_MAX &&
+	    !r->want[SK_IPC_NULL]) {
+		r->keys[r->nkeys++] = SK_IPC_NULL;
+		r->want[SK_IPC_NULL] = true;
+		if (asprintf(&r->sort_order_buf, "%s,ipc_null", sorted) < 0)
+			cli_die("out of memory");
+		r->sort_order = r->sort_order_buf;
+	}
+	for (k = 0; k < r->nkeys; k++) {
+		enum sort_key key = r->keys[k];
+		const char *mode = NULL;
+
+		if (key >= SK_DSO_FROM && key <= SK_CYCLES && !r->branch_mode)
+			mode = "--branch-stack (-b), for files recorded with branch stacks";
+		else if (key >= SK_MEM && key <= SK_DSO_DADDR && !r->mem_mode)
+			mode = "--mem-mode";
+		if (mode) {
+			cli_error("cannot sort by '%s' here: it is a key of %s", sort_names[key].name,
+				  mode);
 			return 2;
 		}
+	}
 	return 0;
 }
 
@@ -763,6 +844,7 @@ static void report_release(struct report *r)
 	names_release(&r->fsym);
 	free(r->ftid);
 	free(r->groups);
+	free(r->sort_order_buf);
 	report_threads_release(r);
 }
 
@@ -778,6 +860,7 @@ int cmd_report(int argc, const char **argv)
 	bool stdio = false, children = false, no_children = false, inverted = false;
 	bool inline_frames = false, no_inline = false, order_set = false, no_group = false;
 	bool header = false, header_only = false, branch_stack = false, no_branch_stack = false;
+	bool mem_mode = false;
 	struct stat st;
 	int status;
 
@@ -809,6 +892,9 @@ int cmd_report(int argc, const char **argv)
 			     "recorded with them)"),
 		    OPT_FLAG(0, "no-branch-stack", &no_branch_stack,
 			     "the samples themselves, not their branch stacks"),
+		    OPT_FLAG(0, "mem-mode", &mem_mode,
+			     "memory accesses: weights as periods, data sources and addresses "
+			     "(perf mem's report)"),
 		    OPT_FLAG(0, "header", &header, "the file's header before the report"),
 		    OPT_FLAG(0, "header-only", &header_only, "the file's header only"),
 		    OPT_MULTI(0, "comm", &comms, "COMMS", "only these commands (comma list)"),
@@ -902,8 +988,8 @@ int cmd_report(int argc, const char **argv)
 		b.src = b.in.src;
 		bool pipe = perfev_data_is_pipe(perfev_source_data(b.src));
 
-		status = setup_branch_mode(&r, &b, branch_stack, no_branch_stack,
-					   fields || sort != default_sort);
+		status = setup_modes(&r, &b, branch_stack, no_branch_stack, mem_mode,
+				     fields ? fields : sort != default_sort ? sort : NULL);
 		if (status) {
 			input_close(&b.in);
 			report_release(&r);

@@ -99,6 +99,23 @@ run "$PERFEV" report -i "$TMP/pv.data" -b
 expect_rc report_branch_refused 1 && grep -q "have no branch stacks" "$TMP/err" &&
 	pass report_branch_refused
 
+# --mem-mode: the samples' weights as periods, the data source's columns.
+run "$PERFEV" report -i "$TMP/mem.data" --mem-mode
+if expect_rc report_mem_mode 0 && grep -q '^# Total weight : [1-9]' "$TMP/out" &&
+	grep -q '^# Sort order   : local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,blocked,local_ins_lat,local_p_stage_cyc$' "$TMP/out" &&
+	grep -q 'Remote Remote Cache (1 hop) or Any cache hit' "$TMP/out" &&
+	grep -q 'L2 or Walker miss' "$TMP/out"; then
+	pass report_mem_mode
+else
+	fail report_mem_mode "$(sed -n 6,14p "$TMP/out" | tr '\n' ' ')"
+fi
+run "$PERFEV" report -i "$TMP/pv.data" -s mem
+expect_rc report_mem_keys_refused 2 && grep -q "cannot sort by 'mem' here: it is a key of --mem-mode" "$TMP/err" &&
+	pass report_mem_keys_refused
+run "$PERFEV" report -i "$TMP/pv.data" --mem-mode
+expect_rc report_mem_refused 1 && grep -q "have no data source" "$TMP/err" &&
+	pass report_mem_refused
+
 # -T: each inherited thread's count at its exit (READ records of a perf record -s recording).
 two="for i in 1 2; do $WL 20000000 & done; wait"
 "$PERFEV" record -q -s -e task-clock -o "$TMP/pT.data" -- sh -c "$two" >/dev/null 2>&1
@@ -155,6 +172,15 @@ same report_local_weight_sym "$TMP/mem.data" -s local_weight,sym
 same report_weight_sym "$TMP/mem.data" -s sym,weight -n
 same report_weights "$TMP/mem.data" -s dso,local_weight,weight
 same report_weight_none "$TMP/pf.data" -s local_weight,sym
+same report_local_ins_lat "$TMP/mem.data" -s local_ins_lat,sym
+# Memory mode (perf 6.1 adds its IPC column to an order naming symbol_daddr).
+same report_mem "$TMP/mem.data" --mem-mode
+same report_mem_snoop "$TMP/mem.data" --mem-mode -s mem,snoop -n
+same report_mem_tlb "$TMP/mem.data" --mem-mode -s tlb,locked,blocked
+same report_mem_daddr "$TMP/mem.data" --mem-mode -s sym,symbol_daddr,dso_daddr
+same report_mem_daddr_ipc "$TMP/mem.data" --mem-mode -s dso,symbol_daddr -n
+same report_mem_period "$TMP/mem.data" --mem-mode --show-total-period
+same report_mem_dso_daddr "$TMP/mem.data" --mem-mode -s dso_daddr,mem
 # A :S group without GROUP_DESC: perf 6.1 shows each event on its own.
 same report_sread_no_group_desc "$TMP/sread.data"
 perf record -q -s -e task-clock -o "$TMP/fT.data" -- sh -c "$two" >/dev/null 2>&1

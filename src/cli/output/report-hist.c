@@ -26,6 +26,15 @@ static const struct {
     [SK_SYM_FROM] = {"symbol_from", "Source Symbol"},
     [SK_SYM_TO] = {"symbol_to", "Target Symbol"},
     [SK_CYCLES] = {"cycles", "Basic Block Cycles"},
+    [SK_LOCAL_INS_LAT] = {"local_ins_lat", "Local INSTR Latency"},
+    [SK_MEM] = {"mem", "Memory access"},
+    [SK_SNOOP] = {"snoop", "Snoop"},
+    [SK_TLB] = {"tlb", "TLB access"},
+    [SK_LOCKED] = {"locked", "Locked"},
+    [SK_BLOCKED] = {"blocked", "Blocked"},
+    [SK_SYM_DADDR] = {"symbol_daddr", "Data Symbol"},
+    [SK_DSO_DADDR] = {"dso_daddr", "Data Object"},
+    [SK_IPC_NULL] = {"ipc_null", "IPC   [IPC Coverage]"},
 };
 
 const char *report_frame_label(const struct profile_frame *f, char *buf, size_t len)
@@ -96,6 +105,9 @@ static uint64_t hkey_hash(uint64_t key, void *ctx)
 	h = perfev__hash_combine(h, (uintptr_t)k->from_sym);
 	h = perfev__hash_combine(h, (uintptr_t)k->from_path);
 	h = perfev__hash_combine(h, k->from_addr ^ k->from_start);
+	h = perfev__hash_combine(h, k->ins_lat ^ k->data_src);
+	h = perfev__hash_combine(h, (uintptr_t)k->d_dso ^ (uintptr_t)k->d_sym);
+	h = perfev__hash_combine(h, k->d_addr ^ k->d_start ^ (uintptr_t)k->d_path);
 	return perfev__hash_u64(perfev__hash_combine(h, k->addr));
 }
 
@@ -108,7 +120,9 @@ static bool hkey_equal(uint64_t x, uint64_t y, void *ctx)
 	       a->sym_path == b->sym_path && a->sym_start == b->sym_start && a->addr == b->addr &&
 	       a->tag == b->tag && a->from_dso == b->from_dso && a->from_sym == b->from_sym &&
 	       a->from_path == b->from_path && a->from_addr == b->from_addr &&
-	       a->from_start == b->from_start;
+	       a->from_start == b->from_start && a->ins_lat == b->ins_lat &&
+	       a->data_src == b->data_src && a->d_dso == b->d_dso && a->d_sym == b->d_sym &&
+	       a->d_path == b->d_path && a->d_addr == b->d_addr && a->d_start == b->d_start;
 }
 
 /*
@@ -122,13 +136,15 @@ static struct hent *entry(struct report *r, const struct hent *e)
 	struct hkey k = {0};
 	struct hent *h;
 	size_t n;
+	int i;
 	bool added, want_sym;
 
 	k.ev = e->ev;
 	/* A thread is one line, whatever it was called: perf shows its last command. */
 	k.comm = r->want[SK_COMM] ? e->comm : NULL;
 	k.tid = r->want[SK_PID] ? e->tid : 0;
-	want_sym = r->want[SK_SYM] || r->want[SK_SYM_TO];
+	/* perf compares the symbols of its IPC column too. */
+	want_sym = r->want[SK_SYM] || r->want[SK_SYM_TO] || r->want[SK_IPC_NULL];
 	k.dso = r->want[SK_DSO] || r->want[SK_DSO_TO] ? e->dso : NULL;
 	k.sym = want_sym ? e->sym : NULL;
 	/* Functions of one name in two files, or two static ones in one, stay apart. */
@@ -145,6 +161,15 @@ static struct hent *entry(struct report *r, const struct hent *e)
 	k.from_path = r->want[SK_SYM_FROM] && e->from.sym ? e->from.path : NULL;
 	k.from_start = r->want[SK_SYM_FROM] && e->from.sym ? e->from.sym_start : 0;
 	k.from_addr = r->want[SK_SYM_FROM] && !e->from.sym ? e->from.addr : 0;
+	k.ins_lat = r->want[SK_LOCAL_INS_LAT] ? e->ins_lat : 0;
+	for (i = SK_MEM; i <= SK_BLOCKED; i++)
+		if (r->want[i])
+			k.data_src |= report_mem_key((enum sort_key)i, e->data_src);
+	k.d_sym = r->want[SK_SYM_DADDR] ? e->daddr.sym : NULL;
+	k.d_path = r->want[SK_SYM_DADDR] && e->daddr.sym ? e->daddr.path : NULL;
+	k.d_start = r->want[SK_SYM_DADDR] && e->daddr.sym ? e->daddr.sym_start : 0;
+	k.d_addr = r->want[SK_SYM_DADDR] && !e->daddr.sym ? e->daddr.addr : 0;
+	k.d_dso = r->want[SK_DSO_DADDR] ? e->daddr.dso : NULL;
 	k.srcline = r->want[SK_SRCLINE] ? e->srcline : NULL;
 	k.cpu = r->want[SK_CPU] ? e->cpu : 0;
 	r->ents.hash = hkey_hash;
@@ -232,6 +257,19 @@ static char unmapped_level(const struct report *r, const struct profile_stack *s
 	return r->prof.frames[s->frames[leaf]].level;
 }
 
+/* @out: frame @fi, a data address (its object's short name, its symbol or address). */
+static void set_hfrom(const struct report *r, struct hfrom *out, uint32_t fi)
+{
+	const struct profile_frame *f = &r->prof.frames[fi];
+
+	out->dso = r->short_dso[fi];
+	out->level = f->level;
+	out->sym = f->sym;
+	out->path = f->dso;
+	out->sym_start = f->addr - f->offset;
+	out->addr = f->sym ? f->addr : f->ip;
+}
+
 static struct hent *frame_entry(struct report *r, const struct profile_stack *s, uint32_t i,
 				uint32_t first, uint32_t leaf, bool self)
 {
@@ -253,7 +291,11 @@ static struct hent *frame_entry(struct report *r, const struct profile_stack *s,
 	 */
 	e.addr = f->sym || self ? f->addr : f->ip;
 	e.cpu = s->cpu;
-	e.tag = s->tag;
+	e.tag = s->tags.tag;
+	e.ins_lat = s->tags.ins_lat;
+	e.data_src = s->tags.data_src;
+	if (s->tags.daddr)
+		set_hfrom(r, &e.daddr, s->tags.daddr - 1);
 	if (r->want[SK_SRCLINE])
 		e.srcline = srcline_of(r, s, first);
 	if (!report_listed(&r->fcomm, e.comm) || !report_listed(&r->fdso, e.dso) ||
@@ -385,7 +427,11 @@ static void add_branch(struct report *r, const struct profile_stack *s)
 	e.comm = s->comm;
 	e.tid = s->tid;
 	e.cpu = s->cpu;
-	e.tag = s->tag;
+	e.tag = s->tags.tag;
+	e.ins_lat = s->tags.ins_lat;
+	e.data_src = s->tags.data_src;
+	if (s->tags.daddr)
+		set_hfrom(r, &e.daddr, s->tags.daddr - 1);
 	e.dso = r->short_dso[s->frames[1]];
 	e.level = to->level;
 	e.sym = to->sym;
@@ -581,6 +627,25 @@ static void column(const struct report *r, const struct hent *h, enum sort_key k
 	case SK_WEIGHT:
 		snprintf(buf, len, "%" PRIu64, weight_of(r, h) * h->sum[0].samples);
 		break;
+	case SK_LOCAL_INS_LAT:
+		snprintf(buf, len, "%" PRIu64, h->ins_lat);
+		break;
+	case SK_MEM:
+	case SK_SNOOP:
+	case SK_TLB:
+	case SK_LOCKED:
+	case SK_BLOCKED:
+		report_mem_text(k, h->data_src, buf, len);
+		break;
+	case SK_SYM_DADDR:
+		sym_text(buf, len, h->level, h->daddr.sym, h->daddr.addr);
+		break;
+	case SK_DSO_DADDR:
+		snprintf(buf, len, "%s", h->daddr.dso ? h->daddr.dso : "[unknown]");
+		break;
+	case SK_IPC_NULL:
+		snprintf(buf, len, "%-5s %2s", "-", "-");
+		break;
 	case SK_CYCLES:
 		/* perf's, a short */
 		if (h->tag)
@@ -718,7 +783,36 @@ static void print_title(const struct report *r, size_t ev, uint32_t n)
 		printf("%s%s", m ? ", " : "", r->prof.events[ev + m].name);
 	if (n > 1 && !g->forced)
 		printf(" }");
-	printf("'\n# Event count (approx.): %" PRIu64 "\n#\n", period);
+	/* --mem-mode's periods are the samples' weights. */
+	if (r->mem_mode)
+		printf("'\n# Total weight : %" PRIu64 "\n# Sort order   : %s\n#\n", period,
+		       r->sort_order);
+	else
+		printf("'\n# Event count (approx.): %" PRIu64 "\n#\n", period);
+}
+
+/*
+ * The width perf gives a column's values of @len: at least 12 for the
+ * weights; the data source's are fixed whatever the text (longer text
+ * runs over), the data address's at least an address's.
+ */
+static size_t col_width(enum sort_key k, size_t len)
+{
+	static const size_t fixed[SK_MAX] = {
+	    [SK_MEM] = 24, [SK_SNOOP] = 12, [SK_TLB] = 22, [SK_LOCKED] = 6, [SK_BLOCKED] = 10,
+	};
+
+	if (fixed[k])
+		return fixed[k];
+	if ((k == SK_WEIGHT || k == SK_LOCAL_WEIGHT) && len < 12)
+		return 12;
+	if (k == SK_LOCAL_INS_LAT && len < 13)
+		return 13;
+	if (k == SK_SYM_DADDR && len < 22)
+		return 22;
+	if (k == SK_DSO_DADDR && len < 16)
+		return 16;
+	return len;
 }
 
 /* "# " and a column header right-aligned over its width, or dots over it. */
@@ -780,9 +874,7 @@ static void print_event(struct report *r, size_t ev, struct hent **v, size_t nv)
 			len = r->keys[k] == SK_COMM && last ? strlen(last)
 			      : r->keys[k] == SK_CPU	    ? 3 /* perf's, even for "-001" */
 							    : strlen(buf);
-			/* perf's weight columns: 12 wide at least. */
-			if ((r->keys[k] == SK_WEIGHT || r->keys[k] == SK_LOCAL_WEIGHT) && len < 12)
-				len = 12;
+			len = col_width(r->keys[k], len);
 			/* perf's width is the name's: " (inlined)" runs over it. */
 			if (r->keys[k] == SK_SYM && v[i]->unwound_inline)
 				len -= strlen(" (inlined)");

@@ -876,8 +876,10 @@ int cmd_report(int argc, const char **argv)
 		    OPT_FLAG(0, "stdio", &stdio,
 			     "the text table (the default; with an export, print it too)"),
 		    OPT_STR('s', "sort", &sort, "KEYS",
-			    "what to sum samples by: comm, pid, dso, sym, srcline, cpu (default "
-			    "comm,dso,sym)"),
+			    "what to sum samples by: comm, pid, dso, sym, srcline, cpu, period, "
+			    "weight, local_weight, local_ins_lat; branch stacks: dso_from, dso_to, "
+			    "symbol_from, symbol_to, cycles; --mem-mode: mem, snoop, tlb, locked, "
+			    "blocked, symbol_daddr, dso_daddr (default comm,dso,sym)"),
 		    OPT_STR('F', "fields", &fields, "FIELDS",
 			    "the columns: overhead, sample and sort keys"),
 		    OPT_STR(0, "percent-limit", &limit, "PERCENT",

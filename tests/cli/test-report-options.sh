@@ -36,6 +36,20 @@ same_header() {
 	fi
 }
 
+# refused NAME RC PATTERN ARGS...: perfev report ARGS exits RC and says PATTERN on stderr.
+refused() {
+	name=$1 want=$2 pattern=$3
+	shift 3
+	run "$PERFEV" report "$@"
+	if expect_rc "$name" "$want"; then
+		if grep -q "$pattern" "$TMP/err"; then
+			pass "$name"
+		else
+			fail "$name" "no '$pattern' in: $(head -c 300 "$TMP/err")"
+		fi
+	fi
+}
+
 # Files made here: perfev's and perf's recordings of one workload.
 "$PERFEV" record -q -o "$TMP/pv.data" -e task-clock -- "$WL" 50000000 >/dev/null 2>"$TMP/err" ||
 	fail report_options_record "perfev record failed: $(head -c 300 "$TMP/err")"
@@ -92,12 +106,9 @@ if expect_rc report_branch_default 0 &&
 else
 	fail report_branch_default "$(sed -n 6,13p "$TMP/out" | tr '\n' ' ')"
 fi
-run "$PERFEV" report -i "$TMP/pv.data" -s dso_from
-expect_rc report_branch_keys_refused 2 && grep -q "cannot sort by 'dso_from' without branch stacks" "$TMP/err" &&
-	pass report_branch_keys_refused
-run "$PERFEV" report -i "$TMP/pv.data" -b
-expect_rc report_branch_refused 1 && grep -q "have no branch stacks" "$TMP/err" &&
-	pass report_branch_refused
+refused report_branch_keys_refused 2 "cannot sort by 'dso_from' here: it is a key of --branch-stack" \
+	-i "$TMP/pv.data" -s dso_from
+refused report_branch_refused 1 "have no branch stacks" -i "$TMP/pv.data" -b
 
 # --mem-mode: the samples' weights as periods, the data source's columns.
 run "$PERFEV" report -i "$TMP/mem.data" --mem-mode
@@ -109,12 +120,10 @@ if expect_rc report_mem_mode 0 && grep -q '^# Total weight : [1-9]' "$TMP/out" &
 else
 	fail report_mem_mode "$(sed -n 6,14p "$TMP/out" | tr '\n' ' ')"
 fi
-run "$PERFEV" report -i "$TMP/pv.data" -s mem
-expect_rc report_mem_keys_refused 2 && grep -q "cannot sort by 'mem' here: it is a key of --mem-mode" "$TMP/err" &&
-	pass report_mem_keys_refused
-run "$PERFEV" report -i "$TMP/pv.data" --mem-mode
-expect_rc report_mem_refused 1 && grep -q "have no data source" "$TMP/err" &&
-	pass report_mem_refused
+refused report_mem_keys_refused 2 "cannot sort by 'mem' here: it is a key of --mem-mode" \
+	-i "$TMP/pv.data" -s mem
+refused report_mem_refused 1 "have no data source" -i "$TMP/pv.data" --mem-mode
+refused report_sort_unknown 2 "unknown sort key 'symbol_dadr'" -i "$TMP/pv.data" -s symbol_dadr
 
 # -T: each inherited thread's count at its exit (READ records of a perf record -s recording).
 two="for i in 1 2; do $WL 20000000 & done; wait"

@@ -270,6 +270,17 @@ static void set_hfrom(const struct report *r, struct hfrom *out, uint32_t fi)
 	out->addr = f->sym ? f->addr : f->ip;
 }
 
+/* What a line takes from its stack besides its frames: the CPU and the tags. */
+static void stack_fields(const struct report *r, const struct profile_stack *s, struct hent *e)
+{
+	e->cpu = s->cpu;
+	e->tag = s->tags.tag;
+	e->ins_lat = s->tags.ins_lat;
+	e->data_src = s->tags.data_src;
+	if (s->tags.daddr)
+		set_hfrom(r, &e->daddr, s->tags.daddr - 1);
+}
+
 static struct hent *frame_entry(struct report *r, const struct profile_stack *s, uint32_t i,
 				uint32_t first, uint32_t leaf, bool self)
 {
@@ -290,12 +301,7 @@ static struct hent *frame_entry(struct report *r, const struct profile_stack *s,
 	/* perf's quirk: an unresolved caller is named by its address in the process, not the file.
 	 */
 	e.addr = f->sym || self ? f->addr : f->ip;
-	e.cpu = s->cpu;
-	e.tag = s->tags.tag;
-	e.ins_lat = s->tags.ins_lat;
-	e.data_src = s->tags.data_src;
-	if (s->tags.daddr)
-		set_hfrom(r, &e.daddr, s->tags.daddr - 1);
+	stack_fields(r, s, &e);
 	if (r->want[SK_SRCLINE])
 		e.srcline = srcline_of(r, s, first);
 	if (!report_listed(&r->fcomm, e.comm) || !report_listed(&r->fdso, e.dso) ||
@@ -426,12 +432,7 @@ static void add_branch(struct report *r, const struct profile_stack *s)
 	e.ev = line_event(r, s->ev);
 	e.comm = s->comm;
 	e.tid = s->tid;
-	e.cpu = s->cpu;
-	e.tag = s->tags.tag;
-	e.ins_lat = s->tags.ins_lat;
-	e.data_src = s->tags.data_src;
-	if (s->tags.daddr)
-		set_hfrom(r, &e.daddr, s->tags.daddr - 1);
+	stack_fields(r, s, &e);
 	e.dso = r->short_dso[s->frames[1]];
 	e.level = to->level;
 	e.sym = to->sym;

@@ -860,7 +860,7 @@ int cmd_report(int argc, const char **argv)
 	bool stdio = false, children = false, no_children = false, inverted = false;
 	bool inline_frames = false, no_inline = false, order_set = false, no_group = false;
 	bool header = false, header_only = false, branch_stack = false, no_branch_stack = false;
-	bool mem_mode = false;
+	bool mem_mode = false, show_info = false;
 	struct stat st;
 	int status;
 
@@ -899,6 +899,8 @@ int cmd_report(int argc, const char **argv)
 			     "(perf mem's report)"),
 		    OPT_FLAG(0, "header", &header, "the file's header before the report"),
 		    OPT_FLAG(0, "header-only", &header_only, "the file's header only"),
+		    OPT_FLAG('I', "show-info", &show_info,
+			     "with --header: CPU and NUMA topology, caches and memory in full"),
 		    OPT_MULTI(0, "comm", &comms, "COMMS", "only these commands (comma list)"),
 		    OPT_MULTI('d', "dsos", &dsos, "DSOS", "only these shared objects (comma list)"),
 		    OPT_MULTI('S', "symbols", &syms, "SYMS", "only these symbols (comma list)"),
@@ -1000,12 +1002,12 @@ int cmd_report(int argc, const char **argv)
 		/* A file's header is known at once; a stream's features come with its records. */
 		r.header_shown = header || header_only;
 		if (r.header_shown && !pipe)
-			input_print_header(&b.in, NULL);
+			input_print_header(&b.in, NULL, show_info);
 		b.skip_samples = header_only;
 		if (!header_only || pipe)
 			status = read_all(&b);
 		if (r.header_shown && pipe)
-			input_print_header(&b.in, NULL);
+			input_print_header(&b.in, NULL, show_info);
 	}
 	if (header_only) {
 		input_close(&b.in);

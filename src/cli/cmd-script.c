@@ -236,6 +236,8 @@ int cmd_script(int argc, const char **argv)
 		    OPT_FLAG(0, "header", &s.header, "print the file's header features first"),
 		    OPT_FLAG(0, "header-only", &s.header_only,
 			     "print the file's header features only"),
+		    OPT_FLAG('I', "show-info", &s.show_info,
+			     "with --header: CPU and NUMA topology, caches and memory in full"),
 		    OPT_FLAG(0, "show-mmap-events", &s.show_mmap, "print MMAP and MMAP2 records"),
 		    OPT_FLAG(0, "show-task-events", &s.show_task,
 			     "print COMM, FORK and EXIT records"),

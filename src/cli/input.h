@@ -52,9 +52,10 @@ void input_close(struct input *in);
 struct json;
 /*
  * The file's header (output/data-header.c): its sections and features as
- * perf report --header-only prints them, or with @w their values as
- * members of the JSON object @w is in.
+ * perf report --header-only prints them (@full: with -I, the topology,
+ * cache and memory features in full), or with @w their values as members
+ * of the JSON object @w is in.
  */
-void input_print_header(struct input *in, struct json *w);
+void input_print_header(struct input *in, struct json *w, bool full);
 
 #endif /* PERFEV_CLI_INPUT_H */

@@ -70,6 +70,7 @@ struct script {
 	/* options */
 	const char *input;
 	bool json, dump, header, header_only;
+	bool show_info; /* -I: the header's topology, cache and memory in full */
 	bool show_mmap, show_task, show_switch, hide_callchain;
 	bool no_demangle;		  /* symbol names as the files spell them */
 	const char *kallsyms;		  /* --kallsyms: the recording's kernel symbols */

@@ -24,15 +24,17 @@ same() {
 	fi
 }
 
-# same_header NAME FILE: perf report --header-only and perfev's, line for line.
+# same_header NAME FILE [OPTIONS]: perf report --header-only and perfev's, line for line.
 same_header() {
-	perf report -i "$2" --header-only >"$TMP/perf.txt" 2>/dev/null
-	run "$PERFEV" report -i "$2" --header-only
-	expect_rc "$1" 0 || return 1
+	name=$1 file=$2
+	shift 2
+	perf report -i "$file" --header-only "$@" >"$TMP/perf.txt" 2>/dev/null
+	run "$PERFEV" report -i "$file" --header-only "$@"
+	expect_rc "$name" 0 || return 1
 	if cmp -s "$TMP/perf.txt" "$TMP/out"; then
-		pass "$1"
+		pass "$name"
 	else
-		fail "$1" "$(diff "$TMP/perf.txt" "$TMP/out" | head -8 | tr '\n' ' ')"
+		fail "$name" "$(diff "$TMP/perf.txt" "$TMP/out" | head -8 | tr '\n' ' ')"
 	fi
 }
 
@@ -157,6 +159,13 @@ perf record -q -o "$TMP/pf.data" -e task-clock -- "$WL" 50000000 >/dev/null 2>&1
 same_header report_header_perfev_file "$TMP/pv.data"
 same_header report_header_perf_file "$TMP/pf.data"
 same_header report_header_group_file "$TMP/pvs.data"
+same_header report_header_info "$TMP/pf.data" -I
+same_header report_header_branch "$TMP/branch.data"
+same_header report_header_mem "$TMP/mem.data"
+perf record -q -k mono -z -e task-clock -o "$TMP/pz.data" -- "$WL" 20000000 >/dev/null 2>&1 &&
+	same_header report_header_clock_zstd "$TMP/pz.data" -I
+perf record -q -e task-clock -o - -- "$WL" 20000000 2>/dev/null >"$TMP/pipe.data"
+same_header report_header_pipe "$TMP/pipe.data"
 same report_header_full "$TMP/pf.data" --header
 for f in pv pf pvs; do
 	same "report_total_period_$f" "$TMP/$f.data" --show-total-period -n

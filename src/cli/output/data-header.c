@@ -2,11 +2,12 @@
 /*
  * The header of a perf.data file as perf report --header-only (and perf
  * script --header) prints it: the file's sections, then each feature in
- * the order of its bit, the features of perf's -I as a line saying they
- * are there, and the features the file lacks.  perfev report --header,
+ * the order of its bit, the features of perf's -I in full with it (else
+ * a line saying they are there), and the features the file lacks.  perfev report --header,
  * perfev script --header and their -j form share it.
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -55,7 +56,60 @@ struct hdr {
 	const struct perfev_data_reader *r;
 	struct perfev_source *src;
 	struct json *w; /* NULL: text */
+	bool full;	/* perf's -I: the topology, cache and memory features in full */
 };
+
+/* A bounded reader over a feature's bytes: every read checked, a short one fails. */
+struct cur {
+	const unsigned char *p;
+	size_t left;
+};
+
+static bool cur_u32(struct cur *c, uint32_t *v)
+{
+	if (c->left < 4)
+		return false;
+	memcpy(v, c->p, 4);
+	c->p += 4;
+	c->left -= 4;
+	return true;
+}
+
+static bool cur_u64(struct cur *c, uint64_t *v)
+{
+	if (c->left < 8)
+		return false;
+	memcpy(v, c->p, 8);
+	c->p += 8;
+	c->left -= 8;
+	return true;
+}
+
+/* perf's header string: a u32 length (padding included), the bytes, a NUL within them. */
+static const char *cur_str(struct cur *c)
+{
+	const char *s;
+	uint32_t len;
+
+	if (!cur_u32(c, &len) || len > c->left || !memchr(c->p, '\0', len))
+		return NULL;
+	s = (const char *)c->p;
+	c->p += len;
+	c->left -= len;
+	return s;
+}
+
+static bool cur_of(const struct hdr *h, int feat, struct cur *c)
+{
+	const void *data;
+	size_t len;
+
+	if (perfev_data_feature(h->r, feat, &data, &len))
+		return false;
+	c->p = data;
+	c->left = len;
+	return true;
+}
 
 static uint32_t u32_at(const unsigned char *p)
 {
@@ -353,6 +407,176 @@ static void clock_data(const struct hdr *h)
 	       id < sizeof(names) / sizeof(names[0]) && names[id] ? names[id] : "(not found)");
 }
 
+/*
+ * CPU_TOPOLOGY: the socket and thread sibling lists, each CPU's core and
+ * socket, then (newer files) the die sibling lists and each CPU's die.
+ */
+static void cpu_topology(const struct hdr *h)
+{
+	uint32_t nsock, nthr, ndie = 0, i, v;
+	uint64_t ncpu = 0;
+	const char *sock, *thr, *die = NULL, *s;
+	struct cur c, cpus;
+	bool ids;
+
+	if (!cur_of(h, PERFEV_FEAT_CPU_TOPOLOGY, &c) || !cur_u32(&c, &nsock))
+		return;
+	for (sock = (const char *)c.p + 4, i = 0; i < nsock; i++)
+		if (!cur_str(&c))
+			return;
+	if (!cur_u32(&c, &nthr))
+		return;
+	for (thr = (const char *)c.p + 4, i = 0; i < nthr; i++)
+		if (!cur_str(&c))
+			return;
+	perfev_data_feature_u64(h->r, PERFEV_FEAT_NRCPUS, 0, &ncpu);
+	cpus = c;
+	/* The core and socket ids, if all there; the dies after them. */
+	ids = ncpu && c.left >= ncpu * 8;
+	if (ids) {
+		c.p += ncpu * 8;
+		c.left -= ncpu * 8;
+		if (cur_u32(&c, &ndie)) {
+			for (die = (const char *)c.p + 4, i = 0; i < ndie; i++)
+				if (!cur_str(&c))
+					ndie = 0;
+			if (c.left < ncpu * 4)
+				ndie = 0;
+		}
+	}
+	/* Each list is a length and its string: the strings follow one another so. */
+	for (s = sock, i = 0; i < nsock; s += 4 + u32_at((const unsigned char *)s - 4), i++)
+		printf("# sibling sockets : %s\n", s);
+	for (s = die, i = 0; i < ndie; s += 4 + u32_at((const unsigned char *)s - 4), i++)
+		printf("# sibling dies    : %s\n", s);
+	for (s = thr, i = 0; i < nthr; s += 4 + u32_at((const unsigned char *)s - 4), i++)
+		printf("# sibling threads : %s\n", s);
+	if (!ids) {
+		printf(ndie ? "# Core ID, Die ID and Socket ID information is not available\n"
+			    : "# Core ID and Socket ID information is not available\n");
+		return;
+	}
+	for (i = 0; i < ncpu; i++) {
+		uint32_t core = 0, sk = 0;
+
+		cur_u32(&cpus, &core);
+		cur_u32(&cpus, &sk);
+		if (ndie) {
+			memcpy(&v, c.p + 4 * i, 4);
+			printf("# CPU %u: Core ID %d, Die ID %d, Socket ID %d\n", i, (int)core, (int)v,
+			       (int)sk);
+		} else {
+			printf("# CPU %u: Core ID %d, Socket ID %d\n", i, (int)core, (int)sk);
+		}
+	}
+}
+
+/* NUMA_TOPOLOGY: per node its number, memory total and free (kB), CPU list. */
+static void numa_topology(const struct hdr *h)
+{
+	uint32_t n, i, node;
+	uint64_t total, avail;
+	const char *cpus;
+	struct cur c;
+
+	if (!cur_of(h, PERFEV_FEAT_NUMA_TOPOLOGY, &c) || !cur_u32(&c, &n))
+		return;
+	for (i = 0; i < n; i++) {
+		if (!cur_u32(&c, &node) || !cur_u64(&c, &total) || !cur_u64(&c, &avail) ||
+		    !(cpus = cur_str(&c)))
+			return;
+		printf("# node%u meminfo  : total = %" PRIu64 " kB, free = %" PRIu64 " kB\n", node,
+		       total, avail);
+		printf("# node%u cpu list : %s\n", node, cpus);
+	}
+}
+
+/* CACHE: version 1, then per cache level, line size, sets, ways, type, size, CPU map. */
+static void cache(const struct hdr *h)
+{
+	uint32_t version, n, i, level, skip;
+	const char *type, *size, *map;
+	struct cur c;
+
+	if (!cur_of(h, PERFEV_FEAT_CACHE, &c) || !cur_u32(&c, &version) || version != 1 ||
+	    !cur_u32(&c, &n))
+		return;
+	printf("# CPU cache info:\n");
+	for (i = 0; i < n; i++) {
+		if (!cur_u32(&c, &level) || !cur_u32(&c, &skip) || !cur_u32(&c, &skip) ||
+		    !cur_u32(&c, &skip) || !(type = cur_str(&c)) || !(size = cur_str(&c)) ||
+		    !(map = cur_str(&c)))
+			return;
+		printf("#  L%d %-15s %8s [%s]\n", (int)level, type, size, map);
+	}
+}
+
+/* perf's size: bytes divided by 1024 while more than one would remain, B K M G. */
+static void unit_number(char *buf, size_t len, uint64_t n)
+{
+	static const char units[] = "BKMG";
+	int i = 0;
+
+	while (n / 1024 > 1 && i < 3) {
+		n /= 1024;
+		i++;
+	}
+	snprintf(buf, len, "%" PRIu64 "%c", n, units[i]);
+}
+
+/* MEM_TOPOLOGY: version, block size, nodes: each its number and a bitmap of blocks. */
+static void mem_topology(const struct hdr *h)
+{
+	uint64_t version, bsize, n, i, node, bits, nbits, k, words, word, set;
+	char size[32];
+	struct cur c;
+
+	if (!cur_of(h, PERFEV_FEAT_MEM_TOPOLOGY, &c) || !cur_u64(&c, &version) ||
+	    !cur_u64(&c, &bsize) || !cur_u64(&c, &n))
+		return;
+	printf("# memory nodes (nr %d, block size 0x%llx):\n", (int)n, (unsigned long long)bsize);
+	for (i = 0; i < n; i++) {
+		const unsigned char *map;
+		bool first = true;
+		int64_t start = -1;
+
+		if (!cur_u64(&c, &node) || !cur_u64(&c, &bits) || !cur_u64(&c, &nbits) ||
+		    nbits > (uint64_t)c.left * 8)
+			return;
+		words = (nbits + 63) / 64;
+		if (words * 8 > c.left)
+			return;
+		map = c.p;
+		c.p += words * 8;
+		c.left -= words * 8;
+		for (set = 0, k = 0; k < nbits; k++) {
+			memcpy(&word, map + k / 64 * 8, 8);
+			set += (word >> (k % 64)) & 1;
+		}
+		unit_number(size, sizeof(size), bsize * set);
+		printf("#  %3" PRIu64 " [%s]: ", node, size);
+		/* The set blocks as ranges: "0-23,32-199". */
+		for (k = 0; k <= nbits; k++) {
+			bool on = false;
+
+			if (k < nbits) {
+				memcpy(&word, map + k / 64 * 8, 8);
+				on = (word >> (k % 64)) & 1;
+			}
+			if (on && start < 0)
+				start = (int64_t)k;
+			if (!on && start >= 0) {
+				printf("%s%" PRId64, first ? "" : ",", start);
+				if ((uint64_t)start != k - 1)
+					printf("-%" PRIu64, k - 1);
+				first = false;
+				start = -1;
+			}
+		}
+		putchar('\n');
+	}
+}
+
 /* Feature @feat, when the file has it. */
 static void feature(const struct hdr *h, int feat)
 {
@@ -407,9 +631,19 @@ static void feature(const struct hdr *h, int feat)
 	case PERFEV_FEAT_CACHE:
 	case PERFEV_FEAT_MEM_TOPOLOGY:
 	case PERFEV_FEAT_HYBRID_TOPOLOGY:
-		/* perf prints these with -I only. */
-		if (!h->w)
+		/* perf prints these with -I only (and no HYBRID_TOPOLOGY here). */
+		if (h->w)
+			break;
+		if (!h->full || feat == PERFEV_FEAT_HYBRID_TOPOLOGY)
 			printf("# %s info available, use -I to display\n", feat_names[feat]);
+		else if (feat == PERFEV_FEAT_CPU_TOPOLOGY)
+			cpu_topology(h);
+		else if (feat == PERFEV_FEAT_NUMA_TOPOLOGY)
+			numa_topology(h);
+		else if (feat == PERFEV_FEAT_CACHE)
+			cache(h);
+		else
+			mem_topology(h);
 		break;
 	case PERFEV_FEAT_PMU_MAPPINGS:
 		pmu_mappings(h);
@@ -459,10 +693,10 @@ static void feature(const struct hdr *h, int feat)
 	}
 }
 
-void input_print_header(struct input *in, struct json *w)
+void input_print_header(struct input *in, struct json *w, bool full)
 {
 	const struct perfev_data_reader *r = perfev_source_data(in->src);
-	struct hdr h = {.r = r, .src = in->src, .w = w};
+	struct hdr h = {.r = r, .src = in->src, .w = w, .full = full};
 	uint64_t doff, dsize;
 	bool file = !perfev_data_section(r, &doff, &dsize);
 	struct stat st;

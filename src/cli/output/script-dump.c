@@ -299,7 +299,7 @@ void script_print_header(struct script *s)
 		json_key(w, "header");
 		json_obj_begin(w);
 	}
-	input_print_header(&s->in, w);
+	input_print_header(&s->in, w, s->show_info);
 	if (w) {
 		json_obj_end(w);
 		json_obj_end(w);

@@ -162,8 +162,11 @@ same_header report_header_group_file "$TMP/pvs.data"
 same_header report_header_info "$TMP/pf.data" -I
 same_header report_header_branch "$TMP/branch.data"
 same_header report_header_mem "$TMP/mem.data"
-perf record -q -k mono -z -e task-clock -o "$TMP/pz.data" -- "$WL" 20000000 >/dev/null 2>&1 &&
+if perf record -q -k mono -z -e task-clock -o "$TMP/pz.data" -- "$WL" 20000000 >/dev/null 2>&1; then
 	same_header report_header_clock_zstd "$TMP/pz.data" -I
+else
+	fail report_header_clock_zstd "perf record -k mono -z failed"
+fi
 perf record -q -e task-clock -o - -- "$WL" 20000000 2>/dev/null >"$TMP/pipe.data"
 same_header report_header_pipe "$TMP/pipe.data"
 same report_header_full "$TMP/pf.data" --header
@@ -173,6 +176,19 @@ for f in pv pf pvs; do
 	same "report_sort_period_first_$f" "$TMP/$f.data" --sort period,dso -n
 done
 same report_fields_period "$TMP/pf.data" -F overhead,period,sym
+# With call chains: children, self, the period, and the graph under each line.
+if perf record -q -g -o "$TMP/pg.data" -F 2000 -- "$W" 1000 >/dev/null 2>&1; then
+	same report_total_period_children "$TMP/pg.data" --show-total-period -n
+	perf report -i "$TMP/pg.data" --stdio --show-total-period >"$TMP/perf.txt" 2>/dev/null
+	"$PERFEV" report -i "$TMP/pg.data" --show-total-period >"$TMP/out" 2>"$TMP/err"
+	if python3 tests/cli/oracle.py graph-cmp "$TMP/perf.txt" "$TMP/out" >"$TMP/cmp.err" 2>&1; then
+		pass report_total_period_graph
+	else
+		fail report_total_period_graph "$(tail -3 "$TMP/cmp.err")"
+	fi
+else
+	fail report_total_period_children "perf record -g failed"
+fi
 
 # Branch stacks.  perf 6.1 crashes when --sort names symbol_from or symbol_to: those are
 # compared through the default order only.

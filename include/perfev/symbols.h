@@ -127,7 +127,8 @@ struct perfev_symbolizer_opts {
 	 * (/usr/lib/debug) are looked up under it alone, as DIR/PATH, the
 	 * build-id cache is DIR/.debug unless buildid_dir names one, and
 	 * the kernel has no symbols unless kallsyms names a file (perf's
-	 * rules).  NULL: the files where the recording saw them.
+	 * rules); the vDSO is still this process's.  NULL: the files where
+	 * the recording saw them.
 	 */
 	const char *symfs;
 };

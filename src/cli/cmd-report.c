@@ -55,6 +55,7 @@ struct builder {
 	} * groups;
 	size_t ngroups;
 	bool force_group;  /* --group: a file without groups is one group of all its events */
+	bool no_group;	   /* --no-group: the same group, shown event by event (perf's) */
 	bool leaf_only;	   /* nothing shows callers: the sampled address is all a sample is */
 	bool perf_inlines; /* unwound addresses as perf report shows them (see profile_frame) */
 	/* progress on a terminal */
@@ -370,7 +371,7 @@ static uint32_t event_of(struct builder *b, size_t idx)
 	for (i = 0; i < b->ngroups; i++)
 		if (idx >= b->groups[i].leader && idx - b->groups[i].leader < b->groups[i].n)
 			last = b->groups[i].leader + b->groups[i].n - 1;
-	if (b->force_group && !b->ngroups && nev)
+	if ((b->force_group || b->no_group) && !b->ngroups && nev)
 		last = nev - 1;
 	if (last >= nev)
 		last = idx;
@@ -720,7 +721,12 @@ static void set_groups(struct report *r, const struct builder *b, bool no_group)
 		r->groups[i].leader = (uint32_t)i;
 		r->groups[i].n = 1;
 	}
-	if (!ng && b->force_group) {
+	/*
+	 * perf forces one group on a file without any when told either way:
+	 * with --no-group its events keep their sections, the first titled
+	 * as a group's leader ("of events").
+	 */
+	if (!ng && (b->force_group || b->no_group)) {
 		g = &all;
 		ng = 1;
 	}
@@ -858,7 +864,7 @@ int cmd_report(int argc, const char **argv)
 	const char *sort = default_sort, *fields = NULL, *limit = NULL, *graph = NULL;
 	const char *folded = NULL, *speedscope = NULL, *pprof = NULL, *html = NULL;
 	bool stdio = false, children = false, no_children = false, inverted = false;
-	bool inline_frames = false, no_inline = false, order_set = false, no_group = false;
+	bool inline_frames = false, no_inline = false, order_set = false;
 	bool header = false, header_only = false, branch_stack = false, no_branch_stack = false;
 	bool mem_mode = false, show_info = false;
 	struct stat st;
@@ -927,7 +933,7 @@ int cmd_report(int argc, const char **argv)
 		    OPT_FLAG(0, "group", &b.force_group,
 			     "a group's events side by side (the default; a file without groups "
 			     "is one group)"),
-		    OPT_FLAG(0, "no-group", &no_group, "each event of a group on its own"),
+		    OPT_FLAG(0, "no-group", &b.no_group, "each event of a group on its own"),
 		    OPT_HEADING("Exports (FILE - is standard output)"),
 		    OPT_STR(0, "folded", &folded, "FILE", "collapsed stacks, one line per stack"),
 		    OPT_STR(0, "speedscope", &speedscope, "FILE", "speedscope's JSON format"),
@@ -943,7 +949,7 @@ int cmd_report(int argc, const char **argv)
 			usage_error(report_usage, opts, "--children and --no-children disagree");
 		if (inline_frames && no_inline)
 			usage_error(report_usage, opts, "--inline and --no-inline disagree");
-		if (b.force_group && no_group)
+		if (b.force_group && b.no_group)
 			usage_error(report_usage, opts, "--group and --no-group disagree");
 		if (branch_stack && no_branch_stack)
 			usage_error(report_usage, opts,
@@ -1021,7 +1027,7 @@ int cmd_report(int argc, const char **argv)
 		fprintf(stderr, "\r\033[K");
 	/* As perf: callers' overhead by default when there are call chains. */
 	r.children = r.have_callchains && !no_children;
-	set_groups(&r, &b, no_group);
+	set_groups(&r, &b, b.no_group);
 	if (!order_set)
 		r.caller = r.children;
 	if (!status || r.prof.nevents) {

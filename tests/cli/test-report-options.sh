@@ -217,6 +217,9 @@ same report_mem_period "$TMP/mem.data" --mem-mode --show-total-period
 same report_mem_dso_daddr "$TMP/mem.data" --mem-mode -s dso_daddr,mem
 # A :S group without GROUP_DESC: perf 6.1 shows each event on its own.
 same report_sread_no_group_desc "$TMP/sread.data"
+same report_sread_group "$TMP/sread.data" --group -n
+same report_sread_no_group "$TMP/sread.data" --no-group
+same report_no_group_two "$TMP/mem.data" --no-group
 perf record -q -s -e task-clock -o "$TMP/fT.data" -- sh -c "$two" >/dev/null 2>&1
 same_threads report_threads_perf_file "$TMP/fT.data"
 same_threads report_threads_perfev_file "$TMP/pT.data"

@@ -219,7 +219,13 @@ same report_mem_dso_daddr "$TMP/mem.data" --mem-mode -s dso_daddr,mem
 same report_sread_no_group_desc "$TMP/sread.data"
 same report_sread_group "$TMP/sread.data" --group -n
 same report_sread_no_group "$TMP/sread.data" --no-group
-same report_no_group_two "$TMP/mem.data" --no-group
+if perf record -q -e cpu-clock -e page-faults -c 100000 -o "$TMP/two.data" -- "$WL" 20000000 \
+	>/dev/null 2>&1; then
+	same report_no_group_two "$TMP/two.data" --no-group -n
+	same report_group_two "$TMP/two.data" --group
+else
+	fail report_no_group_two "perf record of two events failed"
+fi
 perf record -q -s -e task-clock -o "$TMP/fT.data" -- sh -c "$two" >/dev/null 2>&1
 same_threads report_threads_perf_file "$TMP/fT.data"
 same_threads report_threads_perfev_file "$TMP/pT.data"

@@ -15,6 +15,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -579,6 +580,89 @@ static const struct {
     [SK_IPC_NULL] = {"ipc_null"},
 };
 
+/* What a name of perf's sort keys and fields is here: a key, or one of these. */
+enum { NK_UNSUPPORTED = -1, NK_DROP = -2, NK_SAMPLE = -3, NK_OVERHEAD = -4 };
+
+/*
+ * perf 6.1's sort keys and fields in the order it matches them: the
+ * first whose name starts with the one given (case aside) is taken, so
+ * "sym" is "symbol".  Those without a key here are refused by name.
+ */
+static const struct {
+	const char *name;
+	int key;
+} perf_keys[] = {
+    {"pid", SK_PID},
+    {"comm", SK_COMM},
+    {"dso", SK_DSO},
+    {"symbol", SK_SYM},
+    {"parent", NK_UNSUPPORTED},
+    {"cpu", SK_CPU},
+    {"socket", NK_UNSUPPORTED},
+    {"srcline", SK_SRCLINE},
+    {"srcfile", NK_UNSUPPORTED},
+    {"local_weight", SK_LOCAL_WEIGHT},
+    {"weight", SK_WEIGHT},
+    {"transaction", NK_UNSUPPORTED},
+    {"trace", NK_UNSUPPORTED},
+    {"symbol_size", NK_UNSUPPORTED},
+    {"dso_size", NK_UNSUPPORTED},
+    {"cgroup", NK_UNSUPPORTED},
+    {"cgroup_id", NK_UNSUPPORTED},
+    {"ipc_null", SK_IPC_NULL},
+    {"time", NK_UNSUPPORTED},
+    {"code_page_size", NK_UNSUPPORTED},
+    {"local_ins_lat", SK_LOCAL_INS_LAT},
+    {"ins_lat", NK_UNSUPPORTED},
+    /* perf 6.1 drops the pipeline stage keys outside powerpc. */
+    {"local_p_stage_cyc", NK_DROP},
+    {"p_stage_cyc", NK_DROP},
+    {"addr", NK_UNSUPPORTED},
+    {"overhead", NK_OVERHEAD},
+    {"overhead_sys", NK_UNSUPPORTED},
+    {"overhead_us", NK_UNSUPPORTED},
+    {"overhead_guest_sys", NK_UNSUPPORTED},
+    {"overhead_guest_us", NK_UNSUPPORTED},
+    {"overhead_children", NK_OVERHEAD},
+    {"sample", NK_SAMPLE},
+    {"period", SK_PERIOD},
+    {"dso_from", SK_DSO_FROM},
+    {"dso_to", SK_DSO_TO},
+    {"symbol_from", SK_SYM_FROM},
+    {"symbol_to", SK_SYM_TO},
+    {"mispredict", NK_UNSUPPORTED},
+    {"in_tx", NK_UNSUPPORTED},
+    {"abort", NK_UNSUPPORTED},
+    {"cycles", SK_CYCLES},
+    {"srcline_from", NK_UNSUPPORTED},
+    {"srcline_to", NK_UNSUPPORTED},
+    {"ipc_lbr", NK_UNSUPPORTED},
+    {"addr_from", NK_UNSUPPORTED},
+    {"addr_to", NK_UNSUPPORTED},
+    {"symbol_daddr", SK_SYM_DADDR},
+    {"dso_daddr", SK_DSO_DADDR},
+    {"locked", SK_LOCKED},
+    {"tlb", SK_TLB},
+    {"mem", SK_MEM},
+    {"snoop", SK_SNOOP},
+    {"dcacheline", NK_UNSUPPORTED},
+    {"symbol_iaddr", NK_UNSUPPORTED},
+    {"phys_daddr", NK_UNSUPPORTED},
+    {"data_page_size", NK_UNSUPPORTED},
+    {"blocked", SK_BLOCKED},
+};
+
+/* The entry of perf_keys[] that @len bytes at @p name, or -1. */
+static int perf_key(const char *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; len && i < sizeof(perf_keys) / sizeof(perf_keys[0]); i++)
+		if (strlen(perf_keys[i].name) >= len && !strncasecmp(p, perf_keys[i].name, len))
+			return (int)i;
+	return -1;
+}
+
 /* --sort and -F: sort keys; with @fields also "overhead", "overhead_children" and "sample". */
 static void parse_keys(struct report *r, const char *spec, bool fields, const struct option *opts)
 {
@@ -587,23 +671,17 @@ static void parse_keys(struct report *r, const char *spec, bool fields, const st
 	r->nkeys = 0;
 	memset(r->want, 0, sizeof(r->want));
 	while (*p) {
-		size_t len = strcspn(p, ","), k;
+		size_t len = strcspn(p, ",");
+		int i = perf_key(p, len), k = i < 0 ? NK_UNSUPPORTED : perf_keys[i].key;
 
-		for (k = 0; k < SK_MAX; k++)
-			if (strlen(sort_names[k].name) == len &&
-			    !strncmp(p, sort_names[k].name, len))
-				break;
-		/* perf 6.1 drops the pipeline stage keys outside powerpc. */
-		if (k == SK_MAX && ((len == 17 && !strncmp(p, "local_p_stage_cyc", 17)) ||
-				    (len == 11 && !strncmp(p, "p_stage_cyc", 11)))) {
-			/* nothing */
-		} else if (k == SK_MAX && fields && len == 6 && !strncmp(p, "sample", 6)) {
+		if (k == NK_DROP || (fields && k == NK_OVERHEAD)) {
+			/* nothing: overhead is always shown */
+		} else if (fields && k == NK_SAMPLE) {
 			r->show_nr = true;
-		} else if (k == SK_MAX && fields &&
-			   ((len == 8 && !strncmp(p, "overhead", 8)) ||
-			    (len == 17 && !strncmp(p, "overhead_children", 17)))) {
-			/* always shown */
-		} else if (k == SK_MAX) {
+		} else if (i >= 0 && k < 0) {
+			usage_error(report_usage, opts, "cannot sort by '%.*s' (perf's '%s'): not "
+				    "supported yet", (int)len, p, perf_keys[i].name);
+		} else if (k < 0) {
 			usage_error(
 			    report_usage, opts,
 			    "unknown %s '%.*s' (known: comm, pid, dso, sym, srcline, cpu, period, weight, "

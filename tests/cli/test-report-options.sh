@@ -126,6 +126,8 @@ refused report_mem_keys_refused 2 "cannot sort by 'mem' here: it is a key of --m
 	-i "$TMP/pv.data" -s mem
 refused report_mem_refused 1 "have no data source" -i "$TMP/pv.data" --mem-mode
 refused report_sort_unknown 2 "unknown sort key 'symbol_dadr'" -i "$TMP/pv.data" -s symbol_dadr
+refused report_sort_unsupported 2 "cannot sort by 'par' (perf's 'parent'): not supported yet" \
+	-i "$TMP/pv.data" -s par
 
 # -T: each inherited thread's count at its exit (READ records of a perf record -s recording).
 two="for i in 1 2; do $WL 20000000 & done; wait"
@@ -176,6 +178,9 @@ for f in pv pf pvs; do
 	same "report_sort_period_first_$f" "$TMP/$f.data" --sort period,dso -n
 done
 same report_fields_period "$TMP/pf.data" -F overhead,period,sym
+# Keys by the start of their names, as perf matches them; "symbol" brings perf's IPC column.
+same report_sort_symbol "$TMP/pf.data" -s comm,symbol
+same report_sort_prefix "$TMP/pf.data" -s CO,dso,sy
 # With call chains: children, self, the period, and the graph under each line.
 if perf record -q -g -o "$TMP/pg.data" -F 2000 -- "$W" 1000 >/dev/null 2>&1; then
 	same report_total_period_children "$TMP/pg.data" --show-total-period -n

@@ -150,6 +150,15 @@ PERFEV_API void perfev_data_close(struct perfev_data_reader *r);
 PERFEV_API bool perfev_data_is_pipe(const struct perfev_data_reader *r);
 
 /*
+ * Where a file-mode file's data section is (its header's offset and
+ * size; the feature sections follow it), as perf report --header shows
+ * them.  Either out-pointer may be NULL.  Errors: -ENOENT (pipe mode: a
+ * stream has no sections), -EINVAL (NULL @r).
+ */
+PERFEV_API int perfev_data_section(const struct perfev_data_reader *r, uint64_t *offset,
+				   uint64_t *size);
+
+/*
  * Events of the recording.  In pipe mode the list grows as
  * PERF_RECORD_HEADER_ATTR records are read.
  */

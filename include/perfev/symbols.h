@@ -121,6 +121,16 @@ struct perfev_symbolizer_opts {
 	 * recording's kernel, whatever its build id; NULL: none.
 	 */
 	const char *kallsyms;
+	/*
+	 * A directory that holds the recording's files (perf report
+	 * --symfs): each mapped file and the distribution's debug files
+	 * (/usr/lib/debug) are looked up under it alone, as DIR/PATH, the
+	 * build-id cache is DIR/.debug unless buildid_dir names one, and
+	 * the kernel has no symbols unless kallsyms names a file (perf's
+	 * rules); the vDSO is still this process's.  NULL: the files where
+	 * the recording saw them.
+	 */
+	const char *symfs;
 };
 
 struct perfev_sym {

@@ -15,6 +15,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,6 +48,7 @@ struct builder {
 	uint32_t *ev_of;  /* source's event index -> profile event, UINT32_MAX: not yet */
 	size_t nev_of;
 	bool meta_done;
+	bool skip_samples; /* --header-only on a stream: read it for its features alone */
 	/* The file's event groups (GROUP_DESC), by the source's event indexes. */
 	struct bgroup {
 		uint32_t leader, n;
@@ -54,6 +56,7 @@ struct builder {
 	} * groups;
 	size_t ngroups;
 	bool force_group;  /* --group: a file without groups is one group of all its events */
+	bool no_group;	   /* --no-group: the same group, shown event by event (perf's) */
 	bool leaf_only;	   /* nothing shows callers: the sampled address is all a sample is */
 	bool perf_inlines; /* unwound addresses as perf report shows them (see profile_frame) */
 	/* progress on a terminal */
@@ -370,7 +373,7 @@ static uint32_t event_of(struct builder *b, size_t idx)
 	for (i = 0; i < b->ngroups; i++)
 		if (idx >= b->groups[i].leader && idx - b->groups[i].leader < b->groups[i].n)
 			last = b->groups[i].leader + b->groups[i].n - 1;
-	if (b->force_group && !b->ngroups && nev)
+	if ((b->force_group || b->no_group) && !b->ngroups && nev)
 		last = nev - 1;
 	if (last >= nev)
 		last = idx;
@@ -390,6 +393,67 @@ static uint32_t event_of(struct builder *b, size_t idx)
 	return b->ev_of[idx];
 }
 
+/* The sample's CPU when lines are kept apart by it, else -1. */
+static int32_t sample_cpu(const struct report *r, const struct perfev_sample *smp)
+{
+	return r->want[SK_CPU] && (smp->present & PERF_SAMPLE_CPU) ? (int32_t)smp->cpu : -1;
+}
+
+/* perf's data source of a sample without one: every field "not available". */
+#define DATA_SRC_NONE                                                                              \
+	((uint64_t)PERF_MEM_OP_NA << PERF_MEM_OP_SHIFT |                                           \
+	 (uint64_t)PERF_MEM_LVL_NA << PERF_MEM_LVL_SHIFT |                                         \
+	 (uint64_t)PERF_MEM_SNOOP_NA << PERF_MEM_SNOOP_SHIFT |                                     \
+	 (uint64_t)PERF_MEM_LOCK_NA << PERF_MEM_LOCK_SHIFT |                                       \
+	 (uint64_t)PERF_MEM_TLB_NA << PERF_MEM_TLB_SHIFT |                                         \
+	 (uint64_t)PERF_MEM_LVLNUM_NA << PERF_MEM_LVLNUM_SHIFT)
+
+/* The profile frame of a branch's (or a data) address. */
+static uint32_t branch_frame(struct builder *b, const struct perfev_source_event *ev, uint64_t ip)
+{
+	struct perfev_machine *m = perfev_source_machine(b->src);
+	const struct perfev_frame *f;
+	size_t n = 0;
+
+	/* As perf, whichever space holds the address, not the sample's. */
+	if (perfev_machine_resolve(m, ev->pid,
+				   ip >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER, ip, 0,
+				   &f, &n) ||
+	    !n)
+		cli_die("out of memory");
+	return profile_frame(b, f, 0, n, ev->pid, false);
+}
+
+/*
+ * Branch mode: each entry of the sample's branch stack is a line's
+ * sample of period 1 (perf's), its source and target a stack of two
+ * frames, its cycles the stack's tag.
+ */
+static void add_branches(struct builder *b, const struct perfev_source_event *ev)
+{
+	struct report *r = b->r;
+	const struct perfev_sample *smp = &ev->rec->u.sample;
+	uint32_t e = event_of(b, ev->attr_idx), fr[2];
+	const char *comm = profile_intern(&r->prof, ev->comm);
+	struct profile_tags t = {0};
+	uint64_t i;
+
+	report_note_comm(r, smp->tid, comm);
+	for (i = 0; i < smp->branch_nr; i++) {
+		uint64_t from = perfev_u64_at(smp->branches, i * 3);
+		uint64_t to = perfev_u64_at(smp->branches, i * 3 + 1);
+		uint64_t flags = perfev_u64_at(smp->branches, i * 3 + 2);
+
+		fr[0] = branch_frame(b, ev, from);
+		fr[1] = branch_frame(b, ev, to);
+		r->prof.events[e].samples++;
+		r->prof.events[e].period++;
+		t.tag = (flags >> 4) & 0xffff;
+		profile_add_tagged(&r->prof, e, comm, smp->pid, smp->tid, sample_cpu(r, smp), &t,
+				   fr, 2, 1);
+	}
+}
+
 /*
  * Add a sample (one member of a group's, when it read its group) to its
  * event; its stack and command are looked up once per record.
@@ -399,11 +463,20 @@ static void add_sample(struct builder *b, const struct perfev_source_event *ev)
 	struct report *r = b->r;
 	const struct perfev_sample *smp = &ev->rec->u.sample;
 	uint32_t e = event_of(b, ev->attr_idx);
-	uint64_t period = ev->period;
+	uint64_t period = ev->period, weight;
+	struct profile_tags t = {0};
+	int k;
 
 	/* A frequency without PERF_SAMPLE_PERIOD says nothing of the period: one per sample. */
 	if (!(smp->present & (PERF_SAMPLE_READ | PERF_SAMPLE_PERIOD)) && ev->attr->attr->freq)
 		period = 1;
+	/* perf's weight of a sample: PERF_SAMPLE_WEIGHT's, or the first of WEIGHT_STRUCT's. */
+	weight = (smp->present & PERF_SAMPLE_WEIGHT_STRUCT) ? smp->weight_struct.var1_dw
+		 : (smp->present & PERF_SAMPLE_WEIGHT)	     ? smp->weight
+							     : 0;
+	/* --mem-mode: the weight is the period (at least 1), as perf's memory report. */
+	if (r->mem_mode)
+		period = weight ? weight : 1;
 	r->prof.events[e].samples++;
 	r->prof.events[e].period += period;
 	if (ev->seq != b->seq) {
@@ -412,10 +485,18 @@ static void add_sample(struct builder *b, const struct perfev_source_event *ev)
 		b->comm = profile_intern(&r->prof, ev->comm);
 		report_note_comm(r, smp->tid, b->comm);
 	}
-	profile_add_on_cpu(
-	    &r->prof, e, b->comm, smp->pid, smp->tid,
-	    r->want[SK_CPU] ? ((smp->present & PERF_SAMPLE_CPU) ? (int32_t)smp->cpu : -1) : -1,
-	    b->frames, (uint32_t)b->nframes, period);
+	if (r->want[SK_WEIGHT] || r->want[SK_LOCAL_WEIGHT])
+		t.tag = weight;
+	if (r->want[SK_LOCAL_INS_LAT] && (smp->present & PERF_SAMPLE_WEIGHT_STRUCT))
+		t.ins_lat = smp->weight_struct.var2_w;
+	for (k = SK_MEM; k <= SK_BLOCKED; k++)
+		if (r->want[k])
+			t.data_src = (smp->present & PERF_SAMPLE_DATA_SRC) ? smp->data_src
+									  : DATA_SRC_NONE;
+	if ((r->want[SK_SYM_DADDR] || r->want[SK_DSO_DADDR]) && (smp->present & PERF_SAMPLE_ADDR))
+		t.daddr = branch_frame(b, ev, smp->addr) + 1;
+	profile_add_tagged(&r->prof, e, b->comm, smp->pid, smp->tid, sample_cpu(r, smp), &t,
+			   b->frames, (uint32_t)b->nframes, period);
 }
 
 static void on_sample(struct builder *b, const struct perfev_source_event *ev)
@@ -434,7 +515,22 @@ static void on_sample(struct builder *b, const struct perfev_source_event *ev)
 		if (smp->time > r->prof.meta.time_last)
 			r->prof.meta.time_last = smp->time;
 	}
-	add_sample(b, ev);
+	if (r->branch_mode)
+		add_branches(b, ev);
+	else
+		add_sample(b, ev);
+}
+
+/* -T: a thread's count at its exit, its first value as perf reads it. */
+static void on_read(struct builder *b, const struct perfev_source_event *ev)
+{
+	const struct perfev_record *rec = ev->rec;
+	uint64_t v;
+
+	if (perfev_sample_read_value(&ev->attr->layout, &rec->u.read.values, 0, &v, NULL, NULL))
+		return;
+	report_threads_add(b->r, rec->u.read.pid, rec->u.read.tid, ev->attr_idx,
+			   event_name(b, ev->attr_idx), v);
 }
 
 /* Read the whole file into the profile.  The exit status: a file cut short still gives one. */
@@ -446,8 +542,10 @@ static int read_all(struct builder *b)
 	int err, status = 0;
 
 	while ((err = perfev_source_next(b->src, &ev)) > 0) {
-		if (ev->kind == PERFEV_SOURCE_SAMPLE && input_keep(&b->in, ev))
+		if (ev->kind == PERFEV_SOURCE_SAMPLE && !b->skip_samples && input_keep(&b->in, ev))
 			on_sample(b, ev);
+		else if (ev->type == PERF_RECORD_READ && b->r->show_threads && ev->rec && ev->attr)
+			on_read(b, ev);
 	}
 	if (err == -ENOMEM)
 		cli_die("out of memory");
@@ -464,7 +562,107 @@ static const struct {
 } sort_names[SK_MAX] = {
     [SK_COMM] = {"comm"}, [SK_PID] = {"pid"},	      [SK_DSO] = {"dso"},
     [SK_SYM] = {"sym"},	  [SK_SRCLINE] = {"srcline"}, [SK_CPU] = {"cpu"},
+    [SK_PERIOD] = {"period"},
+    [SK_WEIGHT] = {"weight"},
+    [SK_LOCAL_WEIGHT] = {"local_weight"},
+    [SK_DSO_FROM] = {"dso_from"},
+    [SK_DSO_TO] = {"dso_to"},
+    [SK_SYM_FROM] = {"symbol_from"},
+    [SK_SYM_TO] = {"symbol_to"},
+    [SK_CYCLES] = {"cycles"},
+    [SK_LOCAL_INS_LAT] = {"local_ins_lat"},
+    [SK_MEM] = {"mem"},
+    [SK_SNOOP] = {"snoop"},
+    [SK_TLB] = {"tlb"},
+    [SK_LOCKED] = {"locked"},
+    [SK_BLOCKED] = {"blocked"},
+    [SK_SYM_DADDR] = {"symbol_daddr"},
+    [SK_DSO_DADDR] = {"dso_daddr"},
+    [SK_IPC_NULL] = {"ipc_null"},
 };
+
+/* What a name of perf's sort keys and fields is here: a key, or one of these. */
+enum { NK_UNSUPPORTED = -1, NK_DROP = -2, NK_SAMPLE = -3, NK_OVERHEAD = -4 };
+
+/*
+ * perf 6.1's sort keys and fields in the order it matches them: the
+ * first whose name starts with the one given (case aside) is taken, so
+ * "sym" is "symbol".  Those without a key here are refused by name.
+ */
+static const struct {
+	const char *name;
+	int key;
+} perf_keys[] = {
+    {"pid", SK_PID},
+    {"comm", SK_COMM},
+    {"dso", SK_DSO},
+    {"symbol", SK_SYM},
+    {"parent", NK_UNSUPPORTED},
+    {"cpu", SK_CPU},
+    {"socket", NK_UNSUPPORTED},
+    {"srcline", SK_SRCLINE},
+    {"srcfile", NK_UNSUPPORTED},
+    {"local_weight", SK_LOCAL_WEIGHT},
+    {"weight", SK_WEIGHT},
+    {"transaction", NK_UNSUPPORTED},
+    {"trace", NK_UNSUPPORTED},
+    {"symbol_size", NK_UNSUPPORTED},
+    {"dso_size", NK_UNSUPPORTED},
+    {"cgroup", NK_UNSUPPORTED},
+    {"cgroup_id", NK_UNSUPPORTED},
+    {"ipc_null", SK_IPC_NULL},
+    {"time", NK_UNSUPPORTED},
+    {"code_page_size", NK_UNSUPPORTED},
+    {"local_ins_lat", SK_LOCAL_INS_LAT},
+    {"ins_lat", NK_UNSUPPORTED},
+    /* perf 6.1 drops the pipeline stage keys outside powerpc. */
+    {"local_p_stage_cyc", NK_DROP},
+    {"p_stage_cyc", NK_DROP},
+    {"addr", NK_UNSUPPORTED},
+    {"overhead", NK_OVERHEAD},
+    {"overhead_sys", NK_UNSUPPORTED},
+    {"overhead_us", NK_UNSUPPORTED},
+    {"overhead_guest_sys", NK_UNSUPPORTED},
+    {"overhead_guest_us", NK_UNSUPPORTED},
+    {"overhead_children", NK_OVERHEAD},
+    {"sample", NK_SAMPLE},
+    {"period", SK_PERIOD},
+    {"dso_from", SK_DSO_FROM},
+    {"dso_to", SK_DSO_TO},
+    {"symbol_from", SK_SYM_FROM},
+    {"symbol_to", SK_SYM_TO},
+    {"mispredict", NK_UNSUPPORTED},
+    {"in_tx", NK_UNSUPPORTED},
+    {"abort", NK_UNSUPPORTED},
+    {"cycles", SK_CYCLES},
+    {"srcline_from", NK_UNSUPPORTED},
+    {"srcline_to", NK_UNSUPPORTED},
+    {"ipc_lbr", NK_UNSUPPORTED},
+    {"addr_from", NK_UNSUPPORTED},
+    {"addr_to", NK_UNSUPPORTED},
+    {"symbol_daddr", SK_SYM_DADDR},
+    {"dso_daddr", SK_DSO_DADDR},
+    {"locked", SK_LOCKED},
+    {"tlb", SK_TLB},
+    {"mem", SK_MEM},
+    {"snoop", SK_SNOOP},
+    {"dcacheline", NK_UNSUPPORTED},
+    {"symbol_iaddr", NK_UNSUPPORTED},
+    {"phys_daddr", NK_UNSUPPORTED},
+    {"data_page_size", NK_UNSUPPORTED},
+    {"blocked", SK_BLOCKED},
+};
+
+/* The entry of perf_keys[] that @len bytes at @p name, or -1. */
+static int perf_key(const char *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; len && i < sizeof(perf_keys) / sizeof(perf_keys[0]); i++)
+		if (strlen(perf_keys[i].name) >= len && !strncasecmp(p, perf_keys[i].name, len))
+			return (int)i;
+	return -1;
+}
 
 /* --sort and -F: sort keys; with @fields also "overhead", "overhead_children" and "sample". */
 static void parse_keys(struct report *r, const char *spec, bool fields, const struct option *opts)
@@ -474,22 +672,23 @@ static void parse_keys(struct report *r, const char *spec, bool fields, const st
 	r->nkeys = 0;
 	memset(r->want, 0, sizeof(r->want));
 	while (*p) {
-		size_t len = strcspn(p, ","), k;
+		size_t len = strcspn(p, ",");
+		int i = perf_key(p, len), k = i < 0 ? NK_UNSUPPORTED : perf_keys[i].key;
 
-		for (k = 0; k < SK_MAX; k++)
-			if (strlen(sort_names[k].name) == len &&
-			    !strncmp(p, sort_names[k].name, len))
-				break;
-		if (k == SK_MAX && fields && len == 6 && !strncmp(p, "sample", 6)) {
+		if (k == NK_DROP || (fields && k == NK_OVERHEAD)) {
+			/* nothing: overhead is always shown */
+		} else if (fields && k == NK_SAMPLE) {
 			r->show_nr = true;
-		} else if (k == SK_MAX && fields &&
-			   ((len == 8 && !strncmp(p, "overhead", 8)) ||
-			    (len == 17 && !strncmp(p, "overhead_children", 17)))) {
-			/* always shown */
-		} else if (k == SK_MAX) {
+		} else if (i >= 0 && k < 0) {
+			usage_error(report_usage, opts, "cannot sort by '%.*s' (perf's '%s'): not "
+				    "supported yet", (int)len, p, perf_keys[i].name);
+		} else if (k < 0) {
 			usage_error(
 			    report_usage, opts,
-			    "unknown %s '%.*s' (known: comm, pid, dso, sym, srcline, cpu%s)",
+			    "unknown %s '%.*s' (known: comm, pid, dso, sym, srcline, cpu, period, weight, "
+			    "local_weight, local_ins_lat; with branch stacks dso_from, dso_to, "
+			    "symbol_from, symbol_to, cycles; with --mem-mode mem, snoop, tlb, locked, "
+			    "blocked, symbol_daddr, dso_daddr%s)",
 			    fields ? "field" : "sort key", (int)len, p,
 			    fields ? ", overhead, overhead_children, sample" : "");
 		} else if (!r->want[k] && r->nkeys < SK_MAX) {
@@ -601,7 +800,12 @@ static void set_groups(struct report *r, const struct builder *b, bool no_group)
 		r->groups[i].leader = (uint32_t)i;
 		r->groups[i].n = 1;
 	}
-	if (!ng && b->force_group) {
+	/*
+	 * perf forces one group on a file without any when told either way:
+	 * with --no-group its events keep their sections, the first titled
+	 * as a group's leader ("of events").
+	 */
+	if (!ng && (b->force_group || b->no_group)) {
 		g = &all;
 		ng = 1;
 	}
@@ -624,6 +828,98 @@ static void set_groups(struct report *r, const struct builder *b, bool no_group)
 	}
 }
 
+/* Set the keys of @spec (perf's default order of a mode), as --sort would. */
+static void default_keys(struct report *r, const char *spec)
+{
+	const char *p = spec;
+	size_t k, len;
+
+	memset(r->want, 0, sizeof(r->want));
+	r->nkeys = 0;
+	for (; *p; p += len + (p[len] == ',')) {
+		len = strcspn(p, ",");
+		for (k = 0; k < SK_MAX; k++)
+			if (strlen(sort_names[k].name) == len && !strncmp(p, sort_names[k].name, len))
+				break;
+		if (k < SK_MAX && !r->want[k]) {
+			r->keys[r->nkeys++] = (enum sort_key)k;
+			r->want[k] = true;
+		}
+	}
+	r->graph_skips_sym = false;
+}
+
+/*
+ * perf's modes.  Branch mode: a line per branch of the samples' branch
+ * stacks, for a file with the BRANCH_STACK feature (perf record -b
+ * writes it) or with -b.  Memory mode (--mem-mode): the samples'
+ * weights as their periods, the data source's columns.  Each sorted by
+ * its own keys unless told otherwise (@sorted).  Returns 0, 1 (a mode
+ * the file's samples cannot give) or 2 (a mode's keys outside it),
+ * after saying why.
+ */
+static int setup_modes(struct report *r, const struct builder *b, bool branch, bool no_branch,
+		       bool mem, const char *sorted)
+{
+	static const char mem_order[] = "local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,"
+					"tlb,locked,blocked,local_ins_lat,local_p_stage_cyc";
+	const struct perfev_data_reader *rd = perfev_source_data(b->src);
+	uint64_t types = 0;
+	size_t i;
+	int k;
+
+	for (i = 0; i < perfev_data_attr_count(rd); i++)
+		types |= perfev_data_attr(rd, i)->attr->sample_type;
+	if (branch && !(types & PERF_SAMPLE_BRANCH_STACK)) {
+		cli_error("cannot report branches of '%s': its samples have no branch stacks "
+			  "(record them with perf record -b or -j)",
+			  b->in.path);
+		return 1;
+	}
+	if (mem && !(types & PERF_SAMPLE_DATA_SRC)) {
+		cli_error("cannot report memory accesses of '%s': its samples have no data "
+			  "source (record them with perf mem record or perf record -d)",
+			  b->in.path);
+		return 1;
+	}
+	/* As perf, memory mode wins over the branch mode a file's feature asks for. */
+	r->mem_mode = mem;
+	r->branch_mode = branch || (!no_branch && !mem &&
+				    !perfev_data_feature(rd, PERFEV_FEAT_BRANCH_STACK, NULL, NULL));
+	r->sort_order = sorted ? sorted : mem_order;
+	if (r->branch_mode && !sorted)
+		default_keys(r, "comm,dso_from,symbol_from,symbol_to,cycles");
+	if (r->mem_mode && !sorted)
+		default_keys(r, mem_order);
+	/*
+	 * perf 6.1 adds its IPC column to an order that names a "symbol..."
+	 * key (with branch stacks it adds another, and crashes).
+	 */
+	if (sorted && strstr(sorted, "symbol") && !r->branch_mode && r->nkeys < SK_MAX &&
+	    !r->want[SK_IPC_NULL]) {
+		r->keys[r->nkeys++] = SK_IPC_NULL;
+		r->want[SK_IPC_NULL] = true;
+		if (asprintf(&r->sort_order_buf, "%s,ipc_null", sorted) < 0)
+			cli_die("out of memory");
+		r->sort_order = r->sort_order_buf;
+	}
+	for (k = 0; k < r->nkeys; k++) {
+		enum sort_key key = r->keys[k];
+		const char *mode = NULL;
+
+		if (key >= SK_DSO_FROM && key <= SK_CYCLES && !r->branch_mode)
+			mode = "--branch-stack (-b), for files recorded with branch stacks";
+		else if (key >= SK_MEM && key <= SK_DSO_DADDR && !r->mem_mode)
+			mode = "--mem-mode";
+		if (mode) {
+			cli_error("cannot sort by '%s' here: it is a key of %s", sort_names[key].name,
+				  mode);
+			return 2;
+		}
+	}
+	return 0;
+}
+
 static void report_release(struct report *r)
 {
 	report_hist_release(r);
@@ -634,6 +930,8 @@ static void report_release(struct report *r)
 	free(r->ftid);
 	free(r->fpid);
 	free(r->groups);
+	free(r->sort_order_buf);
+	report_threads_release(r);
 }
 
 int cmd_report(int argc, const char **argv)
@@ -643,10 +941,13 @@ int cmd_report(int argc, const char **argv)
 	struct opt_list comms = {0}, dsos = {0}, syms = {0}, tids = {0}, pids = {0};
 	struct input_opts io = {0};
 	struct input_filter_opts fo = {0};
-	const char *sort = "comm,dso,sym", *fields = NULL, *limit = NULL, *graph = NULL;
+	static const char default_sort[] = "comm,dso,sym";
+	const char *sort = default_sort, *fields = NULL, *limit = NULL, *graph = NULL;
 	const char *folded = NULL, *speedscope = NULL, *pprof = NULL, *html = NULL;
 	bool stdio = false, children = false, no_children = false, inverted = false;
-	bool inline_frames = false, no_inline = false, order_set = false, no_group = false;
+	bool inline_frames = false, no_inline = false, order_set = false;
+	bool header = false, header_only = false, branch_stack = false, no_branch_stack = false;
+	bool mem_mode = false, show_info = false;
 	struct stat st;
 	int status;
 
@@ -662,13 +963,31 @@ int cmd_report(int argc, const char **argv)
 		    OPT_FLAG(0, "stdio", &stdio,
 			     "the text table (the default; with an export, print it too)"),
 		    OPT_STR('s', "sort", &sort, "KEYS",
-			    "what to sum samples by: comm, pid, dso, sym, srcline, cpu (default "
-			    "comm,dso,sym)"),
+			    "what to sum samples by: comm, pid, dso, sym, srcline, cpu, period, "
+			    "weight, local_weight, local_ins_lat; branch stacks: dso_from, dso_to, "
+			    "symbol_from, symbol_to, cycles; --mem-mode: mem, snoop, tlb, locked, "
+			    "blocked, symbol_daddr, dso_daddr (default comm,dso,sym)"),
 		    OPT_STR('F', "fields", &fields, "FIELDS",
 			    "the columns: overhead, sample and sort keys"),
 		    OPT_STR(0, "percent-limit", &limit, "PERCENT",
 			    "hide the lines (and graph branches) below this percentage"),
 		    OPT_FLAG('n', "show-nr-samples", &r.show_nr, "a column with the sample count"),
+		    OPT_FLAG(0, "show-total-period", &r.show_period,
+			     "a column with the period (the sum of the samples' periods)"),
+		    OPT_FLAG('T', "threads", &r.show_threads,
+			     "after the report, each thread's counts at its exit (perf record -s)"),
+		    OPT_FLAG('b', "branch-stack", &branch_stack,
+			     "a line per branch of the samples' branch stacks (the default for files "
+			     "recorded with them)"),
+		    OPT_FLAG(0, "no-branch-stack", &no_branch_stack,
+			     "the samples themselves, not their branch stacks"),
+		    OPT_FLAG(0, "mem-mode", &mem_mode,
+			     "memory accesses: weights as periods, data sources and addresses "
+			     "(perf mem's report)"),
+		    OPT_FLAG(0, "header", &header, "the file's header before the report"),
+		    OPT_FLAG(0, "header-only", &header_only, "the file's header only"),
+		    OPT_FLAG('I', "show-info", &show_info,
+			     "with --header: CPU and NUMA topology, caches and memory in full"),
 		    OPT_MULTI('c', "comms", &comms, "COMMS", "only these commands (comma list)"),
 		    OPT_MULTI('d', "dsos", &dsos, "DSOS", "only these shared objects (comma list)"),
 		    OPT_MULTI('S', "symbols", &syms, "SYMS", "only these symbols (comma list)"),
@@ -696,10 +1015,12 @@ int cmd_report(int argc, const char **argv)
 			     "C++ and Rust names as the files spell them"),
 		    OPT_STR(0, "kallsyms", &io.kallsyms, "FILE",
 			    "the recording's kernel symbols (its machine's /proc/kallsyms)"),
+		    OPT_STR(0, "symfs", &io.symfs, "DIR",
+			    "look every file up under DIR (the recording's files copied there)"),
 		    OPT_FLAG(0, "group", &b.force_group,
 			     "a group's events side by side (the default; a file without groups "
 			     "is one group)"),
-		    OPT_FLAG(0, "no-group", &no_group, "each event of a group on its own"),
+		    OPT_FLAG(0, "no-group", &b.no_group, "each event of a group on its own"),
 		    OPT_HEADING("Exports (FILE - is standard output)"),
 		    OPT_STR(0, "folded", &folded, "FILE", "collapsed stacks, one line per stack"),
 		    OPT_STR(0, "speedscope", &speedscope, "FILE", "speedscope's JSON format"),
@@ -715,8 +1036,11 @@ int cmd_report(int argc, const char **argv)
 			usage_error(report_usage, opts, "--children and --no-children disagree");
 		if (inline_frames && no_inline)
 			usage_error(report_usage, opts, "--inline and --no-inline disagree");
-		if (b.force_group && no_group)
+		if (b.force_group && b.no_group)
 			usage_error(report_usage, opts, "--group and --no-group disagree");
+		if (branch_stack && no_branch_stack)
+			usage_error(report_usage, opts,
+				    "--branch-stack and --no-branch-stack disagree");
 		parse_keys(&r, fields ? fields : sort, fields != NULL, opts);
 		r.graph_skips_sym = !fields && !strncmp(sort, "sym", 3);
 		split(&comms, &r.fcomm);
@@ -764,7 +1088,29 @@ int cmd_report(int argc, const char **argv)
 	r.time_str = fo.time;
 	if (!status) {
 		b.src = b.in.src;
-		status = read_all(&b);
+		bool pipe = perfev_data_is_pipe(perfev_source_data(b.src));
+
+		status = setup_modes(&r, &b, branch_stack, no_branch_stack, mem_mode,
+				     fields ? fields : sort != default_sort ? sort : NULL);
+		if (status) {
+			input_close(&b.in);
+			report_release(&r);
+			return status;
+		}
+		/* A file's header is known at once; a stream's features come with its records. */
+		r.header_shown = header || header_only;
+		if (r.header_shown && !pipe)
+			input_print_header(&b.in, NULL, show_info);
+		b.skip_samples = header_only;
+		if (!header_only || pipe)
+			status = read_all(&b);
+		if (r.header_shown && pipe)
+			input_print_header(&b.in, NULL, show_info);
+	}
+	if (header_only) {
+		input_close(&b.in);
+		report_release(&r);
+		return status;
 	}
 	/* The profile holds copies of what it needs: the symbols' memory goes now. */
 	input_close(&b.in);
@@ -773,7 +1119,7 @@ int cmd_report(int argc, const char **argv)
 		fprintf(stderr, "\r\033[K");
 	/* As perf: callers' overhead by default when there are call chains. */
 	r.children = r.have_callchains && !no_children;
-	set_groups(&r, &b, no_group);
+	set_groups(&r, &b, b.no_group);
 	if (!order_set)
 		r.caller = r.children;
 	if (!status || r.prof.nevents) {

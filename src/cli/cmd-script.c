@@ -348,6 +348,8 @@ int cmd_script(int argc, const char **argv)
 		    OPT_FLAG(0, "header", &s.header, "print the file's header features first"),
 		    OPT_FLAG(0, "header-only", &s.header_only,
 			     "print the file's header features only"),
+		    OPT_FLAG('I', "show-info", &s.show_info,
+			     "with --header: CPU and NUMA topology, caches and memory in full"),
 		    OPT_FLAG(0, "show-mmap-events", &s.show_mmap, "print MMAP and MMAP2 records"),
 		    OPT_FLAG(0, "show-task-events", &s.show_task,
 			     "print COMM, FORK and EXIT records"),
@@ -374,6 +376,8 @@ int cmd_script(int argc, const char **argv)
 			      "only samples in these functions (comma list)"),
 		    OPT_MULTI(0, "dsos", &dsos, "DSOS",
 			      "only samples in these objects (comma list of paths or file names)"),
+		    OPT_STR(0, "symfs", &s.symfs, "DIR",
+			    "look every file up under DIR (the recording's files copied there)"),
 		    OPT_TERMINATOR,
 		};
 
@@ -392,6 +396,7 @@ int cmd_script(int argc, const char **argv)
 	{
 		struct input_opts io = {.path = s.input,
 					.kallsyms = s.kallsyms,
+					.symfs = s.symfs,
 					.no_demangle = s.no_demangle,
 					.raw = s.dump,
 					.whole_reads = s.json};

@@ -249,6 +249,7 @@ int input_open(struct input *in, const struct input_opts *o)
 	sym.cache_dir = cache_dir(in->cache_dir, sizeof(in->cache_dir));
 	sym.no_demangle = o->no_demangle;
 	sym.kallsyms = o->kallsyms;
+	sym.symfs = o->symfs;
 	so.raw = o->raw;
 	so.whole_reads = o->whole_reads;
 	perfev_set_log(on_log, PERFEV_LOG_WARN, NULL);

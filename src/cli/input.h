@@ -25,6 +25,7 @@ struct input {
 struct input_opts {
 	const char *path;     /* -i; NULL: perf.data, or standard input when it is a pipe */
 	const char *kallsyms; /* --kallsyms */
+	const char *symfs;    /* --symfs */
 	bool no_demangle;
 	bool raw;	  /* perfev_source_opts.raw (script -D) */
 	bool whole_reads; /* perfev_source_opts.whole_reads (script -j) */
@@ -72,5 +73,14 @@ int input_filter(struct input *in, const struct input_filter_opts *o);
 bool input_keep(struct input *in, const struct perfev_source_event *ev);
 
 void input_close(struct input *in);
+
+struct json;
+/*
+ * The file's header (output/data-header.c): its sections and features as
+ * perf report --header-only prints them (@full: with -I, the topology,
+ * cache and memory features in full), or with @w their values as members
+ * of the JSON object @w is in.
+ */
+void input_print_header(struct input *in, struct json *w, bool full);
 
 #endif /* PERFEV_CLI_INPUT_H */

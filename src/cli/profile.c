@@ -78,6 +78,8 @@ static uint64_t stack_hash(uint64_t key, void *ctx)
 	h = perfev__hash_combine(h, (uint64_t)s->ev << 32 | (uint32_t)s->cpu);
 	h = perfev__hash_combine(h, (uintptr_t)s->comm);
 	h = perfev__hash_combine(h, (uint64_t)s->pid << 32 | s->tid);
+	h = perfev__hash_combine(h, s->tags.tag ^ s->tags.ins_lat << 40);
+	h = perfev__hash_combine(h, s->tags.data_src ^ (uint64_t)s->tags.daddr << 48);
 	for (i = 0; i + 1 < s->nframes; i += 2)
 		h = perfev__hash_combine(h, (uint64_t)s->frames[i] << 32 | s->frames[i + 1]);
 	if (i < s->nframes)
@@ -91,7 +93,9 @@ static bool stack_equal(uint64_t x, uint64_t y, void *ctx)
 	const struct profile_stack *a = &p->stacks[x], *b = &p->stacks[y];
 
 	return a->ev == b->ev && a->comm == b->comm && a->pid == b->pid && a->tid == b->tid &&
-	       a->cpu == b->cpu && a->nframes == b->nframes &&
+	       a->cpu == b->cpu && a->tags.tag == b->tags.tag &&
+	       a->tags.ins_lat == b->tags.ins_lat && a->tags.data_src == b->tags.data_src &&
+	       a->tags.daddr == b->tags.daddr && a->nframes == b->nframes &&
 	       !memcmp(a->frames, b->frames, a->nframes * sizeof(*a->frames));
 }
 
@@ -141,6 +145,13 @@ void profile_add_on_cpu(struct profile *p, uint32_t ev, const char *comm, uint32
 			uint32_t tid, int32_t cpu, const uint32_t *frames, uint32_t n,
 			uint64_t period)
 {
+	profile_add_tagged(p, ev, comm, pid, tid, cpu, NULL, frames, n, period);
+}
+
+void profile_add_tagged(struct profile *p, uint32_t ev, const char *comm, uint32_t pid,
+			uint32_t tid, int32_t cpu, const struct profile_tags *tags,
+			const uint32_t *frames, uint32_t n, uint64_t period)
+{
 	struct perfev__hashmap_entry *e;
 	struct profile_stack *s;
 	bool added;
@@ -154,6 +165,8 @@ void profile_add_on_cpu(struct profile *p, uint32_t ev, const char *comm, uint32
 	s->pid = pid;
 	s->tid = tid;
 	s->cpu = cpu;
+	if (tags)
+		s->tags = *tags;
 	s->nframes = n;
 	s->frames = (uint32_t *)frames; /* the caller's, until it is added */
 	p->stack_idx.hash = stack_hash;

@@ -50,6 +50,17 @@ struct profile_stack {
 	uint32_t *frames; /* indexes into profile.frames, the sampled one (leaf) first */
 	uint64_t period;  /* the sum of the samples' periods */
 	uint64_t samples;
+	struct profile_tags {
+		/*
+		 * What else tells the stack's samples apart, 0 unless asked:
+		 * their weight (perf report --sort weight), or a branch's
+		 * cycles (branch stacks, where the stack is a branch's source
+		 * and target); their instruction latency; their data source;
+		 * their data address's frame + 1 (--mem-mode).
+		 */
+		uint64_t tag, ins_lat, data_src;
+		uint32_t daddr;
+	} tags;
 };
 
 struct profile_event {
@@ -106,6 +117,11 @@ void profile_add(struct profile *p, uint32_t ev, const char *comm, uint32_t pid,
 void profile_add_on_cpu(struct profile *p, uint32_t ev, const char *comm, uint32_t pid,
 			uint32_t tid, int32_t cpu, const uint32_t *frames, uint32_t n,
 			uint64_t period);
+
+/* The same, with the stack's tags (profile_stack.tags): stacks of other tags are kept apart. */
+void profile_add_tagged(struct profile *p, uint32_t ev, const char *comm, uint32_t pid,
+			uint32_t tid, int32_t cpu, const struct profile_tags *tags,
+			const uint32_t *frames, uint32_t n, uint64_t period);
 
 /* The name a frame is shown by in the exports: its symbol, else "[unknown]". */
 const char *profile_frame_name(const struct profile_frame *f);

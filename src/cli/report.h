@@ -12,7 +12,42 @@
 #include <stdint.h>
 #include "profile.h"
 
-enum sort_key { SK_COMM, SK_PID, SK_DSO, SK_SYM, SK_SRCLINE, SK_CPU, SK_MAX };
+/*
+ * SK_PERIOD: a column (perf's "period" output field), not a key that
+ * splits lines.  SK_WEIGHT, SK_LOCAL_WEIGHT: the samples' weight, summed
+ * or per sample.  The branch keys (branch mode, --branch-stack): a
+ * branch's source and target (SK_DSO and SK_SYM are its target's) and
+ * its cycles.  SK_LOCAL_INS_LAT: the samples' instruction latency
+ * (WEIGHT_STRUCT).  The --mem-mode keys: a sample's data source and
+ * data address.
+ */
+enum sort_key {
+	SK_COMM,
+	SK_PID,
+	SK_DSO,
+	SK_SYM,
+	SK_SRCLINE,
+	SK_CPU,
+	SK_PERIOD,
+	SK_WEIGHT,
+	SK_LOCAL_WEIGHT,
+	SK_DSO_FROM,
+	SK_DSO_TO,
+	SK_SYM_FROM,
+	SK_SYM_TO,
+	SK_CYCLES,
+	SK_LOCAL_INS_LAT,
+	/* --mem-mode's: the data source's fields, the data address's symbol and object */
+	SK_MEM,
+	SK_SNOOP,
+	SK_TLB,
+	SK_LOCKED,
+	SK_BLOCKED,
+	SK_SYM_DADDR,
+	SK_DSO_DADDR,
+	SK_IPC_NULL, /* perf's IPC column of samples without branch cycles: "-" */
+	SK_MAX
+};
 
 /* -g: how call graphs are printed. */
 enum graph_mode { GM_NONE, GM_GRAPH, GM_FRACTAL, GM_FLAT, GM_FOLDED };
@@ -28,6 +63,13 @@ struct gnode {
 	struct gnode **kids;
 	size_t nkids, cap;
 	size_t hint; /* the child the last path went to: paths repeat */
+};
+
+/* An address of a line besides its own: a branch's source, a data address. */
+struct hfrom {
+	const char *dso, *sym, *path;
+	uint64_t sym_start, addr;
+	char level;
 };
 
 /* One line of the report: what the sort keys name, and its sums. */
@@ -46,6 +88,12 @@ struct hent {
 	uint32_t max_depth;  /* of the call paths through this line (its group leader's) */
 	uint32_t seq;	     /* lines made before it */
 	bool unwound_inline; /* @sym is "name (inlined)" (profile_frame.unwound_inline) */
+	uint64_t tag;	     /* profile_stack.tags.tag: the samples' weight, or the branch's cycles */
+	uint64_t ins_lat, data_src; /* the first sample's (profile_stack.tags) */
+	/* --mem-mode: the data address's symbol (or address) and object */
+	struct hfrom daddr;
+	/* Branch mode: the branch's source (the fields above are its target). */
+	struct hfrom from;
 	struct gnode graph;  /* the call paths through this line, when printed */
 	/* What identifies the line: the sort keys' fields (interned strings), the rest zero. */
 	struct hkey {
@@ -54,6 +102,11 @@ struct hent {
 		const char *comm, *dso, *sym, *srcline;
 		const char *sym_path; /* a symbol is its object's and its start's */
 		uint64_t addr, sym_start;
+		uint64_t tag, ins_lat, data_src; /* data_src: the bits the mem keys compare */
+		const char *from_dso, *from_sym, *from_path;
+		uint64_t from_addr, from_start;
+		const char *d_dso, *d_sym, *d_path;
+		uint64_t d_addr, d_start;
 	} key;
 	/* Per event of the line: itself, or each member of its group, the leader first. */
 	struct hsum {
@@ -80,6 +133,14 @@ struct names {
 	bool on;
 };
 
+/* -T: the counts of PERF_RECORD_READ, per thread (pid << 32 | tid) and event, in order met. */
+struct report_threads {
+	uint64_t *thread, *counter; /* the threads; the counters' event indexes */
+	const char **names;	    /* per counter, interned */
+	uint64_t *value;	    /* per thread, a row of ncounters sums */
+	size_t nthreads, ncounters, cap_threads, cap_counters, cap_names;
+};
+
 struct report {
 	/* options */
 	enum sort_key keys[SK_MAX];
@@ -87,6 +148,14 @@ struct report {
 	bool want[SK_MAX];
 	double percent_limit;
 	bool show_nr, children, lines, inline_frames;
+	bool show_period; /* --show-total-period: a Period column after Samples */
+	bool header_shown; /* --header printed the file's header before the report */
+	bool show_threads; /* -T: the table of @threads after the report */
+	bool branch_mode;  /* a line per branch of the samples' branch stacks */
+	bool mem_mode;	   /* --mem-mode: weights as periods, the data source's columns */
+	const char *sort_order; /* --mem-mode's title: the keys as given, or perf's default */
+	char *sort_order_buf;	/* sort_order when made here */
+	struct report_threads threads;
 	/* --sort sym...: a graph's one root starts after its first name, the line's own (perf's) */
 	bool graph_skips_sym;
 	enum graph_mode graph;
@@ -128,6 +197,20 @@ void report_hist_release(struct report *r);
 const char *report_frame_label(const struct profile_frame *f, char *buf, size_t len);
 /* The command, object, symbol and source line filters let this line through. */
 bool report_listed(const struct names *f, const char *s);
+
+/* report-mem.c */
+/* The text of --mem-mode column @k (SK_MEM ... SK_BLOCKED) for @data_src, as perf 6.1's. */
+void report_mem_text(enum sort_key k, uint64_t data_src, char *buf, size_t len);
+/* The bits of @data_src that key @k tells lines apart by (perf compares one field each). */
+uint64_t report_mem_key(enum sort_key k, uint64_t data_src);
+
+/* report-threads.c */
+/* Thread @pid/@tid's count of event @ev (@name) at its exit: @value, added. */
+void report_threads_add(struct report *r, uint32_t pid, uint32_t tid, size_t ev, const char *name,
+			uint64_t value);
+/* perf report -T's table. */
+void report_threads_print(const struct report *r);
+void report_threads_release(struct report *r);
 
 /* report-graph.c */
 /* A step of a call path: a function's name (interned) and address. */

@@ -94,10 +94,12 @@ struct script {
 	/* options */
 	const char *input;
 	bool json, dump, header, header_only;
+	bool show_info; /* -I: the header's topology, cache and memory in full */
 	bool show_mmap, show_task, show_switch, show_namespaces, hide_callchain;
 	bool no_demangle;		  /* symbol names as the files spell them */
 	bool per_event_dump;		  /* each event's samples to INPUT.EVENT.dump */
 	const char *kallsyms;		  /* --kallsyms: the recording's kernel symbols */
+	const char *symfs;		  /* --symfs: where the recording's files are */
 	unsigned int fields[OT_MAX];	  /* what each output type prints */
 	bool user_set[OT_MAX];		  /* -F was given */
 	unsigned int user_fields[OT_MAX]; /* named in -F: missing sample bits are errors */

@@ -4,7 +4,7 @@
 
 usage: oracle.py PERFEV ORACLE [--known FILE] [--no-tracepoints] [--label NAME]
        oracle.py --record PERFEV ORACLE [--elsewhere] [--label NAME]
-       oracle.py report-cmp PERF_REPORT PERFEV_REPORT [--top N]
+       oracle.py report-cmp PERF_REPORT PERFEV_REPORT [--top N] [--columns]
        oracle.py set-build-id IN OUT NAME HEX
        oracle.py compressed-layout PERF_DATA
        oracle.py cut-compressed PIPE_DATA OUT
@@ -48,7 +48,8 @@ report-cmp: `perf report --stdio` and `perfev report` agree: the header
 lines are equal, and the report lines are equal as (percentages, then
 every column) with whitespace folded, lines of equal first percentage in
 any order; a command perf cut to its column width may be a prefix of
-ours.  With --top N only the first N lines of each section.  A group's
+ours.  With --top N only the first N lines of each section; with
+--columns every column header, not only the first.  A group's
 columns (one percentage per member) are compared like any other.  Exits
 non-zero with the first difference on standard error.
 
@@ -331,8 +332,9 @@ def record_main(perfev, oracle, label, elsewhere):
     return 0
 
 
-def report_sections(path):
-    """The header lines and, per section, the report lines (split) of a report."""
+def report_sections(path, columns=False):
+    """The header lines and, per section, the report lines (split) of a report.
+    With @columns the column headers are compared whole, else by their first name."""
     head, secs = [], []
     with open(path, errors="replace") as f:
         for raw in f:
@@ -343,7 +345,7 @@ def report_sections(path):
                 secs.append([])
             if line.startswith("#"):
                 # Column headers and dots: their names (widths are checked by the lines).
-                if line.startswith(("# ....", "# Overhead", "# Children")):
+                if line.startswith(("# ....", "# Overhead", "# Children")) and not columns:
                     line = " ".join(line.split()[1:3])
                 head.append(line)
             elif secs and "%" in line.split(" ")[0]:
@@ -353,8 +355,8 @@ def report_sections(path):
 
 def report_cmp(args):
     top = int(args[args.index("--top") + 1]) if "--top" in args else None
-    ph, ps = report_sections(args[0])
-    oh, os_ = report_sections(args[1])
+    ph, ps = report_sections(args[0], "--columns" in args)
+    oh, os_ = report_sections(args[1], "--columns" in args)
     if ph != oh:
         sys.exit("headers differ:\n  perf:   %s\n  perfev: %s" % (ph, oh))
     if len(ps) != len(os_):

@@ -225,7 +225,7 @@ PY
 
 	run "$PERFEV" script --header -i "$TMP/default.data"
 	expect_rc script_header 0 && grep -q '^# ========' "$TMP/out" && grep -q '^# hostname : ' "$TMP/out" &&
-		grep -q '^# event : name = cpu-clock, id = {' "$TMP/out" &&
+		grep -q '^# event : name = cpu-clock, , id = {' "$TMP/out" &&
 		grep -q '^# cmdline : .*perf record' "$TMP/out" &&
 		[ "$(grep -c 'cpu-clock:' "$TMP/out")" -eq "$(wc -l <"$TMP/want.txt")" ] &&
 		pass script_header || fail script_header "$(head -20 "$TMP/out")"

@@ -20,6 +20,7 @@ TEST(minimal_file)
 	struct perfev_data_record rec;
 	const struct perfev_data_attr *da;
 	struct flayout lay;
+	uint64_t off, size;
 	int ret, n = 0;
 
 	clock_attr(&a, ST_CLOCK);
@@ -56,6 +57,13 @@ TEST(minimal_file)
 	CHECK_INT(n, 4);
 	CHECK_INT(perfev_data_next(r, &rec), 0);
 	CHECK_INT(perfev_data_feature(r, PERFEV_FEAT_HOSTNAME, NULL, NULL), -ENOENT);
+	/* The data section as the header gives it, read or not. */
+	off = size = 0;
+	CHECK_INT(perfev_data_section(r, &off, &size), 0);
+	CHECK_U64(off, lay.data);
+	CHECK_U64(size, data.len);
+	CHECK_INT(perfev_data_section(r, NULL, NULL), 0);
+	CHECK_INT(perfev_data_section(NULL, &off, &size), -EINVAL);
 	perfev_data_close(r);
 	free(data.p);
 	free(f.p);
@@ -82,6 +90,8 @@ TEST(bad_arguments)
 	CHECK_INT(perfev_data_open_mem(pipe, sizeof(pipe), big, &r), 0);
 	CHECK(perfev_data_is_pipe(r));
 	CHECK_INT(perfev_data_attr_count(r), 0);
+	/* A stream has no sections. */
+	CHECK_INT(perfev_data_section(r, NULL, NULL), -ENOENT);
 	perfev_data_close(r);
 	perfev_data_close(NULL);
 	CHECK(perfev_data_attr(NULL, 0) == NULL);

@@ -333,6 +333,45 @@ static int lookup(struct perfev_symbolizer *sz, void *h, const char *sym, uint64
 	return perfev_symbolize_user(sz, path, start, pgoff, addr, out);
 }
 
+/*
+ * --symfs: this program's file is found under the directory (a link to
+ * it at DIR/PATH), and only there; the kernel has no symbols unless a
+ * kallsyms file is named.
+ */
+TEST(symfs)
+{
+	uint64_t addr = (uint64_t)(uintptr_t)&perfev_test_marker_function + 4;
+	struct perfev_symbolizer_opts o = {.sz = sizeof(o)};
+	char path[4096], link[4200], cmd[12800];
+	char dir[] = "/tmp/perfev-symfs-XXXXXX", empty[] = "/tmp/perfev-symfs-XXXXXX";
+	uint64_t start, pgoff;
+	struct perfev_symbolizer *sz;
+	const char *mod;
+	struct perfev_sym sym;
+
+	CHECK(mapping_of(addr, &start, &pgoff, path, sizeof(path)) && path[0] == '/');
+	CHECK(mkdtemp(dir) && mkdtemp(empty));
+	CHECK(strlen(path) < 4000);
+	snprintf(link, sizeof(link), "%s%.4000s", dir, path);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\" && ln -s '%.4000s' '%s'", link,
+		 path, link);
+	CHECK_INT(system(cmd), 0);
+	o.symfs = dir;
+	o.buildid_dir = empty;
+	CHECK_INT(perfev_symbolizer_new(&o, &sz), 0);
+	CHECK_INT(perfev_symbolize_user(sz, path, start, pgoff, addr, &sym), 0);
+	CHECK_STR(sym.name, "perfev_test_marker_function");
+	CHECK(perfev_symbolize_kernel(sz, 0xffffffff81000000ULL, &sym, &mod) < 0);
+	perfev_symbolizer_free(sz);
+	/* Not under the directory: not found, though the file is where the path says. */
+	o.symfs = empty;
+	CHECK_INT(perfev_symbolizer_new(&o, &sz), 0);
+	CHECK_INT(perfev_symbolize_user(sz, path, start, pgoff, addr, &sym), -ENODATA);
+	perfev_symbolizer_free(sz);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", dir, empty);
+	CHECK_INT(system(cmd), 0);
+}
+
 /* perf's choice among symbols at one address, sizes of symbols without one, labels, objects. */
 TEST(user_symbols_chosen_as_perf)
 {

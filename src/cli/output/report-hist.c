@@ -18,6 +18,23 @@ static const struct {
     [SK_COMM] = {"comm", "Command"},	       [SK_PID] = {"pid", "Pid:Command"},
     [SK_DSO] = {"dso", "Shared Object"},       [SK_SYM] = {"sym", "Symbol"},
     [SK_SRCLINE] = {"srcline", "Source:Line"}, [SK_CPU] = {"cpu", "CPU"},
+    [SK_PERIOD] = {"period", "Period"},
+    [SK_WEIGHT] = {"weight", "Weight"},
+    [SK_LOCAL_WEIGHT] = {"local_weight", "Local Weight"},
+    [SK_DSO_FROM] = {"dso_from", "Source Shared Object"},
+    [SK_DSO_TO] = {"dso_to", "Target Shared Object"},
+    [SK_SYM_FROM] = {"symbol_from", "Source Symbol"},
+    [SK_SYM_TO] = {"symbol_to", "Target Symbol"},
+    [SK_CYCLES] = {"cycles", "Basic Block Cycles"},
+    [SK_LOCAL_INS_LAT] = {"local_ins_lat", "Local INSTR Latency"},
+    [SK_MEM] = {"mem", "Memory access"},
+    [SK_SNOOP] = {"snoop", "Snoop"},
+    [SK_TLB] = {"tlb", "TLB access"},
+    [SK_LOCKED] = {"locked", "Locked"},
+    [SK_BLOCKED] = {"blocked", "Blocked"},
+    [SK_SYM_DADDR] = {"symbol_daddr", "Data Symbol"},
+    [SK_DSO_DADDR] = {"dso_daddr", "Data Object"},
+    [SK_IPC_NULL] = {"ipc_null", "IPC   [IPC Coverage]"},
 };
 
 const char *report_frame_label(const struct profile_frame *f, char *buf, size_t len)
@@ -83,6 +100,14 @@ static uint64_t hkey_hash(uint64_t key, void *ctx)
 	h = perfev__hash_combine(h, (uintptr_t)k->srcline);
 	h = perfev__hash_combine(h, (uintptr_t)k->sym_path);
 	h = perfev__hash_combine(h, k->sym_start);
+	h = perfev__hash_combine(h, k->tag);
+	h = perfev__hash_combine(h, (uintptr_t)k->from_dso);
+	h = perfev__hash_combine(h, (uintptr_t)k->from_sym);
+	h = perfev__hash_combine(h, (uintptr_t)k->from_path);
+	h = perfev__hash_combine(h, k->from_addr ^ k->from_start);
+	h = perfev__hash_combine(h, k->ins_lat ^ k->data_src);
+	h = perfev__hash_combine(h, (uintptr_t)k->d_dso ^ (uintptr_t)k->d_sym);
+	h = perfev__hash_combine(h, k->d_addr ^ k->d_start ^ (uintptr_t)k->d_path);
 	return perfev__hash_u64(perfev__hash_combine(h, k->addr));
 }
 
@@ -92,7 +117,12 @@ static bool hkey_equal(uint64_t x, uint64_t y, void *ctx)
 
 	return a->ev == b->ev && a->tid == b->tid && a->cpu == b->cpu && a->comm == b->comm &&
 	       a->dso == b->dso && a->sym == b->sym && a->srcline == b->srcline &&
-	       a->sym_path == b->sym_path && a->sym_start == b->sym_start && a->addr == b->addr;
+	       a->sym_path == b->sym_path && a->sym_start == b->sym_start && a->addr == b->addr &&
+	       a->tag == b->tag && a->from_dso == b->from_dso && a->from_sym == b->from_sym &&
+	       a->from_path == b->from_path && a->from_addr == b->from_addr &&
+	       a->from_start == b->from_start && a->ins_lat == b->ins_lat &&
+	       a->data_src == b->data_src && a->d_dso == b->d_dso && a->d_sym == b->d_sym &&
+	       a->d_path == b->d_path && a->d_addr == b->d_addr && a->d_start == b->d_start;
 }
 
 /*
@@ -106,18 +136,40 @@ static struct hent *entry(struct report *r, const struct hent *e)
 	struct hkey k = {0};
 	struct hent *h;
 	size_t n;
-	bool added;
+	int i;
+	bool added, want_sym;
 
 	k.ev = e->ev;
 	/* A thread is one line, whatever it was called: perf shows its last command. */
 	k.comm = r->want[SK_COMM] ? e->comm : NULL;
 	k.tid = r->want[SK_PID] ? e->tid : 0;
-	k.dso = r->want[SK_DSO] ? e->dso : NULL;
-	k.sym = r->want[SK_SYM] ? e->sym : NULL;
+	/* perf compares the symbols of its IPC column too. */
+	want_sym = r->want[SK_SYM] || r->want[SK_SYM_TO] || r->want[SK_IPC_NULL];
+	k.dso = r->want[SK_DSO] || r->want[SK_DSO_TO] ? e->dso : NULL;
+	k.sym = want_sym ? e->sym : NULL;
 	/* Functions of one name in two files, or two static ones in one, stay apart. */
-	k.sym_path = r->want[SK_SYM] && e->sym ? e->path : NULL;
-	k.sym_start = r->want[SK_SYM] && e->sym ? e->sym_start : 0;
-	k.addr = r->want[SK_SYM] && !e->sym ? e->addr : 0;
+	k.sym_path = want_sym && e->sym ? e->path : NULL;
+	k.sym_start = want_sym && e->sym ? e->sym_start : 0;
+	k.addr = want_sym && !e->sym ? e->addr : 0;
+	/* A branch's tag is its cycles; its weight is 1 whatever they are (perf's). */
+	k.tag = r->want[SK_CYCLES] ||
+			(!r->branch_mode && (r->want[SK_WEIGHT] || r->want[SK_LOCAL_WEIGHT]))
+		    ? e->tag
+		    : 0;
+	k.from_dso = r->want[SK_DSO_FROM] ? e->from.dso : NULL;
+	k.from_sym = r->want[SK_SYM_FROM] ? e->from.sym : NULL;
+	k.from_path = r->want[SK_SYM_FROM] && e->from.sym ? e->from.path : NULL;
+	k.from_start = r->want[SK_SYM_FROM] && e->from.sym ? e->from.sym_start : 0;
+	k.from_addr = r->want[SK_SYM_FROM] && !e->from.sym ? e->from.addr : 0;
+	k.ins_lat = r->want[SK_LOCAL_INS_LAT] ? e->ins_lat : 0;
+	for (i = SK_MEM; i <= SK_BLOCKED; i++)
+		if (r->want[i])
+			k.data_src |= report_mem_key((enum sort_key)i, e->data_src);
+	k.d_sym = r->want[SK_SYM_DADDR] ? e->daddr.sym : NULL;
+	k.d_path = r->want[SK_SYM_DADDR] && e->daddr.sym ? e->daddr.path : NULL;
+	k.d_start = r->want[SK_SYM_DADDR] && e->daddr.sym ? e->daddr.sym_start : 0;
+	k.d_addr = r->want[SK_SYM_DADDR] && !e->daddr.sym ? e->daddr.addr : 0;
+	k.d_dso = r->want[SK_DSO_DADDR] ? e->daddr.dso : NULL;
 	k.srcline = r->want[SK_SRCLINE] ? e->srcline : NULL;
 	k.cpu = r->want[SK_CPU] ? e->cpu : 0;
 	r->ents.hash = hkey_hash;
@@ -205,6 +257,30 @@ static char unmapped_level(const struct report *r, const struct profile_stack *s
 	return r->prof.frames[s->frames[leaf]].level;
 }
 
+/* @out: frame @fi, a data address (its object's short name, its symbol or address). */
+static void set_hfrom(const struct report *r, struct hfrom *out, uint32_t fi)
+{
+	const struct profile_frame *f = &r->prof.frames[fi];
+
+	out->dso = r->short_dso[fi];
+	out->level = f->level;
+	out->sym = f->sym;
+	out->path = f->dso;
+	out->sym_start = f->addr - f->offset;
+	out->addr = f->sym ? f->addr : f->ip;
+}
+
+/* What a line takes from its stack besides its frames: the CPU and the tags. */
+static void stack_fields(const struct report *r, const struct profile_stack *s, struct hent *e)
+{
+	e->cpu = s->cpu;
+	e->tag = s->tags.tag;
+	e->ins_lat = s->tags.ins_lat;
+	e->data_src = s->tags.data_src;
+	if (s->tags.daddr)
+		set_hfrom(r, &e->daddr, s->tags.daddr - 1);
+}
+
 static struct hent *frame_entry(struct report *r, const struct profile_stack *s, uint32_t i,
 				uint32_t first, uint32_t leaf, bool self)
 {
@@ -225,7 +301,7 @@ static struct hent *frame_entry(struct report *r, const struct profile_stack *s,
 	/* perf's quirk: an unresolved caller is named by its address in the process, not the file.
 	 */
 	e.addr = f->sym || self ? f->addr : f->ip;
-	e.cpu = s->cpu;
+	stack_fields(r, s, &e);
 	if (r->want[SK_SRCLINE])
 		e.srcline = srcline_of(r, s, first);
 	if (!report_listed(&r->fcomm, e.comm) || !report_listed(&r->fdso, e.dso) ||
@@ -343,6 +419,43 @@ static void touch(struct report *r, const struct profile_stack *s, uint32_t i, u
 		graph_add(&r->graph_mem, &h->graph, t->path.v, t->path.n, s->period);
 }
 
+/* Branch mode: a stack is a branch, its source then its target (cmd-report.c). */
+static void add_branch(struct report *r, const struct profile_stack *s)
+{
+	const struct profile_frame *from, *to;
+	struct hent e = {0}, *h;
+	struct hsum *sum;
+
+	if (s->nframes != 2)
+		return;
+	from = &r->prof.frames[s->frames[0]];
+	to = &r->prof.frames[s->frames[1]];
+	e.ev = line_event(r, s->ev);
+	e.comm = s->comm;
+	e.tid = s->tid;
+	stack_fields(r, s, &e);
+	e.dso = r->short_dso[s->frames[1]];
+	e.level = to->level;
+	e.sym = to->sym;
+	e.path = to->dso;
+	e.sym_start = to->addr - to->offset;
+	e.addr = to->addr;
+	e.from.dso = r->short_dso[s->frames[0]];
+	e.from.level = from->level;
+	e.from.sym = from->sym;
+	e.from.path = from->dso;
+	e.from.sym_start = from->addr - from->offset;
+	e.from.addr = from->addr;
+	if (!report_listed(&r->fcomm, e.comm) || !report_listed(&r->fdso, e.dso) ||
+	    !report_listed(&r->fsym, e.sym) || !id_listed(r->ftid, r->nftid, e.tid) ||
+	    !id_listed(r->fpid, r->nfpid, s->pid))
+		return;
+	h = entry(r, &e);
+	sum = &h->sum[member(r, s->ev)];
+	sum->self += s->period;
+	sum->samples += s->samples;
+}
+
 static void add_stack(struct report *r, const struct profile_stack *s, struct touch *t)
 {
 	uint32_t i, first = 0, n = 0, leaf;
@@ -423,8 +536,12 @@ void report_hist_build(struct report *r)
 	size_t i;
 
 	prepare_frames(r);
-	for (i = 0; i < r->prof.nstacks; i++)
-		add_stack(r, &r->prof.stacks[i], &t);
+	for (i = 0; i < r->prof.nstacks; i++) {
+		if (r->branch_mode)
+			add_branch(r, &r->prof.stacks[i]);
+		else
+			add_stack(r, &r->prof.stacks[i], &t);
+	}
 	free(t.seen);
 	free(t.path.v);
 	free(t.real);
@@ -463,6 +580,20 @@ static const char *last_comm(const struct report *r, uint32_t tid)
 	return perfev__hashmap_find(&r->tcomms, tid, &comm) ? perfev__key_ptr(comm) : NULL;
 }
 
+static void sym_text(char *buf, size_t len, char level, const char *sym, uint64_t addr)
+{
+	if (sym)
+		snprintf(buf, len, "[%c] %s", level, sym);
+	else
+		snprintf(buf, len, "[%c] %#.16" PRIx64, level, addr);
+}
+
+/* A line's samples' weight, each (its samples are of one weight); a branch's is 1 (perf 6.1's). */
+static uint64_t weight_of(const struct report *r, const struct hent *h)
+{
+	return r->branch_mode ? 1 : h->tag;
+}
+
 /* The text of one column of @h. */
 static void column(const struct report *r, const struct hent *h, enum sort_key k, char *buf,
 		   size_t len)
@@ -481,10 +612,49 @@ static void column(const struct report *r, const struct hent *h, enum sort_key k
 		snprintf(buf, len, "%s", h->dso);
 		break;
 	case SK_SYM:
-		if (h->sym)
-			snprintf(buf, len, "[%c] %s", h->level, h->sym);
+	case SK_SYM_TO:
+		sym_text(buf, len, h->level, h->sym, h->addr);
+		break;
+	case SK_SYM_FROM:
+		sym_text(buf, len, h->from.level, h->from.sym, h->from.addr);
+		break;
+	case SK_DSO_TO:
+		snprintf(buf, len, "%s", h->dso);
+		break;
+	case SK_DSO_FROM:
+		snprintf(buf, len, "%s", h->from.dso);
+		break;
+	case SK_LOCAL_WEIGHT:
+		snprintf(buf, len, "%" PRIu64, weight_of(r, h));
+		break;
+	case SK_WEIGHT:
+		snprintf(buf, len, "%" PRIu64, weight_of(r, h) * h->sum[0].samples);
+		break;
+	case SK_LOCAL_INS_LAT:
+		snprintf(buf, len, "%" PRIu64, h->ins_lat);
+		break;
+	case SK_MEM:
+	case SK_SNOOP:
+	case SK_TLB:
+	case SK_LOCKED:
+	case SK_BLOCKED:
+		report_mem_text(k, h->data_src, buf, len);
+		break;
+	case SK_SYM_DADDR:
+		sym_text(buf, len, h->level, h->daddr.sym, h->daddr.addr);
+		break;
+	case SK_DSO_DADDR:
+		snprintf(buf, len, "%s", h->daddr.dso ? h->daddr.dso : "[unknown]");
+		break;
+	case SK_IPC_NULL:
+		snprintf(buf, len, "%-5s %2s", "-", "-");
+		break;
+	case SK_CYCLES:
+		/* perf's, a short */
+		if (h->tag)
+			snprintf(buf, len, "%hd", (short)h->tag);
 		else
-			snprintf(buf, len, "[%c] %#.16" PRIx64, h->level, h->addr);
+			snprintf(buf, len, "-");
 		break;
 	case SK_SRCLINE:
 		snprintf(buf, len, "%s", h->srcline ? h->srcline : "??:0");
@@ -518,9 +688,26 @@ static int cmp_keys(const struct hent *x, const struct hent *y)
 			c = strcmp(x->dso, y->dso);
 			break;
 		case SK_SYM:
+		case SK_SYM_TO:
 			/* Resolved before unresolved; two unresolved stay as they came. */
 			c = x->sym && y->sym ? strcmp(x->sym, y->sym)
 					     : (x->sym == NULL) - (y->sym == NULL);
+			break;
+		case SK_SYM_FROM:
+			c = x->from.sym && y->from.sym ? strcmp(x->from.sym, y->from.sym)
+						       : (x->from.sym == NULL) - (y->from.sym == NULL);
+			break;
+		case SK_DSO_TO:
+			c = strcmp(x->dso, y->dso);
+			break;
+		case SK_DSO_FROM:
+			c = strcmp(x->from.dso, y->from.dso);
+			break;
+		case SK_WEIGHT:
+		case SK_LOCAL_WEIGHT:
+		case SK_CYCLES:
+			/* perf's: the larger first */
+			c = x->tag > y->tag ? -1 : x->tag < y->tag;
 			break;
 		case SK_SRCLINE:
 			c = strcmp(x->srcline ? x->srcline : "", y->srcline ? y->srcline : "");
@@ -602,7 +789,36 @@ static void print_title(const struct report *r, size_t ev, uint32_t n)
 	putchar('\'');
 	if (r->time_str)
 		printf(" (time slices: %s)", r->time_str);
-	printf("\n# Event count (approx.): %" PRIu64 "\n#\n", period);
+	/* --mem-mode's periods are the samples' weights. */
+	if (r->mem_mode)
+		printf("\n# Total weight : %" PRIu64 "\n# Sort order   : %s\n#\n", period,
+		       r->sort_order);
+	else
+		printf("\n# Event count (approx.): %" PRIu64 "\n#\n", period);
+}
+
+/*
+ * The width perf gives a column's values of @len: at least 12 for the
+ * weights; the data source's are fixed whatever the text (longer text
+ * runs over), the data address's at least an address's.
+ */
+static size_t col_width(enum sort_key k, size_t len)
+{
+	static const size_t fixed[SK_MAX] = {
+	    [SK_MEM] = 24, [SK_SNOOP] = 12, [SK_TLB] = 22, [SK_LOCKED] = 6, [SK_BLOCKED] = 10,
+	};
+
+	if (fixed[k])
+		return fixed[k];
+	if ((k == SK_WEIGHT || k == SK_LOCAL_WEIGHT) && len < 12)
+		return 12;
+	if (k == SK_LOCAL_INS_LAT && len < 13)
+		return 13;
+	if (k == SK_SYM_DADDR && len < 22)
+		return 22;
+	if (k == SK_DSO_DADDR && len < 16)
+		return 16;
+	return len;
 }
 
 /* "# " and a column header right-aligned over its width, or dots over it. */
@@ -617,6 +833,19 @@ static void print_head(const char *sep, const char *name, size_t width, bool dot
 	}
 	for (i = 0; i < width; i++)
 		putchar('.');
+}
+
+/* A column of numbers, one per member of the line's group: samples or period. */
+static void print_counts(const struct hsum *sum, uint32_t n, bool period)
+{
+	uint32_t m;
+
+	printf("  ");
+	if (n == 1)
+		printf("%12" PRIu64, period ? sum->self : sum->samples);
+	else
+		for (m = 0; m < n; m++)
+			printf(" %11" PRIu64, period ? sum[m].self : sum[m].samples);
 }
 
 /*
@@ -644,10 +873,14 @@ static void print_event(struct report *r, size_t ev, struct hent **v, size_t nv)
 			const char *last = last_comm(r, v[i]->tid);
 			size_t len;
 
+			if (r->keys[k] == SK_PERIOD)
+				continue;
+
 			column(r, v[i], r->keys[k], buf, sizeof(buf));
 			len = r->keys[k] == SK_COMM && last ? strlen(last)
 			      : r->keys[k] == SK_CPU	    ? 3 /* perf's, even for "-001" */
 							    : strlen(buf);
+			len = col_width(r->keys[k], len);
 			/* perf's width is the name's: " (inlined)" runs over it. */
 			if (r->keys[k] == SK_SYM && v[i]->unwound_inline)
 				len -= strlen(" (inlined)");
@@ -662,8 +895,12 @@ static void print_event(struct report *r, size_t ev, struct hent **v, size_t nv)
 			print_head("  ", "Self", pct_w, line);
 		if (r->show_nr)
 			print_head("  ", "Samples", nr_w, line);
+		if (r->show_period)
+			print_head("  ", "Period", nr_w, line);
 		for (k = 0; k < r->nkeys; k++) {
-			if (line)
+			if (r->keys[k] == SK_PERIOD)
+				print_head("  ", "Period", nr_w, line);
+			else if (line)
 				print_head("  ", NULL, width[k], true);
 			else
 				printf(r->keys[k] == SK_PID ? "  %*s" : "  %-*s", (int)width[k],
@@ -688,18 +925,19 @@ static void print_event(struct report *r, size_t ev, struct hent **v, size_t nv)
 		}
 		for (m = 0; m < n; m++)
 			printf("%7.2f%%", report_pct(sum[m].self, r->prof.events[ev + m].period));
-		if (r->show_nr) {
-			printf("  ");
-			if (n == 1)
-				printf("%12" PRIu64, sum->samples);
-			else
-				for (m = 0; m < n; m++)
-					printf(" %11" PRIu64, sum[m].samples);
-		}
+		if (r->show_nr)
+			print_counts(sum, n, false);
+		if (r->show_period)
+			print_counts(sum, n, true);
 		for (k = 0; k < r->nkeys; k++) {
+			if (r->keys[k] == SK_PERIOD) {
+				print_counts(sum, n, true);
+				continue;
+			}
 			column(r, v[i], r->keys[k], buf, sizeof(buf));
 			/* perf pads every column but a symbol at the end. */
-			if (k == r->nkeys - 1 && r->keys[k] == SK_SYM)
+			if (k == r->nkeys - 1 &&
+			    (r->keys[k] == SK_SYM || r->keys[k] == SK_SYM_FROM || r->keys[k] == SK_SYM_TO))
 				printf("  %s", buf);
 			else if (r->keys[k] == SK_COMM)
 				printf("  %-*.*s", (int)width[k], (int)width[k], buf);
@@ -728,9 +966,11 @@ void report_hist_print(struct report *r)
 	g_caller = r->caller;
 	g_report = r;
 	qsort(v, nv, sizeof(*v), cmp_hent);
-	printf("# To display the perf.data header info, please use --header/--header-only "
-	       "options.\n#\n#\n# Total Lost Samples: %" PRIu64 "\n#\n",
-	       r->prof.meta.lost);
+	/* --header printed the header where perf's hint would be. */
+	if (!r->header_shown)
+		printf("# To display the perf.data header info, please use --header/--header-only "
+		       "options.\n#\n");
+	printf("#\n# Total Lost Samples: %" PRIu64 "\n#\n", r->prof.meta.lost);
 	for (ev = 0, i = 0; ev < r->prof.nevents; ev++) {
 		for (j = i; j < nv && v[j]->ev == ev; j++)
 			;
@@ -739,5 +979,7 @@ void report_hist_print(struct report *r)
 			print_event(r, ev, v + i, j - i);
 		i = j;
 	}
+	if (r->show_threads)
+		report_threads_print(r);
 	free(v);
 }

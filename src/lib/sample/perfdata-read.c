@@ -53,6 +53,7 @@ struct perfev_data_reader {
 	size_t pcap;
 
 	uint64_t pos, end; /* the next record; where the records end (memory source) */
+	uint64_t data_offset, data_size; /* the file header's data section (file mode) */
 	int err;	   /* sticky: the reader stops at the first error */
 	bool eof;
 
@@ -319,6 +320,8 @@ static int parse_file(struct perfev_data_reader *r, uint64_t hsize)
 	}
 	r->pos = doff;
 	r->end = doff + dsize;
+	r->data_offset = doff;
+	r->data_size = dsize;
 
 	/* Features: one section per set bit, in bit order, right after the data. */
 	if (hsize == PERFEV__PD_HDR_SIZE)
@@ -744,6 +747,19 @@ void perfev_data_close(struct perfev_data_reader *r)
 bool perfev_data_is_pipe(const struct perfev_data_reader *r)
 {
 	return r && r->pipe;
+}
+
+int perfev_data_section(const struct perfev_data_reader *r, uint64_t *offset, uint64_t *size)
+{
+	if (!r)
+		return -EINVAL;
+	if (r->pipe)
+		return -ENOENT;
+	if (offset)
+		*offset = r->data_offset;
+	if (size)
+		*size = r->data_size;
+	return 0;
 }
 
 size_t perfev_data_attr_count(const struct perfev_data_reader *r)

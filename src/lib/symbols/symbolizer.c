@@ -88,6 +88,7 @@ struct perfev_symbolizer {
 	struct dso *retired;
 	bool demangle, demangle_params;
 	char *jitmap_dir, *buildid_dir;
+	char *symfs; /* opts.symfs, or NULL */
 	struct perfev__jitmaps *jit;
 };
 
@@ -149,6 +150,9 @@ int perfev_symbolizer_new(const struct perfev_symbolizer_opts *opts, struct perf
 	root = PERFEV__OPT(opts, kallsyms, NULL);
 	if (root && !(s->kallsyms_path = strdup(root)))
 		goto nomem;
+	root = PERFEV__OPT(opts, symfs, NULL);
+	if (root && *root && !(s->symfs = strdup(root)))
+		goto nomem;
 	s->callbacks.find_elf = dwfl_build_id_find_elf;
 	s->callbacks.find_debuginfo = find_debuginfo;
 	s->callbacks.section_address = dwfl_offline_section_address;
@@ -169,16 +173,23 @@ int perfev_symbolizer_new(const struct perfev_symbolizer_opts *opts, struct perf
 	 * libdwfl's default search (the file's directory, .debug,
 	 * /usr/lib/debug), the cache's first.
 	 */
-	if (s->cache_dir) {
-		if (asprintf(&s->debuginfo_path, "%s/debug::.debug:/usr/lib/debug", s->cache_dir) <
-		    0) {
+	if (s->cache_dir || s->symfs) {
+		if (asprintf(&s->debuginfo_path, "%s%s:.debug:%s/usr/lib/debug",
+			     s->cache_dir ? s->cache_dir : "", s->cache_dir ? "/debug:" : "",
+			     s->symfs ? s->symfs : "") < 0) {
 			s->debuginfo_path = NULL;
 			goto nomem;
 		}
 		s->callbacks.debuginfo_path = &s->debuginfo_path;
 	}
 	root = PERFEV__OPT(opts, buildid_dir, NULL);
-	if (!root && getenv("HOME")) {
+	/* As perf's --symfs: the build-id cache is DIR/.debug, not this user's. */
+	if (!root && s->symfs) {
+		if (asprintf(&s->buildid_dir, "%s/.debug", s->symfs) < 0) {
+			s->buildid_dir = NULL;
+			goto nomem;
+		}
+	} else if (!root && getenv("HOME")) {
 		if (asprintf(&s->buildid_dir, "%s/.debug", getenv("HOME")) < 0) {
 			s->buildid_dir = NULL;
 			goto nomem;
@@ -233,6 +244,7 @@ void perfev_symbolizer_free(struct perfev_symbolizer *s)
 	if (s->cache_fd >= 0)
 		close(s->cache_fd);
 	free(s->debuginfo_path);
+	free(s->symfs);
 	free(s);
 }
 
@@ -381,8 +393,8 @@ static bool copy_path(const struct perfev_symbolizer *s, const struct dso *d, in
 		perfev__bprintf(buf, len, &pos, "%s/.build-id/%.2s/%s%s", s->buildid_dir, hex,
 				hex + 2, cached[k]);
 	} else if (k == 3) {
-		perfev__bprintf(buf, len, &pos, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex,
-				hex + 2);
+		perfev__bprintf(buf, len, &pos, "%s/usr/lib/debug/.build-id/%.2s/%s.debug",
+				s->symfs ? s->symfs : "", hex, hex + 2);
 	} else {
 		return false;
 	}
@@ -402,6 +414,12 @@ static void dso_open(struct perfev_symbolizer *s, struct dso *d)
 	if (!strcmp(d->path, VDSO_PATH)) {
 		fd = vdso_fd();
 		d->err = fd < 0 ? fd : dso_report(d, VDSO_PATH, fd);
+	} else if (s->symfs) {
+		/* perf's --symfs: the file under the directory, and nowhere else. */
+		if (snprintf(alt, sizeof(alt), "%s%s", s->symfs, d->path) >= (int)sizeof(alt))
+			d->err = -ENAMETOOLONG;
+		else
+			d->err = dso_report(d, alt, -1);
 	} else {
 		d->err = dso_report(d, d->path, -1);
 	}
@@ -589,6 +607,9 @@ static int load_kernel(struct perfev_symbolizer *s)
 
 	if (s->kallsyms_path)
 		return perfev__kallsyms_load_file(s->kallsyms_path, &s->ksyms);
+	/* As perf: with a symfs, no kallsyms of this machine's (nor its cache's) unless named. */
+	if (s->symfs)
+		return -ENOENT;
 	if (s->kernel_id_len) {
 		n = perfev_kernel_build_id(s->sysfs_root, running, sizeof(running));
 		if (n <= 0 || (size_t)n != s->kernel_id_len ||

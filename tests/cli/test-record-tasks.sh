@@ -93,7 +93,8 @@ opens() {
 	grep 'perf_event_open(' "$1" | grep -v '= -1 ' | grep -v 'PERF_COUNT_SW_DUMMY' |
 		sed -E 's/.*\}, (-?[0-9]+), (-?[0-9]+), .*/\1 \2/' | sort | uniq -c
 }
-python3 "$SPIN" 3 4 &
+# Long enough for a loaded machine: it is killed once both recordings are made.
+python3 "$SPIN" 3 15 &
 spid=$!
 i=0
 while [ "$(ls /proc/$spid/task 2>/dev/null | wc -l)" -lt 4 ] && [ $i -lt 50 ]; do

@@ -1209,3 +1209,43 @@ TEST(user_symbols_absolute_ignored)
 	perfev_symbolizer_free(sz);
 	dlclose(h);
 }
+
+/*
+ * A data address in .bss, where the last page the file maps goes on past
+ * the file's bytes (a sample's address with -d): its object is found, as
+ * perf finds it, not [unknown].
+ */
+TEST(user_symbols_bss_object)
+{
+	static const char src[] = "static int bss_counter;\n"
+				  "int *bss_where(void) { return &bss_counter; }\n";
+	char path_c[128], lib[128], cmd[512], path[4096];
+	struct perfev_symbolizer *sz;
+	struct perfev_sym s;
+	uint64_t start, pgoff, addr;
+	int *(*where)(void);
+	void *h;
+
+	REQUIRE_FIXTURE();
+	snprintf(path_c, sizeof(path_c), "%s/bss.c", fx.dir);
+	snprintf(lib, sizeof(lib), "%s/libsyms-bss.so", fx.dir);
+	CHECK(write_file(path_c, src, sizeof(src) - 1));
+	snprintf(cmd, sizeof(cmd), "cc -O1 -fPIC -shared -o %s %s", lib, path_c);
+	if (!build(cmd)) {
+		harness_skip("cc", "cannot build the library: %s", fx.why);
+		return;
+	}
+	h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+	CHECK(h != NULL);
+	where = (int *(*)(void))dlsym(h, "bss_where");
+	CHECK(where != NULL);
+	addr = (uint64_t)(uintptr_t)where();
+	CHECK(mapping_of(addr, &start, &pgoff, path, sizeof(path)));
+	/* A small .bss starts in the last page of the file's mapping, after .data. */
+	CHECK_STR(path, lib);
+	CHECK_INT(perfev_symbolizer_new(NULL, &sz), 0);
+	CHECK_INT(perfev_symbolize_user(sz, path, start, pgoff, addr, &s), 0);
+	CHECK_STR(s.name, "bss_counter");
+	perfev_symbolizer_free(sz);
+	dlclose(h);
+}

@@ -53,7 +53,7 @@ struct dso {
 	struct dso *next_retired;
 	/* The PT_LOAD segments: file offset -> ELF address. */
 	struct seg {
-		uint64_t off, filesz, vaddr;
+		uint64_t off, filesz, memsz, vaddr;
 	} * segs;
 	size_t nsegs;
 };
@@ -291,6 +291,7 @@ static int dso_report(struct dso *d, const char *file, int fd)
 			return -ENOMEM;
 		d->segs[d->nsegs].off = ph.p_offset;
 		d->segs[d->nsegs].filesz = ph.p_filesz;
+		d->segs[d->nsegs].memsz = ph.p_memsz;
 		d->segs[d->nsegs].vaddr = ph.p_vaddr;
 		d->nsegs++;
 	}
@@ -482,13 +483,20 @@ static int dso_vaddr(struct perfev_symbolizer *s, const char *path, uint64_t map
 	if (d->err)
 		return d->err;
 	off = ip - map_start + pgoff;
-	for (i = 0; i < d->nsegs; i++) {
-		const struct seg *g = &d->segs[i];
+	/*
+	 * The bytes of the file first; then a segment's memory past them
+	 * (.bss in the last page the file maps, where a data address of -d
+	 * can be: perf finds its objects there too).
+	 */
+	for (int pass = 0; pass < 2; pass++) {
+		for (i = 0; i < d->nsegs; i++) {
+			const struct seg *g = &d->segs[i];
 
-		if (off >= g->off && off - g->off < g->filesz) {
-			*vaddr = off - g->off + g->vaddr;
-			*dsop = d;
-			return 0;
+			if (off >= g->off && off - g->off < (pass ? g->memsz : g->filesz)) {
+				*vaddr = off - g->off + g->vaddr;
+				*dsop = d;
+				return 0;
+			}
 		}
 	}
 	return -ERANGE;

@@ -130,24 +130,38 @@ static void expect_feature(struct perfev_data_reader *r, int feat, const struct 
 	       feat, len, want->len);
 }
 
-TEST(topology_features)
+/* The topology features of the tree at @root, written by a writer and read back. */
+static struct perfev_data_reader *write_topology(int *fd)
 {
 	struct perfev_data_write_opts o = {.sz = sizeof(o)};
-	struct perfev_data_writer *w;
-	struct perfev_data_reader *r;
 	struct perf_event_attr attr = {.type = PERF_TYPE_SOFTWARE, .size = sizeof(attr)};
-	struct bytes cpu = {0}, numa = {0}, pmu = {0}, cache = {0}, mem = {0};
+	struct perfev_data_writer *w;
+	struct perfev_data_reader *r = NULL;
 	uint64_t id = 1;
 
-	make_tree();
-	o.fd = memfd_create("perfev-test", MFD_CLOEXEC);
-	CHECK(o.fd >= 0);
-	CHECK_INT(perfev_data_create(NULL, &o, &w), 0);
-	CHECK_INT(perfev_data_add_attr(w, &attr, "cpu-clock", &id, 1), 0);
-	CHECK_INT(perfev__data_set_topology(w, root), 0);
-	CHECK_INT(perfev_data_finish(w), 0);
+	o.fd = *fd = memfd_create("perfev-test", MFD_CLOEXEC);
+	if (o.fd < 0 || perfev_data_create(NULL, &o, &w))
+		return NULL;
+	if (perfev_data_add_attr(w, &attr, "cpu-clock", &id, 1) ||
+	    perfev__data_set_topology(w, root) || perfev_data_finish(w)) {
+		perfev_data_writer_free(w);
+		return NULL;
+	}
 	perfev_data_writer_free(w);
-	CHECK_INT(perfev_data_open_fd(o.fd, NULL, &r), 0);
+	if (perfev_data_open_fd(o.fd, NULL, &r))
+		return NULL;
+	return r;
+}
+
+TEST(topology_features)
+{
+	struct bytes cpu = {0}, numa = {0}, pmu = {0}, cache = {0}, mem = {0};
+	struct perfev_data_reader *r;
+	int fd;
+
+	make_tree();
+	r = write_topology(&fd);
+	CHECK(r != NULL);
 
 	/* Packages, threads (core_siblings/thread_siblings where the newer names are missing). */
 	u32(&cpu, 2), str(&cpu, "0-1"), str(&cpu, "2-3");
@@ -182,7 +196,7 @@ TEST(topology_features)
 	expect_feature(r, PERFEV_FEAT_MEM_TOPOLOGY, &mem);
 
 	perfev_data_close(r);
-	close(o.fd);
+	close(fd);
 	free(cpu.p), free(numa.p), free(pmu.p), free(cache.p), free(mem.p);
 	remove_tree();
 }
@@ -190,27 +204,18 @@ TEST(topology_features)
 /* A tree with nothing in it: every topology feature is left out, nothing fails. */
 TEST(topology_features_missing)
 {
-	struct perfev_data_write_opts o = {.sz = sizeof(o)};
-	struct perfev_data_writer *w;
 	struct perfev_data_reader *r;
-	struct perf_event_attr attr = {.type = PERF_TYPE_SOFTWARE, .size = sizeof(attr)};
 	const void *data;
 	size_t len;
-	uint64_t id = 1;
+	int fd;
 
 	snprintf(root, sizeof(root), "/tmp/perfev-host-XXXXXX");
 	CHECK(mkdtemp(root));
-	o.fd = memfd_create("perfev-test", MFD_CLOEXEC);
-	CHECK(o.fd >= 0);
-	CHECK_INT(perfev_data_create(NULL, &o, &w), 0);
-	CHECK_INT(perfev_data_add_attr(w, &attr, "cpu-clock", &id, 1), 0);
-	CHECK_INT(perfev__data_set_topology(w, root), 0);
-	CHECK_INT(perfev_data_finish(w), 0);
-	perfev_data_writer_free(w);
-	CHECK_INT(perfev_data_open_fd(o.fd, NULL, &r), 0);
+	r = write_topology(&fd);
+	CHECK(r != NULL);
 	for (int feat = PERFEV_FEAT_CPU_TOPOLOGY; feat <= PERFEV_FEAT_MEM_TOPOLOGY; feat++)
 		EXPECT(perfev_data_feature(r, feat, &data, &len) == -ENOENT, "feature %d set", feat);
 	perfev_data_close(r);
-	close(o.fd);
+	close(fd);
 	remove_tree();
 }

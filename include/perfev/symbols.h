@@ -278,6 +278,16 @@ PERFEV_API int perfev_symbolize_lines(struct perfev_symbolizer *s, const char *p
 PERFEV_API int perfev_symbolize_has_dwarf(struct perfev_symbolizer *s, const char *path,
 					  uint64_t map_start, uint64_t pgoff, uint64_t ip);
 
+/*
+ * Where the symbols of file @path came from, as perf's report -v marks it
+ * (one letter): 'd' the file's own table, 'b' a debug file found by build
+ * id (/usr/lib/debug/.build-id), 'l' one found through .gnu_debuglink,
+ * 'D' one kept in the cache directory (inflated DWARF), '!' none (the
+ * file cannot be read).  -ENOENT when no address of @path was looked up
+ * yet.  Not thread-safe.
+ */
+PERFEV_API int perfev_symbolizer_origin(struct perfev_symbolizer *s, const char *path);
+
 #ifdef __cplusplus
 }
 #endif

@@ -931,7 +931,28 @@ static void report_release(struct report *r)
 	free(r->fpid);
 	free(r->groups);
 	free(r->sort_order_buf);
+	free(r->frame_origin);
 	report_threads_release(r);
+}
+
+/*
+ * -v: where the symbols of each frame's file came from, asked of the
+ * symbolizer while the recording is open ('k' the kernel's kallsyms).
+ */
+static void frame_origins(struct report *r, struct perfev_source *src)
+{
+	struct perfev_symbolizer *sz = perfev_machine_symbolizer(perfev_source_machine(src));
+	size_t i;
+
+	r->frame_origin = calloc(r->prof.nframes + 1, 1);
+	if (!r->frame_origin)
+		cli_die("out of memory");
+	for (i = 0; i < r->prof.nframes; i++) {
+		const struct profile_frame *f = &r->prof.frames[i];
+		int o = f->level == 'k' ? 'k' : f->dso && sz ? perfev_symbolizer_origin(sz, f->dso) : -1;
+
+		r->frame_origin[i] = o > 0 ? (char)o : '!';
+	}
 }
 
 int cmd_report(int argc, const char **argv)
@@ -972,6 +993,9 @@ int cmd_report(int argc, const char **argv)
 		    OPT_STR(0, "percent-limit", &limit, "PERCENT",
 			    "hide the lines (and graph branches) below this percentage"),
 		    OPT_FLAG('n', "show-nr-samples", &r.show_nr, "a column with the sample count"),
+		    OPT_FLAG('v', "verbose", &r.verbose,
+			     "whole paths, and each symbol's first address and where its table came "
+			     "from"),
 		    OPT_FLAG(0, "show-total-period", &r.show_period,
 			     "a column with the period (the sum of the samples' periods)"),
 		    OPT_FLAG('T', "threads", &r.show_threads,
@@ -1112,6 +1136,8 @@ int cmd_report(int argc, const char **argv)
 		report_release(&r);
 		return status;
 	}
+	if (r.verbose)
+		frame_origins(&r, b.src);
 	/* The profile holds copies of what it needs: the symbols' memory goes now. */
 	input_close(&b.in);
 	b.src = NULL;

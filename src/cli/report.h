@@ -88,6 +88,7 @@ struct hent {
 	uint32_t max_depth;  /* of the call paths through this line (its group leader's) */
 	uint32_t seq;	     /* lines made before it */
 	bool unwound_inline; /* @sym is "name (inlined)" (profile_frame.unwound_inline) */
+	char origin;	     /* -v: where the symbols of @path came from */
 	uint64_t tag;	     /* profile_stack.tags.tag: the samples' weight, or the branch's cycles */
 	uint64_t ins_lat, data_src; /* the first sample's (profile_stack.tags) */
 	/* --mem-mode: the data address's symbol (or address) and object */
@@ -149,6 +150,13 @@ struct report {
 	double percent_limit;
 	bool show_nr, children, lines, inline_frames;
 	bool show_period; /* --show-total-period: a Period column after Samples */
+	/*
+	 * -v: whole paths of the files, and in the symbol column the first
+	 * sample's address and where the file's symbols came from, a letter
+	 * @origin gives for a path (perfev_symbolizer_origin()).
+	 */
+	bool verbose;
+	char *frame_origin; /* -v: per profile frame, its file's letter ('!' unknown) */
 	bool header_shown; /* --header printed the file's header before the report */
 	bool show_threads; /* -T: the table of @threads after the report */
 	bool branch_mode;  /* a line per branch of the samples' branch stacks */

@@ -264,4 +264,28 @@ else
 	fail report_symfs "cannot build and record the program: $(head -c 300 "$TMP/err")"
 fi
 
+# -v: whole paths and, in the symbol column, an address and the origin letter of the
+# file's symbols; the lines are perf's once those two are set aside (perf shows its first
+# sample's address and letters of its own build-id cache, perfev the symbol's and its own).
+if [ -n "$have_perf" ] && perf record -q -N -o "$TMP/v.data" -- "$WL" 30000000 >/dev/null 2>&1; then
+	norm='s/0x[0-9a-f]+ +[a-zA-Z!] +\[/ADDR [/'
+	perf report -v -i "$TMP/v.data" --stdio --sort comm,dso,sym 2>/dev/null | grep -v '^#' |
+		grep . | sed -E "$norm" >"$TMP/pv.txt"
+	run "$PERFEV" report -v -i "$TMP/v.data" --stdio --sort comm,dso,sym
+	grep -v '^#' "$TMP/out" | grep . | sed -E "$norm" >"$TMP/ov.txt"
+	if expect_rc report_verbose 0; then
+		if ! grep -q " $(cd "$(dirname "$WL")" && pwd)/workload .*0x[0-9a-f]* *d \[\.\] main$" "$TMP/out"; then
+			fail report_verbose "no whole path, address and 'd' on main's line: $(grep main "$TMP/out")"
+		elif grep -q '\[k\]' "$TMP/out" && grep '\[k\]' "$TMP/out" | grep -qv ' k \[k\]'; then
+			fail report_verbose "a kernel line without 'k': $(grep '\[k\]' "$TMP/out" | grep -v ' k \[k\]' | head -1)"
+		elif ! python3 tests/cli/oracle.py report-cmp "$TMP/pv.txt" "$TMP/ov.txt" >"$TMP/cmp.err" 2>&1; then
+			fail report_verbose "$(head -c 400 "$TMP/cmp.err")"
+		else
+			pass report_verbose
+		fi
+	fi
+else
+	skip perf report_verbose "${why_no_perf:-perf cannot record here}"
+fi
+
 exit $status

@@ -296,6 +296,7 @@ static struct hent *frame_entry(struct report *r, const struct profile_stack *s,
 	/* perf's inlined entries are symbols of their own, "name (inlined)". */
 	e.sym = f->unwound_inline ? r->labels[s->frames[i]] : f->sym;
 	e.unwound_inline = f->unwound_inline;
+	e.origin = r->frame_origin ? r->frame_origin[s->frames[i]] : 0;
 	e.path = f->dso;
 	e.sym_start = f->addr - f->offset;
 	/* perf's quirk: an unresolved caller is named by its address in the process, not the file.
@@ -519,7 +520,7 @@ static void prepare_frames(struct report *r)
 
 		r->labels[i] = profile_intern(
 		    &r->prof, report_frame_label(&r->prof.frames[i], buf, sizeof(buf)));
-		r->short_dso[i] = profile_intern(&r->prof, profile_short_dso(d));
+		r->short_dso[i] = profile_intern(&r->prof, r->verbose ? d : profile_short_dso(d));
 		e = perfev__hashmap_upsert(&seen, perfev__ptr_key(d), &added);
 		if (!e)
 			cli_die("out of memory");
@@ -613,6 +614,15 @@ static void column(const struct report *r, const struct hent *h, enum sort_key k
 		break;
 	case SK_SYM:
 	case SK_SYM_TO:
+		if (r->verbose) {
+			/* perf -v: the address of the line's first sample, the symbols' origin. */
+			int n = snprintf(buf, len, "%-#18" PRIx64 " %c ", h->addr,
+					 h->origin ? h->origin : '!');
+
+			if (n > 0 && (size_t)n < len)
+				sym_text(buf + n, len - (size_t)n, h->level, h->sym, h->addr);
+			break;
+		}
 		sym_text(buf, len, h->level, h->sym, h->addr);
 		break;
 	case SK_SYM_FROM:

@@ -704,3 +704,46 @@ int perfev_symbolize_kernel(struct perfev_symbolizer *s, uint64_t ip, struct per
 		*module = k.module;
 	return 0;
 }
+
+/* Whether @elf has a symbol table of its own (.symtab, not only .dynsym). */
+static bool has_symtab(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			return true;
+	return false;
+}
+
+int perfev_symbolizer_origin(struct perfev_symbolizer *s, const char *path)
+{
+	const char *debug = NULL;
+	struct dso *d;
+	GElf_Addr bias;
+	uint64_t v;
+	Elf *elf;
+
+	if (!s || !path)
+		return -EINVAL;
+	if (!perfev__hashmap_find(&s->dsos, perfev__ptr_key(path), &v))
+		return -ENOENT;
+	d = perfev__key_ptr(v);
+	if (!d->opened)
+		return -ENOENT;
+	if (d->err || !d->mod)
+		return '!';
+	elf = dwfl_module_getelf(d->mod, &bias);
+	if (elf && has_symtab(elf))
+		return 'd';
+	/* A stripped file: where libdwfl found the debug file whose table was read. */
+	dwfl_module_info(d->mod, NULL, NULL, NULL, NULL, NULL, NULL, &debug);
+	if (!debug)
+		return 'd';
+	if (s->cache_dir && !strncmp(debug, s->cache_dir, strlen(s->cache_dir)))
+		return 'D';
+	if (strstr(debug, "/.build-id/"))
+		return 'b';
+	return 'l';
+}

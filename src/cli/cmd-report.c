@@ -1037,7 +1037,7 @@ int cmd_report(int argc, const char **argv)
 		    OPT_FLAG(0, "no-inline", &no_inline, "no inlined functions in call graphs"),
 		    OPT_FLAG(0, "no-demangle", &io.no_demangle,
 			     "C++ and Rust names as the files spell them"),
-		    OPT_STR(0, "kallsyms", &io.kallsyms, "FILE",
+		    OPT_STR('k', "kallsyms", &io.kallsyms, "FILE",
 			    "the recording's kernel symbols (its machine's /proc/kallsyms)"),
 		    OPT_STR(0, "symfs", &io.symfs, "DIR",
 			    "look every file up under DIR (the recording's files copied there)"),

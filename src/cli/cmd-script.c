@@ -359,7 +359,7 @@ int cmd_script(int argc, const char **argv)
 			     "print NAMESPACES records"),
 		    OPT_FLAG(0, "no-demangle", &s.no_demangle,
 			     "print symbol names as the files spell them"),
-		    OPT_STR(0, "kallsyms", &s.kallsyms, "FILE",
+		    OPT_STR('k', "kallsyms", &s.kallsyms, "FILE",
 			    "the recording's kernel symbols (its machine's /proc/kallsyms)"),
 		    OPT_FLAG(0, "per-event-dump", &s.per_event_dump,
 			     "print each event's samples to INPUT.EVENT.dump"),

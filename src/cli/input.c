@@ -47,6 +47,7 @@ static const char *lib_detail(char *buf, size_t len)
 static int check_kallsyms(const char *path)
 {
 	struct stat st;
+	char magic[4];
 	int fd;
 
 	if (!path)
@@ -58,6 +59,15 @@ static int check_kallsyms(const char *path)
 			  path, fd < 0 ? perfev_strerror(-errno) : "not a regular file");
 		if (fd >= 0)
 			close(fd);
+		return 1;
+	}
+	/* perf's -k is --vmlinux: an ELF kernel image given here is said to be one. */
+	if (read(fd, magic, sizeof(magic)) == (ssize_t)sizeof(magic) && !memcmp(magic, "\177ELF", 4)) {
+		cli_error("cannot read the kallsyms file '%s': it is an ELF file (a vmlinux, as perf's "
+			  "-k/--vmlinux takes); perfev reads kernel symbols from kallsyms text: save "
+			  "/proc/kallsyms of the recording's machine and boot to a file",
+			  path);
+		close(fd);
 		return 1;
 	}
 	close(fd);

@@ -288,4 +288,18 @@ else
 	skip perf report_verbose "${why_no_perf:-perf cannot record here}"
 fi
 
+# -k: perf's short option for the kernel's symbols; kallsyms text is read as --kallsyms reads
+# it, an ELF image (perf's vmlinux) is refused with what to give instead.
+if [ -s "$TMP/v.data" ]; then
+	"$PERFEV" report -i "$TMP/v.data" --stdio --kallsyms /proc/kallsyms >"$TMP/k1.txt" 2>/dev/null
+	run "$PERFEV" report -i "$TMP/v.data" --stdio -k /proc/kallsyms
+	if expect_rc report_k_kallsyms 0; then
+		if cmp -s "$TMP/k1.txt" "$TMP/out"; then pass report_k_kallsyms; else
+			fail report_k_kallsyms "-k and --kallsyms differ: $(diff "$TMP/k1.txt" "$TMP/out" | head -3)"; fi
+	fi
+	run "$PERFEV" report -i "$TMP/v.data" --stdio -k "$WL"
+	if [ "$rc" -eq 1 ] && grep -q "is an ELF file (a vmlinux" "$TMP/err"; then pass report_k_vmlinux_refused; else
+		fail report_k_vmlinux_refused "exit $rc: $(head -c 300 "$TMP/err")"; fi
+fi
+
 exit $status

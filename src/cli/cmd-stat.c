@@ -160,9 +160,9 @@ static bool asked(const struct stat_opts *o, const char *ev)
 /*
  * -M: the events the metrics need, each ratio's two as a weak group
  * (perf's default: the kernel schedules them together when it can), each
- * event list once, none that -e counts already.  Without a hardware PMU the hardware events of a metric are not counted
- * at all (cycles would fall back to cpu-clock and make a ratio of
- * nonsense): the metric says <not supported>.
+ * event list once, none that -e counts already.  Without a hardware PMU the hardware events of a
+ * metric are not counted at all (cycles would fall back to cpu-clock and make a ratio of nonsense):
+ * the metric says <not supported>.
  */
 static void add_metric_events(struct perfev_evspec *spec, const struct stat_opts *o,
 			      struct stat_data *d, const struct perfev_parse_opts *pa)
@@ -187,7 +187,8 @@ static void add_metric_events(struct perfev_evspec *spec, const struct stat_opts
 		cli_grow(&added, &cap, nadded + 1, sizeof(*added));
 		added[nadded++] = md->events;
 		if (perfev_evspec_add(spec, md->events, pa, &pe))
-			cli_die("cannot set up the events of metric '%s': %s", md->name, pe.message);
+			cli_die("cannot set up the events of metric '%s': %s", md->name,
+				pe.message);
 	}
 	free(added);
 	if (have_clock && !asked(o, clock)) {
@@ -888,8 +889,8 @@ int cmd_stat(int argc, const char **argv)
 		usage_error(stat_usage, opts, "-d goes up to -ddd, not %d levels", o.detailed);
 	if (o.big_num && o.no_big_num)
 		usage_error(stat_usage, opts, "choose -B or --no-big-num, not both");
-	if (o.null_run && (!cmd || o.interval_ms || o.events.n || o.metrics.n || o.detailed ||
-			   recording))
+	if (o.null_run &&
+	    (!cmd || o.interval_ms || o.events.n || o.metrics.n || o.detailed || recording))
 		usage_error(stat_usage, opts,
 			    "-n times a command without counters: give a command, and no -e, -M, "
 			    "-d, -I or stat record");
@@ -952,7 +953,8 @@ int cmd_stat(int argc, const char **argv)
 	if (!o.events.n && !d.nmetrics && !o.null_run) {
 		struct perfev_parse_error pe = {.sz = sizeof(pe)};
 
-		default_events(&env, o.all_cpus || o.cpu_list || o.cgroup, defaults, sizeof(defaults));
+		default_events(&env, o.all_cpus || o.cpu_list || o.cgroup, defaults,
+			       sizeof(defaults));
 		rc.default_set = true;
 		d.implied_defaults = true;
 		if (perfev_evspec_add(rc.spec, defaults, &pa, &pe))
@@ -1032,7 +1034,8 @@ int cmd_stat(int argc, const char **argv)
 			if (o.sync)
 				sync();
 			start_timeout(&o);
-			status = o.null_run ? measure_null(&rc, (size_t)i) : measure(&rc, (size_t)i);
+			status =
+			    o.null_run ? measure_null(&rc, (size_t)i) : measure(&rc, (size_t)i);
 			/* Ended by --timeout: a normal end, as perf sees it. */
 			if (timed_out == 2 && status >= 0 && WIFSIGNALED(status) &&
 			    WTERMSIG(status) == SIGTERM)

@@ -80,11 +80,13 @@ static void make_tree(void)
 	    {"devices/system/cpu/cpu1/cache/index0/size", "32K\n"},
 	    {"devices/system/cpu/cpu1/cache/index0/shared_cpu_list", "1\n"},
 	    {"devices/system/node/online", "0-1\n"},
-	    {"devices/system/node/node0/meminfo", "Node 0 MemTotal:   1000 kB\nNode 0 MemFree:  400 kB\n"},
+	    {"devices/system/node/node0/meminfo",
+	     "Node 0 MemTotal:   1000 kB\nNode 0 MemFree:  400 kB\n"},
 	    {"devices/system/node/node0/cpulist", "0-1\n"},
 	    {"devices/system/node/node0/memory0", NULL},
 	    {"devices/system/node/node0/memory2", NULL},
-	    {"devices/system/node/node1/meminfo", "Node 1 MemTotal:   2000 kB\nNode 1 MemFree:  10 kB\n"},
+	    {"devices/system/node/node1/meminfo",
+	     "Node 1 MemTotal:   2000 kB\nNode 1 MemFree:  10 kB\n"},
 	    {"devices/system/node/node1/cpulist", "2-3\n"},
 	    {"devices/system/node/node1/memory65", NULL},
 	    {"devices/system/memory/block_size_bytes", "8000000\n"},
@@ -126,8 +128,8 @@ static void expect_feature(struct perfev_data_reader *r, int feat, const struct 
 	size_t len;
 
 	CHECK_INT(perfev_data_feature(r, feat, &data, &len), 0);
-	EXPECT(len == want->len && !memcmp(data, want->p, len), "feature %d: %zu bytes, %zu expected",
-	       feat, len, want->len);
+	EXPECT(len == want->len && !memcmp(data, want->p, len),
+	       "feature %d: %zu bytes, %zu expected", feat, len, want->len);
 }
 
 /* The topology features of the tree at @root, written by a writer and read back. */
@@ -214,7 +216,8 @@ TEST(topology_features_missing)
 	r = write_topology(&fd);
 	CHECK(r != NULL);
 	for (int feat = PERFEV_FEAT_CPU_TOPOLOGY; feat <= PERFEV_FEAT_MEM_TOPOLOGY; feat++)
-		EXPECT(perfev_data_feature(r, feat, &data, &len) == -ENOENT, "feature %d set", feat);
+		EXPECT(perfev_data_feature(r, feat, &data, &len) == -ENOENT, "feature %d set",
+		       feat);
 	perfev_data_close(r);
 	close(fd);
 	remove_tree();

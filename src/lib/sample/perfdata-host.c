@@ -153,14 +153,20 @@ static int cpu_topology(const char *root, struct bytes *b)
 	if (!ncpus)
 		return -ENOENT;
 	for (cpu = 0; !ret && cpu < ncpus; cpu++) {
-		if (!sys_text(root, buf, sizeof(buf), "/devices/system/cpu/cpu%d/topology/package_cpus_list", cpu) &&
-		    !sys_text(root, buf, sizeof(buf), "/devices/system/cpu/cpu%d/topology/core_siblings_list", cpu))
+		if (!sys_text(root, buf, sizeof(buf),
+			      "/devices/system/cpu/cpu%d/topology/package_cpus_list", cpu) &&
+		    !sys_text(root, buf, sizeof(buf),
+			      "/devices/system/cpu/cpu%d/topology/core_siblings_list", cpu))
 			continue; /* offline */
 		ret = strlist_add_once(&pkg, buf);
-		if (!ret && (sys_text(root, buf, sizeof(buf), "/devices/system/cpu/cpu%d/topology/core_cpus_list", cpu) ||
-			     sys_text(root, buf, sizeof(buf), "/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu)))
+		if (!ret &&
+		    (sys_text(root, buf, sizeof(buf),
+			      "/devices/system/cpu/cpu%d/topology/core_cpus_list", cpu) ||
+		     sys_text(root, buf, sizeof(buf),
+			      "/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu)))
 			ret = strlist_add_once(&thr, buf);
-		if (!ret && sys_text(root, buf, sizeof(buf), "/devices/system/cpu/cpu%d/topology/die_cpus_list", cpu))
+		if (!ret && sys_text(root, buf, sizeof(buf),
+				     "/devices/system/cpu/cpu%d/topology/die_cpus_list", cpu))
 			ret = strlist_add_once(&die, buf);
 	}
 	if (!ret && !pkg.n)
@@ -170,15 +176,20 @@ static int cpu_topology(const char *root, struct bytes *b)
 	if (!ret)
 		ret = put_strlist(b, &thr);
 	for (cpu = 0; !ret && cpu < ncpus; cpu++) {
-		ret = bytes_u32(b, sys_u32(root, UINT32_MAX, "/devices/system/cpu/cpu%d/topology/core_id", cpu));
+		ret = bytes_u32(b, sys_u32(root, UINT32_MAX,
+					   "/devices/system/cpu/cpu%d/topology/core_id", cpu));
 		if (!ret)
-			ret = bytes_u32(b, sys_u32(root, UINT32_MAX,
-						   "/devices/system/cpu/cpu%d/topology/physical_package_id", cpu));
+			ret = bytes_u32(
+			    b,
+			    sys_u32(root, UINT32_MAX,
+				    "/devices/system/cpu/cpu%d/topology/physical_package_id", cpu));
 	}
 	if (!ret && die.n) {
 		ret = put_strlist(b, &die);
 		for (cpu = 0; !ret && cpu < ncpus; cpu++)
-			ret = bytes_u32(b, sys_u32(root, UINT32_MAX, "/devices/system/cpu/cpu%d/topology/die_id", cpu));
+			ret =
+			    bytes_u32(b, sys_u32(root, UINT32_MAX,
+						 "/devices/system/cpu/cpu%d/topology/die_id", cpu));
 	}
 	strlist_free(&pkg);
 	strlist_free(&thr);
@@ -234,7 +245,8 @@ static int numa_node(int node, void *arg)
 	uint64_t total, free_kb;
 	int ret;
 
-	if (perfev__path(path, sizeof(path), c->root, "/devices/system/node/node%d/meminfo", node) < 0 ||
+	if (perfev__path(path, sizeof(path), c->root, "/devices/system/node/node%d/meminfo", node) <
+		0 ||
 	    perfev__read_file(path, &text, 1 << 16) < 0)
 		return -ENOENT;
 	total = meminfo_kb(text, "MemTotal:");
@@ -278,7 +290,8 @@ static int pmu_mappings(const char *root, struct bytes *b)
 	int ret;
 	DIR *d;
 
-	if (perfev__path(path, sizeof(path), root, "/bus/event_source/devices") < 0 || !(d = opendir(path)))
+	if (perfev__path(path, sizeof(path), root, "/bus/event_source/devices") < 0 ||
+	    !(d = opendir(path)))
 		return -ENOENT;
 	ret = bytes_u32(b, 0);
 	while (!ret && (de = readdir(d))) {
@@ -401,7 +414,8 @@ static int mem_node_read(const char *root, int node, struct mem_node *m)
 			char *end;
 			unsigned long long blk;
 
-			if (strncmp(de->d_name, "memory", 6) || !isdigit((unsigned char)de->d_name[6]))
+			if (strncmp(de->d_name, "memory", 6) ||
+			    !isdigit((unsigned char)de->d_name[6]))
 				continue;
 			blk = strtoull(de->d_name + 6, &end, 10);
 			if (*end || blk >= (1ULL << 24))
@@ -438,7 +452,8 @@ static int mem_node_add(int node, void *arg)
 	return ret;
 }
 
-/* Version 1, the block size, then each node: number, bitmap size, the bitmap (its size again, words). */
+/* Version 1, the block size, then each node: number, bitmap size, the bitmap (its size again,
+ * words). */
 static int mem_topology(const char *root, struct bytes *b)
 {
 	struct mem_ctx c = {.root = root};
@@ -462,7 +477,8 @@ static int mem_topology(const char *root, struct bytes *b)
 
 		ret = bytes_put(b, h, sizeof(h));
 		if (!ret)
-			ret = bytes_put(b, c.nodes.v[i].bits, (c.nodes.v[i].nbits + 63) / 64 * sizeof(uint64_t));
+			ret = bytes_put(b, c.nodes.v[i].bits,
+					(c.nodes.v[i].nbits + 63) / 64 * sizeof(uint64_t));
 	}
 	for (size_t i = 0; i < c.nodes.n; i++)
 		free(c.nodes.v[i].bits);

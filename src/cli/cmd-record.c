@@ -122,7 +122,6 @@ struct rec {
 	struct rec_unwind *uw; /* --unwind */
 	struct build_ids build_ids;
 	uint64_t bytes;	 /* the files of --switch-output before this one */
-	bool size_limit; /* --max-size reached: stop */
 	bool in_loop;	 /* reading at a wakeup: --mmap-flush applies */
 
 	/* --switch-output */
@@ -902,26 +901,31 @@ static size_t event_of(struct rec *rc, const struct perf_event_header *h)
 
 static void write_bytes(struct rec *rc, const void *p, size_t n)
 {
-	uint64_t total;
 	int err;
 
 	if (rc->werr)
 		return;
 	err = perfev_data_write(rc->w, p, n);
-	if (err) {
+	if (err)
 		rc->werr = err;
-		return;
-	}
-	rc->wrote_in_round = true;
-	/* What reached the file (compressed with -z), for --max-size. */
-	total = rc->bytes + perfev_data_written(rc->w);
-	if (rc->o->max_bytes && total >= rc->o->max_bytes && !rc->size_limit) {
-		/* As perf: the session stops, what the rings hold is still written. */
-		rc->size_limit = true;
-		if (!rc->o->quiet)
-			cli_error("size limit reached (%" PRIu64 " KB): stopping",
-				  total / 1024);
-	}
+	else
+		rc->wrote_in_round = true;
+}
+
+/*
+ * --max-size, after each read of the rings: what reached the files
+ * (compressed with -z).  As perf, the session then stops and what the
+ * rings still hold is written.
+ */
+static bool size_reached(struct rec *rc)
+{
+	uint64_t total = rc->bytes + perfev_data_written(rc->w);
+
+	if (!rc->o->max_bytes || total < rc->o->max_bytes)
+		return false;
+	if (!rc->o->quiet)
+		cli_error("size limit reached (%" PRIu64 " KB): stopping", total / 1024);
+	return true;
 }
 
 /* Count and write one record of a ring. */
@@ -1227,7 +1231,7 @@ static void loop(struct rec *rc)
 		else if (!rc->o->overwrite)
 			end_round(rc);
 		rc->in_loop = false;
-		stop |= rc->size_limit;
+		stop |= size_reached(rc);
 		if (!stop && switch_due(rc))
 			switch_output(rc);
 		/* Threads given with -t: done when every one of them has exited. */

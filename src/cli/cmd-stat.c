@@ -720,6 +720,15 @@ static void start_timeout(const struct stat_opts *o)
 	setitimer(ITIMER_REAL, &it, NULL);
 }
 
+/* The run ended before the time: no SIGALRM later, in the middle of the report's writes. */
+static void stop_timeout(const struct stat_opts *o)
+{
+	struct itimerval off = {0};
+
+	if (o->timeout_ms)
+		setitimer(ITIMER_REAL, &off, NULL);
+}
+
 static void free_data(struct stat_data *d)
 {
 	size_t i;
@@ -1036,6 +1045,7 @@ int cmd_stat(int argc, const char **argv)
 			start_timeout(&o);
 			status =
 			    o.null_run ? measure_null(&rc, (size_t)i) : measure(&rc, (size_t)i);
+			stop_timeout(&o);
 			/* Ended by --timeout: a normal end, as perf sees it. */
 			if (timed_out == 2 && status >= 0 && WIFSIGNALED(status) &&
 			    WTERMSIG(status) == SIGTERM)

@@ -49,10 +49,12 @@ PERFEV_API size_t perfev_time_ranges_max(const char *str);
  *
  * A percent range ends 1 ns before its end point unless that is @last.
  * Up to @max ranges go to @out (perfev_time_ranges_max(@str) is always
- * enough).  Pure.  Returns the number of ranges; -EINVAL for a string
- * perf refuses (a STOP before its START, ranges that overlap, a percent
- * above 100, more ranges than @max...); -ENODATA for a percent form when
- * @first and @last are both 0 (a recording without SAMPLE_TIME).
+ * enough).  No I/O (a copy of @str is made to split it).  Returns the
+ * number of ranges; -EINVAL for a string perf refuses (a STOP before its
+ * START, ranges that overlap, a percent above 100, more ranges than
+ * @max, seconds past 64 bits of nanoseconds...); -ENODATA for a percent
+ * form when @first and @last are both 0 (a recording without
+ * SAMPLE_TIME); -ENOMEM.
  */
 PERFEV_API int perfev_time_ranges_parse(const char *str, uint64_t first, uint64_t last,
 					struct perfev_time_range *out, size_t max);

@@ -5,6 +5,8 @@
  * processes, threads, command names and the sampled function.
  */
 #include <errno.h>
+#include <limits.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <perfev/filter.h>
@@ -34,12 +36,17 @@ static int parse_nsec(const char *str, uint64_t *out)
 	uint64_t sec, nsec = 0;
 	size_t len;
 
-	sec = strtoul(str, &end, 10);
-	if (*end != '.' && *end)
+	/* strtoull's spaces, as perf, but no sign. */
+	while (is_space(*str))
+		str++;
+	if (!isdigit((unsigned char)*str))
+		return -EINVAL;
+	sec = strtoull(str, &end, 10);
+	if ((*end != '.' && *end) || sec > UINT64_MAX / 1000000000ULL)
 		return -EINVAL;
 	if (*end == '.') {
 		len = strlen(++end);
-		if (len > 9)
+		if (len > 9 || strspn(end, "0123456789") != len)
 			return -EINVAL;
 		memcpy(buf, end, len);
 		memset(buf + len, '0', 9 - len);
@@ -143,9 +150,13 @@ static int percent_slash(char *str, struct perfev_time_range *r, uint64_t first,
 	*slash = 0;
 	if (parse_percent(str, &pcnt))
 		return -EINVAL;
-	i = (int)strtol(slash + 1, &end, 10);
-	if (*end || pcnt <= 0.0)
-		return -EINVAL;
+	{
+		long v = strtol(slash + 1, &end, 10);
+
+		if (*end || end == slash + 1 || v < 1 || v > INT_MAX || pcnt <= 0.0)
+			return -EINVAL;
+		i = (int)v;
+	}
 	from = pcnt * (double)(i - 1);
 	to = pcnt * (double)i;
 	if (from < 0.0 || from > 1.0 || to < 0.0 || to > 1.0)
@@ -300,18 +311,25 @@ void perfev_filter_free(struct perfev_filter *f)
 
 int perfev_filter_set_time(struct perfev_filter *f, const char *str, uint64_t first, uint64_t last)
 {
+	struct perfev_time_range *v;
 	size_t max;
 	int n;
 
 	if (!f || !str)
 		return -EINVAL;
 	max = perfev_time_ranges_max(str);
-	f->times.n = 0;
-	if (perfev__grow(&f->times.v, &f->times.cap, max, sizeof(*f->times.v)))
+	/* Parsed aside: a bad string leaves the ranges set before as they were. */
+	v = calloc(max ? max : 1, sizeof(*v));
+	if (!v)
 		return -ENOMEM;
-	n = perfev_time_ranges_parse(str, first, last, f->times.v, max);
-	if (n < 0)
+	n = perfev_time_ranges_parse(str, first, last, v, max);
+	if (n < 0) {
+		free(v);
 		return n;
+	}
+	free(f->times.v);
+	f->times.v = v;
+	f->times.cap = max;
 	f->times.n = (size_t)n;
 	return 0;
 }
@@ -372,18 +390,33 @@ static int add_ids(const char *list, void *arrp, size_t *n, size_t *cap)
 
 int perfev_filter_add_pids(struct perfev_filter *f, const char *list)
 {
+	size_t had = f ? f->pids.n : 0;
+	int err;
+
 	if (!f || !list)
 		return -EINVAL;
-	f->pids_on = true;
-	return add_ids(list, &f->pids.v, &f->pids.n, &f->pids.cap);
+	/* A bad list leaves the filter as it was. */
+	err = add_ids(list, &f->pids.v, &f->pids.n, &f->pids.cap);
+	if (err)
+		f->pids.n = had;
+	else
+		f->pids_on = true;
+	return err;
 }
 
 int perfev_filter_add_tids(struct perfev_filter *f, const char *list)
 {
+	size_t had = f ? f->tids.n : 0;
+	int err;
+
 	if (!f || !list)
 		return -EINVAL;
-	f->tids_on = true;
-	return add_ids(list, &f->tids.v, &f->tids.n, &f->tids.cap);
+	err = add_ids(list, &f->tids.v, &f->tids.n, &f->tids.cap);
+	if (err)
+		f->tids.n = had;
+	else
+		f->tids_on = true;
+	return err;
 }
 
 /* Names separated by commas, as perf's strlist (empty ones skipped). */

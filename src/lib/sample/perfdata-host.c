@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <perfev/pmu.h>
+#include "common/hashmap.h"
 #include "common/internal.h"
 #include "sample/perfdata-internal.h"
 
@@ -81,38 +83,36 @@ static uint32_t sys_u32(const char *root, uint32_t dflt, const char *fmt, ...)
 	return end != buf ? (uint32_t)v : dflt;
 }
 
-/* Distinct strings in the order first seen (a few sibling lists: a linear search is enough). */
-typedef PERFEV__ARRAY(char *) strlist;
-
-/* Add @s unless the list has it. */
-static int strlist_add_once(strlist *l, const char *s)
+/* A list of distinct strings, in the order first seen: the interner's. */
+static int put_strlist(struct bytes *b, const struct perfev__intern *l)
 {
-	char *copy;
+	size_t i, n = perfev__intern_count(l);
+	int ret = bytes_u32(b, (uint32_t)n);
 
-	for (size_t i = 0; i < l->n; i++)
-		if (!strcmp(l->v[i], s))
-			return 0;
-	copy = strdup(s);
-	if (!copy || perfev__array_append(l, &copy, 1)) {
-		free(copy);
+	for (i = 0; !ret && i < n; i++)
+		ret = bytes_string(b, perfev__intern_at(l, i));
+	return ret;
+}
+
+/*
+ * Each number of a sysfs list such as "0-1,4" in turn to @fn
+ * (perfev_cpulist_parse() reads it).
+ */
+static int for_each_listed(const char *list, int (*fn)(int, void *), void *ctx)
+{
+	int n = perfev_cpulist_parse(list, strlen(list), NULL, 0), *v, i, ret = 0;
+
+	if (n < 0)
+		return n;
+	if (n > MAX_CPUS)
+		return -EINVAL;
+	v = calloc((size_t)n + 1, sizeof(*v));
+	if (!v)
 		return -ENOMEM;
-	}
-	return 0;
-}
-
-static void strlist_free(strlist *l)
-{
-	while (l->n)
-		free(l->v[--l->n]);
-	free(l->v);
-}
-
-static int put_strlist(struct bytes *b, const strlist *l)
-{
-	int ret = bytes_u32(b, (uint32_t)l->n);
-
-	for (size_t i = 0; !ret && i < l->n; i++)
-		ret = bytes_string(b, l->v[i]);
+	n = perfev_cpulist_parse(list, strlen(list), v, (size_t)n);
+	for (i = 0; !ret && i < n; i++)
+		ret = fn(v[i], ctx);
+	free(v);
 	return ret;
 }
 
@@ -124,8 +124,6 @@ static int max_listed(int n, void *arg)
 		*max = n + 1;
 	return 0;
 }
-
-static int for_each_listed(const char *list, int (*fn)(int, void *), void *ctx);
 
 /* The possible CPUs (highest + 1), as perf counts them for the per-CPU arrays. */
 static int nr_possible(const char *root)
@@ -146,30 +144,33 @@ static int nr_possible(const char *root)
  */
 static int cpu_topology(const char *root, struct bytes *b)
 {
-	strlist pkg = {0}, thr = {0}, die = {0};
+	struct perfev__intern pkg, thr, die;
 	int ncpus = nr_possible(root), cpu, ret = 0;
 	char buf[1024];
 
 	if (!ncpus)
 		return -ENOENT;
+	perfev__intern_init(&pkg);
+	perfev__intern_init(&thr);
+	perfev__intern_init(&die);
 	for (cpu = 0; !ret && cpu < ncpus; cpu++) {
 		if (!sys_text(root, buf, sizeof(buf),
 			      "/devices/system/cpu/cpu%d/topology/package_cpus_list", cpu) &&
 		    !sys_text(root, buf, sizeof(buf),
 			      "/devices/system/cpu/cpu%d/topology/core_siblings_list", cpu))
 			continue; /* offline */
-		ret = strlist_add_once(&pkg, buf);
+		ret = perfev__intern_str(&pkg, buf) ? 0 : -ENOMEM;
 		if (!ret &&
 		    (sys_text(root, buf, sizeof(buf),
 			      "/devices/system/cpu/cpu%d/topology/core_cpus_list", cpu) ||
 		     sys_text(root, buf, sizeof(buf),
 			      "/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu)))
-			ret = strlist_add_once(&thr, buf);
+			ret = perfev__intern_str(&thr, buf) ? 0 : -ENOMEM;
 		if (!ret && sys_text(root, buf, sizeof(buf),
 				     "/devices/system/cpu/cpu%d/topology/die_cpus_list", cpu))
-			ret = strlist_add_once(&die, buf);
+			ret = perfev__intern_str(&die, buf) ? 0 : -ENOMEM;
 	}
-	if (!ret && !pkg.n)
+	if (!ret && !perfev__intern_count(&pkg))
 		ret = -ENOENT;
 	if (!ret)
 		ret = put_strlist(b, &pkg);
@@ -184,43 +185,16 @@ static int cpu_topology(const char *root, struct bytes *b)
 			    sys_u32(root, UINT32_MAX,
 				    "/devices/system/cpu/cpu%d/topology/physical_package_id", cpu));
 	}
-	if (!ret && die.n) {
+	if (!ret && perfev__intern_count(&die)) {
 		ret = put_strlist(b, &die);
 		for (cpu = 0; !ret && cpu < ncpus; cpu++)
 			ret =
 			    bytes_u32(b, sys_u32(root, UINT32_MAX,
 						 "/devices/system/cpu/cpu%d/topology/die_id", cpu));
 	}
-	strlist_free(&pkg);
-	strlist_free(&thr);
-	strlist_free(&die);
-	return ret;
-}
-
-/* Each number of a sysfs list such as "0-1,4" in turn to @fn. */
-static int for_each_listed(const char *list, int (*fn)(int, void *), void *ctx)
-{
-	const char *p = list;
-	int ret = 0;
-
-	while (!ret && *p) {
-		char *end;
-		long a = strtol(p, &end, 10), z = a;
-
-		if (end == p || a < 0)
-			return -EINVAL;
-		if (*end == '-') {
-			p = end + 1;
-			z = strtol(p, &end, 10);
-			if (end == p || z < a || z - a > MAX_CPUS)
-				return -EINVAL;
-		}
-		for (long i = a; !ret && i <= z; i++)
-			ret = fn((int)i, ctx);
-		p = *end == ',' ? end + 1 : end;
-		if (*end && *end != ',')
-			return -EINVAL;
-	}
+	perfev__intern_release(&pkg);
+	perfev__intern_release(&thr);
+	perfev__intern_release(&die);
 	return ret;
 }
 
@@ -422,7 +396,7 @@ static int mem_node_read(const char *root, int node, struct mem_node *m)
 				continue;
 			if (!pass && blk + 1 > m->nbits)
 				m->nbits = blk + 1;
-			else if (pass)
+			else if (pass && blk < m->nbits) /* not one added between the passes */
 				m->bits[blk / 64] |= 1ULL << (blk % 64);
 		}
 		if (!pass && !(m->bits = calloc((m->nbits + 63) / 64 + 1, sizeof(uint64_t)))) {

@@ -886,8 +886,19 @@ static int next_mem(struct perfev_data_reader *r, const unsigned char **bytes,
 	uint16_t size;
 	int ret;
 
-	/* A directory: the next data.N once a file's records are read; an empty one is skipped. */
+	/*
+	 * A directory: the next data.N once a file's records are read; an
+	 * empty one is skipped.  perf compresses each file as a stream of its
+	 * own: the last one must be whole, and the next starts afresh.
+	 */
 	while (r->pos == r->end && r->seg < r->nsegs) {
+		if (r->unzip) {
+			ret = perfev__unzip_end(r->unzip, r->zoffset);
+			if (ret)
+				return ret;
+			perfev__unzip_free(r->unzip);
+			r->unzip = NULL;
+		}
 		r->buf = r->segs[r->seg].map;
 		r->pos = 0;
 		r->end = r->segs[r->seg++].len;

@@ -578,11 +578,12 @@ int perfev_data_set_clock(struct perfev_data_writer *w, const struct perfev_data
 {
 	/* CLOCK_DATA, version 1: the version, the clockid, the wall clock's ns, the clock's ns. */
 	unsigned char data[24];
-	uint32_t v32[2] = {1, (uint32_t)c->clockid};
+	uint32_t v32[2] = {1, 0};
 	int ret;
 
 	if (!w || !c)
 		return -EINVAL;
+	v32[1] = (uint32_t)c->clockid;
 	memcpy(data, v32, sizeof(v32));
 	memcpy(data + 8, &c->tod_ns, 8);
 	memcpy(data + 16, &c->clockid_ns, 8);

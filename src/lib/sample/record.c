@@ -538,18 +538,17 @@ static void cpu_put(int *cpus, size_t max, size_t *n, int cpu)
  * u16 CPUs, a mask of 32- or 64-bit words (perf 6.1's packed layouts), or
  * a range with an "any CPU" flag.
  */
-static int cpu_map_read(const unsigned char *p, size_t len, int *cpus, size_t max)
+/* A cpu map's bytes after its u16 @type. */
+static int cpu_map_read(uint16_t type, const unsigned char *p, size_t len, int *cpus, size_t max)
 {
 	struct rd r = {.p = p, .end = len};
-	uint16_t type, nr, long_size, lo, hi;
+	uint16_t nr, long_size, lo, hi;
 	uint8_t any, pad8;
 	uint32_t pad32;
 	const void *arr;
 	size_t n = 0, i;
 	unsigned int b;
 
-	if (!rd_u16(&r, &type))
-		return -EBADMSG;
 	switch (type) {
 	case PERFEV_CPU_MAP_CPUS:
 		if (!rd_u16(&r, &nr) || !rd_array(&r, nr, 2, &arr))
@@ -594,20 +593,23 @@ int perfev_cpu_map_cpus(const struct perfev_record *rec, int *cpus, size_t max)
 {
 	const unsigned char *p;
 	size_t len;
+	uint16_t type;
 
 	if (!rec || (!cpus && max))
 		return -EINVAL;
-	if (rec->type == PERFEV_RECORD_CPU_MAP && rec->u.cpu_map.data) {
-		p = (const unsigned char *)rec->u.cpu_map.data - 2;
-		len = (size_t)rec->u.cpu_map.data_size + 2;
-	} else if (rec->type == PERFEV_RECORD_EVENT_UPDATE &&
-		   rec->u.event_update.type == PERFEV_EVENT_UPDATE_CPUS && rec->u.event_update.data) {
-		p = rec->u.event_update.data;
-		len = rec->u.event_update.data_size;
-	} else {
+	if (rec->type == PERFEV_RECORD_CPU_MAP && rec->u.cpu_map.data)
+		return cpu_map_read(rec->u.cpu_map.type, rec->u.cpu_map.data,
+				    rec->u.cpu_map.data_size, cpus, max);
+	if (rec->type != PERFEV_RECORD_EVENT_UPDATE ||
+	    rec->u.event_update.type != PERFEV_EVENT_UPDATE_CPUS || !rec->u.event_update.data)
 		return -EINVAL;
-	}
-	return cpu_map_read(p, len, cpus, max);
+	/* An EVENT_UPDATE's map starts with its type. */
+	p = rec->u.event_update.data;
+	len = rec->u.event_update.data_size;
+	if (len < 2)
+		return -EBADMSG;
+	memcpy(&type, p, 2);
+	return cpu_map_read(type, p + 2, len - 2, cpus, max);
 }
 
 int perfev_record_decode(const struct perfev_sample_layout *layout, const void *buf, size_t len,

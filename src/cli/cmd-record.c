@@ -335,6 +335,7 @@ static uint64_t parse_bytes(const char *s, const char *what, const struct option
 static void parse_switch_output(struct rec_opts *o, const struct option *opts)
 {
 	const char *s = o->switch_output;
+	struct stat st;
 	unsigned long long v;
 	const char *end;
 	bool unit;
@@ -360,6 +361,10 @@ static void parse_switch_output(struct rec_opts *o, const struct option *opts)
 			    o->switch_max_files);
 	if (o->output && !strcmp(o->output, "-"))
 		usage_error(record_usage, opts, "--switch-output writes files: not with -o -");
+	if (o->output && !stat(o->output, &st) && !S_ISREG(st.st_mode))
+		usage_error(record_usage, opts,
+			    "--switch-output writes a series of files: '%s' is not a regular file",
+			    o->output);
 	if (o->overwrite && !o->switch_signal)
 		usage_error(record_usage, opts,
 			    "--overwrite writes on SIGUSR2 only: --switch-output=signal goes with it");
@@ -377,6 +382,9 @@ static unsigned int parse_synth(const char *s, const struct option *opts)
 
 	if (!copy)
 		cli_die("out of memory");
+	if (!*s || strstr(s, ",,") || *s == ',' || s[strlen(s) - 1] == ',')
+		usage_error(record_usage, opts,
+			    "--synth: an empty item in '%s' (no, all, task, mmap or cgroup)", s);
 	for (t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		if (!strcmp(t, "no"))
 			m = 0;
@@ -1718,8 +1726,15 @@ static char *rename_timestamped(struct rec *rc)
 	char stamp[32], *to = NULL;
 	int tries = 0, err;
 
+	struct stat st;
+
 	if (!strcmp(rc->path, "-"))
 		return NULL;
+	/* A device or a FIFO written in place keeps its name (never rename /dev/null). */
+	if (lstat(rc->path, &st) || !S_ISREG(st.st_mode)) {
+		cli_error("'%s' is not a regular file: not renamed with its time", rc->path);
+		return NULL;
+	}
 	do {
 		/*
 		 * Two files of --switch-output in one hundredth of a second would
@@ -2043,6 +2058,9 @@ int cmd_record(int argc, const char **argv)
 	cli_env_open(&env, true);
 	rc.env = &env;
 	rc.data_pages = o.mmap_pages ? parse_pages(o.mmap_pages, &env, opts) : default_pages();
+	/* As perf: a ring is read at a quarter of its size at the most, or it would overflow. */
+	if (o.flush_bytes > (uint64_t)rc.data_pages * (uint64_t)sysconf(_SC_PAGESIZE) / 4)
+		o.flush_bytes = (uint64_t)rc.data_pages * (uint64_t)sysconf(_SC_PAGESIZE) / 4;
 	max_before = max_sample_rate(&env);
 	rc.freq = o.count ? 0 : o.freq ? parse_freq(o.freq, &env, opts) : DEFAULT_FREQ;
 	if (rc.freq && max_before && rc.freq > max_before && o.strict_freq)
@@ -2141,18 +2159,20 @@ int cmd_record(int argc, const char **argv)
 	if (err)
 		fail_finish(&rc, err);
 	summary(&rc, now_s() - t0);
-	if (o.timestamp_filename)
+	if (rc.child)
+		status = cli_exit_status(rc.child_done ? rc.child_status : -1,
+					 rc.ct.t.argv ?: rc.ct.workload);
+	perfev_data_writer_free(rc.w);
+	rc.w = NULL;
+	if (cli_output_close(&rc.out) || rc.failed)
+		status = 1;
+	/* Once the file is in place under its name (output.c writes a new one aside). */
+	else if (o.timestamp_filename)
 		note_dumped(&rc, rename_timestamped(&rc));
 	while (rc.ndumped)
 		free(rc.dumped[--rc.ndumped]);
 	free(rc.dumped);
 	report_rates(&rc, max_before);
-	if (rc.child)
-		status = cli_exit_status(rc.child_done ? rc.child_status : -1,
-					 rc.ct.t.argv ?: rc.ct.workload);
-	perfev_data_writer_free(rc.w);
-	if (cli_output_close(&rc.out) || rc.failed)
-		status = 1;
 	release(&rc);
 	cli_target_release(&rc.ct);
 	cli_env_release(&env);

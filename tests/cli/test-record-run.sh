@@ -59,6 +59,19 @@ if expect_rc mmap_flush 0; then
 fi
 run "$PERFEV" record --mmap-flush=lots -o "$TMP/x.data" -- true
 expect_rc mmap_flush_bad 2 && pass mmap_flush_bad
+# A flush size past what a ring holds is held to a quarter of it, as perf: the rings are still
+# read while the command runs and nothing is lost.
+spin2='i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done'
+"$PERFEV" record -e task-clock -F 20000 -m 8 -o "$TMP/mf1.data" -- sh -c "$spin2" >/dev/null 2>"$TMP/mf1.err"
+"$PERFEV" record -e task-clock -F 20000 -m 8 --mmap-flush=1G -o "$TMP/mf2.data" -- sh -c "$spin2" \
+	>/dev/null 2>"$TMP/mf2.err"
+a=$("$PERFEV" script -i "$TMP/mf1.data" 2>/dev/null | wc -l)
+b=$("$PERFEV" script -i "$TMP/mf2.data" 2>/dev/null | wc -l)
+if [ "$a" -gt 100 ] && [ $((b * 2)) -gt "$a" ] && grep -q " 0 lost" "$TMP/mf2.err"; then
+	pass "mmap_flush_capped ($b samples with --mmap-flush=1G, $a without)"
+else
+	fail mmap_flush_capped "$b samples with --mmap-flush=1G, $a without: $(tail -c 300 "$TMP/mf2.err")"
+fi
 
 # --synth: a sleeping process given with -p is described (COMM, MMAP2) or not.
 sleep 30 &
@@ -79,6 +92,10 @@ done
 kill $sp 2>/dev/null
 run "$PERFEV" record --synth=cgroupz -o "$TMP/x.data" -- true
 expect_rc synth_bad 2 && pass synth_bad
+for bad in "" "task," ",task" "task,,mmap"; do
+	run "$PERFEV" record --synth="$bad" -o "$TMP/x.data" -- true
+	expect_rc "synth_empty_item" 2 && pass "synth_empty_item '$bad'"
+done
 
 # -B: no build ids asked of the kernel and no BUILD_ID section (perf report says it is missing).
 run "$PERFEV" record -q -B -v -o "$TMP/nb.data" -- true
@@ -98,6 +115,31 @@ for o in -N --no-buildid-cache --buildid-all --inherit; do
 done
 run "$PERFEV" record -q --inherit -i -o "$TMP/x.data" -- true
 expect_rc inherit_conflict 2 && pass inherit_conflict
+
+# --timestamp-filename over an existing file: the new recording is renamed once it is in
+# place; a device written in place keeps its name.
+: >"$TMP/ts.data"
+run "$PERFEV" record -q --timestamp-filename -o "$TMP/ts.data" -- true
+f=$(ls "$TMP"/ts.data.* 2>/dev/null | head -1)
+if expect_rc timestamp_over_existing 0; then
+	if [ -n "$f" ] && [ -s "$f" ] && [ ! -s "$TMP/ts.data" ] && "$PERFEV" script -i "$f" >/dev/null 2>&1; then
+		pass timestamp_over_existing
+	else
+		fail timestamp_over_existing "renamed: '$f' ($(wc -c <"$f" 2>/dev/null) bytes)"
+	fi
+fi
+if mknod "$TMP/dev" c 1 3 2>/dev/null; then
+	run "$PERFEV" record -q --timestamp-filename -o "$TMP/dev" -- true
+	if [ -c "$TMP/dev" ] && [ -z "$(ls "$TMP"/dev.* 2>/dev/null)" ] && grep -q "not a regular file" "$TMP/err"; then
+		pass timestamp_device_kept
+	else
+		fail timestamp_device_kept "$(ls -la "$TMP"/dev*) $(head -c 200 "$TMP/err")"
+	fi
+	run "$PERFEV" record -q --switch-output=1K -o "$TMP/dev" -- true
+	expect_rc switch_output_device 2 && pass switch_output_device
+else
+	skip mknod timestamp_device_kept "mknod is not permitted here"
+fi
 
 # --all-cgroups: the cgroup of each sample and a CGROUP record naming each cgroup; perf's report
 # by cgroup of perfev's file names the cgroup the workload ran in.

@@ -1076,7 +1076,7 @@ int cmd_report(int argc, const char **argv)
 			char *end;
 
 			r.percent_limit = strtod(limit, &end);
-			if (end == limit || *end || r.percent_limit < 0 || r.percent_limit > 100)
+			if (end == limit || *end || !(r.percent_limit >= 0 && r.percent_limit <= 100))
 				usage_error(report_usage, opts,
 					    "--percent-limit takes a percentage from 0 to 100, not "
 					    "'%s'",

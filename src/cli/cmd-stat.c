@@ -539,20 +539,25 @@ static int measure_null(struct run_ctx *rc, size_t run)
 }
 
 /* --pre and --post: a shell command around each run, not counted; a failure stops perfev. */
-static void run_hook(const char *cmd, const char *opt)
+static bool run_hook(const char *cmd, const char *opt)
 {
 	int st;
 
 	if (!cmd)
-		return;
+		return true;
 	fflush(NULL);
 	st = system(cmd);
-	if (st == -1)
-		cli_die("cannot run the %s command '%s': %s", opt, cmd, perfev_strerror(-errno));
-	if (!WIFEXITED(st) || WEXITSTATUS(st))
-		cli_die("the %s command '%s' failed (%s %d): nothing more is run", opt, cmd,
-			WIFEXITED(st) ? "exit status" : "signal",
-			WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+	if (st == -1) {
+		cli_error("cannot run the %s command '%s': %s", opt, cmd, perfev_strerror(-errno));
+		return false;
+	}
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+		cli_error("the %s command '%s' failed (%s %d): no more runs", opt, cmd,
+			  WIFEXITED(st) ? "exit status" : "signal",
+			  WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+		return false;
+	}
+	return true;
 }
 
 /* One complete measurement; returns the command's wait status (or 0). */
@@ -838,7 +843,7 @@ int cmd_stat(int argc, const char **argv)
 	char defaults[256], *desc;
 	char **cmd;
 	int nargs, i, status = 0;
-	bool recording = false;
+	bool recording = false, hook_failed = false;
 	const char **rec_argv = NULL;
 	int rec_argc = 0;
 	struct cli_target_args ta = {0};
@@ -1039,7 +1044,11 @@ int cmd_stat(int argc, const char **argv)
 		status = measure_intervals(&rc);
 	} else {
 		for (i = 0; i < o.repeat && !stop_signal; i++) {
-			run_hook(o.pre, "--pre");
+			/* A failing hook ends the runs; those measured are still printed. */
+			if (!run_hook(o.pre, "--pre")) {
+				hook_failed = true;
+				break;
+			}
 			if (o.sync)
 				sync();
 			start_timeout(&o);
@@ -1051,12 +1060,15 @@ int cmd_stat(int argc, const char **argv)
 			    WTERMSIG(status) == SIGTERM)
 				status = 0;
 			timed_out = 0;
-			run_hook(o.post, "--post");
+			if (!run_hook(o.post, "--post")) {
+				hook_failed = true;
+				break;
+			}
 		}
 		if (cmd && status >= 0)
 			d.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 		d.term_signal = cmd && status >= 0 && WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-		if (!o.quiet)
+		if (!o.quiet && d.nruns)
 			stat_print(&d);
 	}
 	if (rc.rec)
@@ -1066,7 +1078,7 @@ int cmd_stat(int argc, const char **argv)
 	else if (d.out == stderr && (fflush(stderr) || ferror(stderr)))
 		exit(1); /* nowhere left to say so */
 
-	status = cmd ? cli_exit_status(status, cmd) : 0;
+	status = hook_failed ? 1 : cmd ? cli_exit_status(status, cmd) : 0;
 	free(rec_argv);
 	free(desc);
 	free_data(&d);

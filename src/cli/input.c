@@ -92,7 +92,7 @@ static bool is_perf_data(const char *path)
 	return yes;
 }
 
-static int open_error(const char *path, int err)
+int input_open_error(const char *path, int err)
 {
 	char d[600];
 
@@ -272,7 +272,7 @@ int input_open(struct input *in, const struct input_opts *o)
 	if (err) {
 		unmap_ahead(in->map);
 		in->map = NULL;
-		return open_error(in->path, err);
+		return input_open_error(in->path, err);
 	}
 	return 0;
 }

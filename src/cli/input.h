@@ -37,6 +37,11 @@ struct input_opts {
  * Returns 0, or 1 after saying why not.
  */
 int input_open(struct input *in, const struct input_opts *o);
+/*
+ * Say on stderr why @path could not be opened as a recording (-errno of
+ * perfev_data_open() or perfev_source_open()); returns 1, the exit status.
+ */
+int input_open_error(const char *path, int err);
 
 /*
  * After perfev_source_next() returned @err (< 0): say why the file could

@@ -85,6 +85,12 @@ const char *stat_metrics_parse(struct stat_data *d, const char *list)
 
 	if (!copy)
 		cli_die("out of memory");
+	/* An empty name is no metric: said as one not found (perf: "Cannot find metric"). */
+	if (!*list || *list == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,")) {
+		snprintf(bad, sizeof(bad), "%s", list);
+		free(copy);
+		return bad;
+	}
 	for (name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
 		const struct stat_metric_def *md = stat_metric_find(name);
 

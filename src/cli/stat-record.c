@@ -56,6 +56,9 @@ struct stat_rec *stat_record_create(const char *path, int argc, const char **arg
 	if (!r)
 		cli_die("out of memory");
 	r->path = path;
+	if (!strcmp(path, "-"))
+		cli_die("stat record -o -: perfev writes stat files as files only, not as a stream "
+			"(give a file name)");
 	if (cli_output_open(&r->out, path, NULL, 0600, CLI_OUT_KEEP_OLD | CLI_OUT_SEEKABLE))
 		exit(1);
 	wo.fd = r->out.fd;

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "input.h"
 #include "options.h"
 #include "perfev-cli.h"
 #include "stat.h"
@@ -314,7 +315,7 @@ int stat_report(int argc, const char **argv)
 	}
 	err = perfev_data_open(input, NULL, &r);
 	if (err)
-		cli_die("cannot read '%s': %s", input, perfev_strerror(err));
+		exit(input_open_error(input, err));
 	if (perfev_data_feature(r, PERFEV_FEAT_STAT, &feat, &feat_len))
 		cli_die("cannot show '%s' as counts: it was not written by stat record (no STAT "
 			"feature); read it with perfev report",

@@ -49,6 +49,16 @@ if expect_rc pre_fails 1; then
 	fi
 fi
 
+# A failing --post ends the runs, but what was measured is still printed (as perf prints it).
+run "$PERFEV" stat -r 3 -e task-clock --post false -- true
+if expect_rc post_fails 1; then
+	if grep -q "task-clock" "$TMP/err" && grep -q "the --post command 'false' failed" "$TMP/err"; then
+		pass post_fails_counts_kept
+	else
+		fail post_fails_counts_kept "$(head -c 300 "$TMP/err")"
+	fi
+fi
+
 # -S: sync() before the run.
 if command -v strace >/dev/null; then
 	strace -qq -e trace=sync -o "$TMP/sync.trace" "$PERFEV" stat -S -e task-clock -- true 2>/dev/null

@@ -23,9 +23,9 @@
 #include <sys/stat.h>
 #include <perfev/perfev.h>
 
-#define PID 4242
-#define BASE1 0x555555554000ULL
-#define BASE2 0x7f0000000000ULL
+#define PID	 4242
+#define BASE1	 0x555555554000ULL
+#define BASE2	 0x7f0000000000ULL
 #define NSAMPLES 240
 
 struct obj {
@@ -97,7 +97,7 @@ static void side_band(const struct obj *objs, size_t nobj, uint64_t *t)
 		r.u.mmap2.addr = objs[i].base;
 		r.u.mmap2.len = objs[i].len;
 		r.u.mmap2.pgoff = 0;
-		r.u.mmap2.prot = 5; /* PROT_READ | PROT_EXEC */
+		r.u.mmap2.prot = 5;  /* PROT_READ | PROT_EXEC */
 		r.u.mmap2.flags = 2; /* MAP_PRIVATE */
 		r.u.mmap2.maj = 8;
 		r.u.mmap2.ino = 1000 + i;
@@ -133,10 +133,10 @@ static uint64_t data_src(unsigned int i)
 	};
 	unsigned int k = i % (sizeof(v) / sizeof(v[0]));
 
-	return (uint64_t)PERF_MEM_OP_LOAD << PERF_MEM_OP_SHIFT |
-	       v[k].lvl << PERF_MEM_LVL_SHIFT | v[k].snoop << PERF_MEM_SNOOP_SHIFT |
-	       v[k].lock << PERF_MEM_LOCK_SHIFT | v[k].tlb << PERF_MEM_TLB_SHIFT |
-	       v[k].lvlnum << PERF_MEM_LVLNUM_SHIFT | v[k].remote << PERF_MEM_REMOTE_SHIFT;
+	return (uint64_t)PERF_MEM_OP_LOAD << PERF_MEM_OP_SHIFT | v[k].lvl << PERF_MEM_LVL_SHIFT |
+	       v[k].snoop << PERF_MEM_SNOOP_SHIFT | v[k].lock << PERF_MEM_LOCK_SHIFT |
+	       v[k].tlb << PERF_MEM_TLB_SHIFT | v[k].lvlnum << PERF_MEM_LVLNUM_SHIFT |
+	       v[k].remote << PERF_MEM_REMOTE_SHIFT;
 }
 
 /* A fixed pseudo-random sequence (the same file on every run). */
@@ -211,7 +211,8 @@ int main(int argc, char **argv)
 	int kind, err;
 
 	if (argc != 5 && argc != 7) {
-		fprintf(stderr, "usage: perfdata-synth mem|branch|sread OUT FILE ADDRS [FILE2 ADDRS2]\n");
+		fprintf(stderr,
+			"usage: perfdata-synth mem|branch|sread OUT FILE ADDRS [FILE2 ADDRS2]\n");
 		return 2;
 	}
 	kind = argv[1][0];

@@ -230,8 +230,9 @@ static void check_decoded(const struct perfev_sample_layout *l, const struct per
 	case PERFEV_RECORD_CPU_MAP: {
 		int cpus[8], n = perfev_cpu_map_cpus(r, cpus, 8);
 
-		if (n < 0 && n != -EBADMSG && !(n == -EINVAL && r->type == PERFEV_RECORD_EVENT_UPDATE &&
-						 r->u.event_update.type != PERFEV_EVENT_UPDATE_CPUS))
+		if (n < 0 && n != -EBADMSG &&
+		    !(n == -EINVAL && r->type == PERFEV_RECORD_EVENT_UPDATE &&
+		      r->u.event_update.type != PERFEV_EVENT_UPDATE_CPUS))
 			abort();
 		break;
 	}

@@ -26,43 +26,43 @@ extern "C" {
 #endif
 
 /* Record types newer than some headers. */
-#define PERFEV_RECORD_TEXT_POKE 20	   /* Linux 5.9 */
+#define PERFEV_RECORD_TEXT_POKE	       20 /* Linux 5.9 */
 #define PERFEV_RECORD_AUX_OUTPUT_HW_ID 21 /* Linux 5.16 */
 /* perf tool records (perf.data only, never from the kernel). */
-#define PERFEV_RECORD_HEADER_ATTR 64
-#define PERFEV_RECORD_HEADER_EVENT_TYPE 65
+#define PERFEV_RECORD_HEADER_ATTR	  64
+#define PERFEV_RECORD_HEADER_EVENT_TYPE	  65
 #define PERFEV_RECORD_HEADER_TRACING_DATA 66
-#define PERFEV_RECORD_HEADER_BUILD_ID 67
-#define PERFEV_RECORD_FINISHED_ROUND 68
-#define PERFEV_RECORD_ID_INDEX 69
-#define PERFEV_RECORD_AUXTRACE_INFO 70
-#define PERFEV_RECORD_AUXTRACE 71
-#define PERFEV_RECORD_AUXTRACE_ERROR 72
-#define PERFEV_RECORD_THREAD_MAP 73
-#define PERFEV_RECORD_CPU_MAP 74
-#define PERFEV_RECORD_STAT_CONFIG 75
-#define PERFEV_RECORD_STAT 76
-#define PERFEV_RECORD_STAT_ROUND 77
-#define PERFEV_RECORD_EVENT_UPDATE 78
-#define PERFEV_RECORD_TIME_CONV 79
-#define PERFEV_RECORD_HEADER_FEATURE 80
-#define PERFEV_RECORD_COMPRESSED 81
-#define PERFEV_RECORD_FINISHED_INIT 82
+#define PERFEV_RECORD_HEADER_BUILD_ID	  67
+#define PERFEV_RECORD_FINISHED_ROUND	  68
+#define PERFEV_RECORD_ID_INDEX		  69
+#define PERFEV_RECORD_AUXTRACE_INFO	  70
+#define PERFEV_RECORD_AUXTRACE		  71
+#define PERFEV_RECORD_AUXTRACE_ERROR	  72
+#define PERFEV_RECORD_THREAD_MAP	  73
+#define PERFEV_RECORD_CPU_MAP		  74
+#define PERFEV_RECORD_STAT_CONFIG	  75
+#define PERFEV_RECORD_STAT		  76
+#define PERFEV_RECORD_STAT_ROUND	  77
+#define PERFEV_RECORD_EVENT_UPDATE	  78
+#define PERFEV_RECORD_TIME_CONV		  79
+#define PERFEV_RECORD_HEADER_FEATURE	  80
+#define PERFEV_RECORD_COMPRESSED	  81
+#define PERFEV_RECORD_FINISHED_INIT	  82
 
 /* perf stat's records (perf stat record): the values of their type fields. */
-#define PERFEV_STAT_ROUND_INTERVAL 0 /* STAT_ROUND after an interval of -I */
-#define PERFEV_STAT_ROUND_FINAL 1    /* STAT_ROUND after the final counts */
-#define PERFEV_STAT_CONFIG_AGGR_MODE 0
-#define PERFEV_STAT_CONFIG_INTERVAL 1 /* ms, 0 without -I */
-#define PERFEV_STAT_CONFIG_SCALE 2
+#define PERFEV_STAT_ROUND_INTERVAL    0 /* STAT_ROUND after an interval of -I */
+#define PERFEV_STAT_ROUND_FINAL	      1 /* STAT_ROUND after the final counts */
+#define PERFEV_STAT_CONFIG_AGGR_MODE  0
+#define PERFEV_STAT_CONFIG_INTERVAL   1 /* ms, 0 without -I */
+#define PERFEV_STAT_CONFIG_SCALE      2
 #define PERFEV_STAT_CONFIG_AGGR_LEVEL 3
-#define PERFEV_CPU_MAP_CPUS 0 /* a list of u16 CPU numbers */
-#define PERFEV_CPU_MAP_MASK 1
-#define PERFEV_CPU_MAP_RANGE 2
-#define PERFEV_EVENT_UPDATE_UNIT 0
-#define PERFEV_EVENT_UPDATE_SCALE 1
-#define PERFEV_EVENT_UPDATE_NAME 2
-#define PERFEV_EVENT_UPDATE_CPUS 3
+#define PERFEV_CPU_MAP_CPUS	      0 /* a list of u16 CPU numbers */
+#define PERFEV_CPU_MAP_MASK	      1
+#define PERFEV_CPU_MAP_RANGE	      2
+#define PERFEV_EVENT_UPDATE_UNIT      0
+#define PERFEV_EVENT_UPDATE_SCALE     1
+#define PERFEV_EVENT_UPDATE_NAME      2
+#define PERFEV_EVENT_UPDATE_CPUS      3
 
 /* misc bits. */
 #define PERFEV_RECORD_MISC_MMAP_BUILD_ID (1U << 14) /* MMAP2 carries a build id, Linux 5.12 */
@@ -144,15 +144,15 @@ struct perfev_sample {
 		const void *values;
 	} read;
 
-	uint64_t callchain_nr;	/* u64 addresses and PERF_CONTEXT_* markers */
+	uint64_t callchain_nr; /* u64 addresses and PERF_CONTEXT_* markers */
 	const void *callchain;
 
-	uint32_t raw_size;	/* as recorded; the padding to 8 bytes is skipped */
+	uint32_t raw_size; /* as recorded; the padding to 8 bytes is skipped */
 	const void *raw;
 
 	uint64_t branch_nr;
-	uint64_t branch_hw_idx; /* with PERF_SAMPLE_BRANCH_HW_INDEX */
-	const void *branches;	/* branch_nr struct perfev_branch_entry, unaligned */
+	uint64_t branch_hw_idx;	     /* with PERF_SAMPLE_BRANCH_HW_INDEX */
+	const void *branches;	     /* branch_nr struct perfev_branch_entry, unaligned */
 	const void *branch_counters; /* branch_nr u64 with PERFEV_SAMPLE_BRANCH_COUNTERS (6.8) */
 
 	uint64_t regs_user_abi; /* PERF_SAMPLE_REGS_ABI_*; 0: no registers */
@@ -196,11 +196,11 @@ PERFEV_API int perfev_sample_read_value(const struct perfev_sample_layout *layou
 
 /* PERF_SAMPLE_DATA_SRC decoded into its fields (perf_mem_data_src). */
 struct perfev_data_src {
-	unsigned int mem_op;	 /* PERF_MEM_OP_* bits */
-	unsigned int mem_lvl;	 /* PERF_MEM_LVL_* bits */
-	unsigned int mem_snoop;	 /* PERF_MEM_SNOOP_* bits */
-	unsigned int mem_lock;	 /* PERF_MEM_LOCK_* bits */
-	unsigned int mem_dtlb;	 /* PERF_MEM_TLB_* bits */
+	unsigned int mem_op;	  /* PERF_MEM_OP_* bits */
+	unsigned int mem_lvl;	  /* PERF_MEM_LVL_* bits */
+	unsigned int mem_snoop;	  /* PERF_MEM_SNOOP_* bits */
+	unsigned int mem_lock;	  /* PERF_MEM_LOCK_* bits */
+	unsigned int mem_dtlb;	  /* PERF_MEM_TLB_* bits */
 	unsigned int mem_lvl_num; /* PERF_MEM_LVLNUM_* */
 	unsigned int mem_remote;
 	unsigned int mem_snoopx;
@@ -214,7 +214,7 @@ struct perfev_record {
 	uint32_t type;
 	uint16_t misc;
 	uint16_t size;
-	const void *bytes;	   /* the whole record */
+	const void *bytes;	     /* the whole record */
 	struct perfev_sample_id sid; /* non-sample records' trailer, or a sample's own ids */
 	union {
 		struct {
@@ -262,10 +262,10 @@ struct perfev_record {
 			uint64_t lost;
 		} lost_samples;
 		struct {
-			bool out;	/* misc & PERF_RECORD_MISC_SWITCH_OUT */
-			bool preempt;	/* misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT */
+			bool out;     /* misc & PERF_RECORD_MISC_SWITCH_OUT */
+			bool preempt; /* misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT */
 			uint32_t next_prev_pid, next_prev_tid; /* SWITCH_CPU_WIDE only */
-		} context_switch; /* SWITCH and SWITCH_CPU_WIDE */
+		} context_switch;			       /* SWITCH and SWITCH_CPU_WIDE */
 		struct {
 			uint32_t pid, tid;
 			uint64_t nr;

@@ -46,10 +46,10 @@ static const struct {
 	const char *word;
 	unsigned int sections;
 } keywords[] = {
-    {"hw", S_HW},	{"hardware", S_HW},   {"sw", S_SW},	{"software", S_SW},
-    {"cache", S_CACHE}, {"hwcache", S_CACHE}, {"tool", S_TOOL}, {"raw", S_RAW},
-    {"pmu", S_PMU},	{"tracepoint", S_TP}, {"tp", S_TP},
-    {"metric", S_METRIC}, {"metrics", S_METRIC}, {"metricgroup", S_METRIC},
+    {"hw", S_HW},	   {"hardware", S_HW},	      {"sw", S_SW},	{"software", S_SW},
+    {"cache", S_CACHE},	   {"hwcache", S_CACHE},      {"tool", S_TOOL}, {"raw", S_RAW},
+    {"pmu", S_PMU},	   {"tracepoint", S_TP},      {"tp", S_TP},	{"metric", S_METRIC},
+    {"metrics", S_METRIC}, {"metricgroup", S_METRIC},
 };
 
 static const struct {

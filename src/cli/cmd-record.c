@@ -55,9 +55,9 @@ struct rec_opts {
 	bool strict_freq, inherit, no_buildid, no_buildid_cache, buildid_all, verbose, all_cgroups;
 	const char *synth, *max_size, *mmap_flush, *switch_output, *threads;
 	int switch_max_files;
-	uint64_t switch_bytes;	/* --switch-output=SIZE */
-	double switch_secs;	/* --switch-output=TIME */
-	bool switch_signal;	/* --switch-output (SIGUSR2) */
+	uint64_t switch_bytes;	 /* --switch-output=SIZE */
+	double switch_secs;	 /* --switch-output=TIME */
+	bool switch_signal;	 /* --switch-output (SIGUSR2) */
 	unsigned int synth_mask; /* SYNTH_* */
 	uint64_t max_bytes, flush_bytes;
 	uint64_t branch_type, regs_user, regs_intr; /* as parsed */
@@ -121,13 +121,13 @@ struct rec {
 	bool want_build_ids;   /* the kernel puts build ids in MMAP2 records */
 	struct rec_unwind *uw; /* --unwind */
 	struct build_ids build_ids;
-	uint64_t bytes;	 /* the files of --switch-output before this one */
-	bool in_loop;	 /* reading at a wakeup: --mmap-flush applies */
+	uint64_t bytes; /* the files of --switch-output before this one */
+	bool in_loop;	/* reading at a wakeup: --mmap-flush applies */
 
 	/* --switch-output */
 	const char **argv; /* the command line, for each file's cmdline */
 	int argc;
-	double next_switch;  /* when the time mode switches next */
+	double next_switch; /* when the time mode switches next */
 	bool want_switch;
 	unsigned int nswitches;
 	char **dumped; /* the files written, oldest first (--switch-max-files) */
@@ -325,9 +325,10 @@ static uint64_t parse_bytes(const char *s, const char *what, const struct option
 	bool unit;
 
 	if (parse_size(s, &v, &unit) || !v)
-		usage_error(record_usage, opts,
-			    "%s expects a size in bytes, with B, K, M or G if wanted (4M), not '%s'",
-			    what, s);
+		usage_error(
+		    record_usage, opts,
+		    "%s expects a size in bytes, with B, K, M or G if wanted (4M), not '%s'", what,
+		    s);
 	return v;
 }
 
@@ -366,8 +367,9 @@ static void parse_switch_output(struct rec_opts *o, const struct option *opts)
 			    "--switch-output writes a series of files: '%s' is not a regular file",
 			    o->output);
 	if (o->overwrite && !o->switch_signal)
-		usage_error(record_usage, opts,
-			    "--overwrite writes on SIGUSR2 only: --switch-output=signal goes with it");
+		usage_error(
+		    record_usage, opts,
+		    "--overwrite writes on SIGUSR2 only: --switch-output=signal goes with it");
 	if (o->unwind)
 		usage_error(record_usage, opts, "--switch-output does not go with --unwind yet");
 	/* Every file is named by its time, the last one too, as perf does. */
@@ -393,7 +395,8 @@ static unsigned int parse_synth(const char *s, const struct option *opts)
 		else if (!strcmp(t, "task"))
 			m |= SYNTH_TASK;
 		else if (!strcmp(t, "mmap"))
-			m |= SYNTH_TASK | SYNTH_MMAP; /* maps belong to tasks: perf describes both */
+			m |=
+			    SYNTH_TASK | SYNTH_MMAP; /* maps belong to tasks: perf describes both */
 		else if (!strcmp(t, "cgroup"))
 			m |= SYNTH_CGROUP;
 		else
@@ -1352,15 +1355,16 @@ static void summary(struct rec *rc, double secs)
 	if (rc->o->quiet)
 		return;
 	if (rc->nswitches) {
-		fprintf(f, "[ perfev record: %" PRIu64 " samples written to %u files (", rc->samples,
-			rc->nswitches + 1);
+		fprintf(f, "[ perfev record: %" PRIu64 " samples written to %u files (",
+			rc->samples, rc->nswitches + 1);
 		print_size(f, rc->bytes + perfev_data_written(rc->w));
 	} else {
 		fprintf(f, "[ perfev record: %" PRIu64 " samples written to '%s' (", rc->samples,
 			rc->path);
 		print_size(f, perfev_data_written(rc->w));
 		if (!perfev_data_compression(rc->w, &plain, &packed) && packed)
-			fprintf(f, ", records compressed %.1f times", (double)plain / (double)packed);
+			fprintf(f, ", records compressed %.1f times",
+				(double)plain / (double)packed);
 	}
 	fprintf(f, ") in %.3f s; %" PRIu64 " lost, %" PRIu64 " throttled ]\n", secs,
 		rc->lost + rc->lost_samples, rc->throttles);
@@ -1794,9 +1798,10 @@ static void switch_output(struct rec *rc)
 
 	rc->want_switch = false;
 	drain_all(rc);
-	err = rc->werr ?: rc->o->no_buildid
-			       ? 0
-			       : build_ids_write(&rc->build_ids, rc->w, kernel_samples_possible(rc));
+	err = rc->werr
+		  ?: rc->o->no_buildid
+		     ? 0
+		     : build_ids_write(&rc->build_ids, rc->w, kernel_samples_possible(rc));
 	err = perfev_data_finish(rc->w) ?: err;
 	if (err)
 		fail_finish(rc, err);
@@ -1840,10 +1845,11 @@ static void check_options(struct rec_opts *o, const struct option *opts)
 	if (o->mmap_flush)
 		o->flush_bytes = parse_bytes(o->mmap_flush, "--mmap-flush", opts);
 	if (o->threads)
-		usage_error(record_usage, opts,
-			    "--threads: perfev record reads every ring from one thread and writes one "
-			    "file, which perf reads; it has no parallel mode (perfev script and report "
-			    "read the directories of perf's)");
+		usage_error(
+		    record_usage, opts,
+		    "--threads: perfev record reads every ring from one thread and writes one "
+		    "file, which perf reads; it has no parallel mode (perfev script and report "
+		    "read the directories of perf's)");
 	if (o->switch_output)
 		parse_switch_output(o, opts);
 	else if (o->switch_max_files)
@@ -1997,9 +2003,10 @@ int cmd_record(int argc, const char **argv)
 		     "describe existing tasks and maps at the end rather than at the start"),
 	    OPT_STR_OPT('z', "compression-level", &o.compress, "N",
 			"compress the records with zstd at level N (1-22, default 1)"),
-	    OPT_STR_OPT(0, "switch-output", &o.switch_output, "WHEN",
-			"a new file on SIGUSR2 (signal, the default), past a SIZE (1G) or a TIME (30s, "
-			"5m)"),
+	    OPT_STR_OPT(
+		0, "switch-output", &o.switch_output, "WHEN",
+		"a new file on SIGUSR2 (signal, the default), past a SIZE (1G) or a TIME (30s, "
+		"5m)"),
 	    OPT_NUM(0, "switch-max-files", &o.switch_max_files, "N",
 		    "with --switch-output: keep the newest N files"),
 	    OPT_STR(0, "max-size", &o.max_size, "SIZE",
@@ -2152,8 +2159,10 @@ int cmd_record(int argc, const char **argv)
 		if (err)
 			rc.werr = err;
 	}
-	err = rc.werr ?: o.no_buildid ? 0
-				     : build_ids_write(&rc.build_ids, rc.w, kernel_samples_possible(&rc));
+	err = rc.werr
+		  ?: o.no_buildid
+		     ? 0
+		     : build_ids_write(&rc.build_ids, rc.w, kernel_samples_possible(&rc));
 	/* After a write error too: the file is completed for the records that reached it. */
 	err = perfev_data_finish(rc.w) ?: err;
 	if (err)

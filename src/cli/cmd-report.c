@@ -417,8 +417,8 @@ static uint32_t branch_frame(struct builder *b, const struct perfev_source_event
 
 	/* As perf, whichever space holds the address, not the sample's. */
 	if (perfev_machine_resolve(m, ev->pid,
-				   ip >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER, ip, 0,
-				   &f, &n) ||
+				   ip >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER, ip,
+				   0, &f, &n) ||
 	    !n)
 		cli_die("out of memory");
 	return profile_frame(b, f, 0, n, ev->pid, false);
@@ -472,8 +472,8 @@ static void add_sample(struct builder *b, const struct perfev_source_event *ev)
 		period = 1;
 	/* perf's weight of a sample: PERF_SAMPLE_WEIGHT's, or the first of WEIGHT_STRUCT's. */
 	weight = (smp->present & PERF_SAMPLE_WEIGHT_STRUCT) ? smp->weight_struct.var1_dw
-		 : (smp->present & PERF_SAMPLE_WEIGHT)	     ? smp->weight
-							     : 0;
+		 : (smp->present & PERF_SAMPLE_WEIGHT)	    ? smp->weight
+							    : 0;
 	/* --mem-mode: the weight is the period (at least 1), as perf's memory report. */
 	if (r->mem_mode)
 		period = weight ? weight : 1;
@@ -491,8 +491,8 @@ static void add_sample(struct builder *b, const struct perfev_source_event *ev)
 		t.ins_lat = smp->weight_struct.var2_w;
 	for (k = SK_MEM; k <= SK_BLOCKED; k++)
 		if (r->want[k])
-			t.data_src = (smp->present & PERF_SAMPLE_DATA_SRC) ? smp->data_src
-									  : DATA_SRC_NONE;
+			t.data_src =
+			    (smp->present & PERF_SAMPLE_DATA_SRC) ? smp->data_src : DATA_SRC_NONE;
 	if ((r->want[SK_SYM_DADDR] || r->want[SK_DSO_DADDR]) && (smp->present & PERF_SAMPLE_ADDR))
 		t.daddr = branch_frame(b, ev, smp->addr) + 1;
 	profile_add_tagged(&r->prof, e, b->comm, smp->pid, smp->tid, sample_cpu(r, smp), &t,
@@ -560,8 +560,12 @@ static int read_all(struct builder *b)
 static const struct {
 	const char *name;
 } sort_names[SK_MAX] = {
-    [SK_COMM] = {"comm"}, [SK_PID] = {"pid"},	      [SK_DSO] = {"dso"},
-    [SK_SYM] = {"sym"},	  [SK_SRCLINE] = {"srcline"}, [SK_CPU] = {"cpu"},
+    [SK_COMM] = {"comm"},
+    [SK_PID] = {"pid"},
+    [SK_DSO] = {"dso"},
+    [SK_SYM] = {"sym"},
+    [SK_SRCLINE] = {"srcline"},
+    [SK_CPU] = {"cpu"},
     [SK_PERIOD] = {"period"},
     [SK_WEIGHT] = {"weight"},
     [SK_LOCAL_WEIGHT] = {"local_weight"},
@@ -680,14 +684,18 @@ static void parse_keys(struct report *r, const char *spec, bool fields, const st
 		} else if (fields && k == NK_SAMPLE) {
 			r->show_nr = true;
 		} else if (i >= 0 && k < 0) {
-			usage_error(report_usage, opts, "cannot sort by '%.*s' (perf's '%s'): not "
-				    "supported yet", (int)len, p, perf_keys[i].name);
+			usage_error(report_usage, opts,
+				    "cannot sort by '%.*s' (perf's '%s'): not "
+				    "supported yet",
+				    (int)len, p, perf_keys[i].name);
 		} else if (k < 0) {
 			usage_error(
 			    report_usage, opts,
-			    "unknown %s '%.*s' (known: comm, pid, dso, sym, srcline, cpu, period, weight, "
+			    "unknown %s '%.*s' (known: comm, pid, dso, sym, srcline, cpu, period, "
+			    "weight, "
 			    "local_weight, local_ins_lat; with branch stacks dso_from, dso_to, "
-			    "symbol_from, symbol_to, cycles; with --mem-mode mem, snoop, tlb, locked, "
+			    "symbol_from, symbol_to, cycles; with --mem-mode mem, snoop, tlb, "
+			    "locked, "
 			    "blocked, symbol_daddr, dso_daddr%s)",
 			    fields ? "field" : "sort key", (int)len, p,
 			    fields ? ", overhead, overhead_children, sample" : "");
@@ -839,7 +847,8 @@ static void default_keys(struct report *r, const char *spec)
 	for (; *p; p += len + (p[len] == ',')) {
 		len = strcspn(p, ",");
 		for (k = 0; k < SK_MAX; k++)
-			if (strlen(sort_names[k].name) == len && !strncmp(p, sort_names[k].name, len))
+			if (strlen(sort_names[k].name) == len &&
+			    !strncmp(p, sort_names[k].name, len))
 				break;
 		if (k < SK_MAX && !r->want[k]) {
 			r->keys[r->nkeys++] = (enum sort_key)k;
@@ -912,8 +921,8 @@ static int setup_modes(struct report *r, const struct builder *b, bool branch, b
 		else if (key >= SK_MEM && key <= SK_DSO_DADDR && !r->mem_mode)
 			mode = "--mem-mode";
 		if (mode) {
-			cli_error("cannot sort by '%s' here: it is a key of %s", sort_names[key].name,
-				  mode);
+			cli_error("cannot sort by '%s' here: it is a key of %s",
+				  sort_names[key].name, mode);
 			return 2;
 		}
 	}
@@ -949,7 +958,9 @@ static void frame_origins(struct report *r, struct perfev_source *src)
 		cli_die("out of memory");
 	for (i = 0; i < r->prof.nframes; i++) {
 		const struct profile_frame *f = &r->prof.frames[i];
-		int o = f->level == 'k' ? 'k' : f->dso && sz ? perfev_symbolizer_origin(sz, f->dso) : -1;
+		int o = f->level == 'k' ? 'k'
+			: f->dso && sz	? perfev_symbolizer_origin(sz, f->dso)
+					: -1;
 
 		r->frame_origin[i] = o > 0 ? (char)o : '!';
 	}
@@ -993,16 +1004,18 @@ int cmd_report(int argc, const char **argv)
 		    OPT_STR(0, "percent-limit", &limit, "PERCENT",
 			    "hide the lines (and graph branches) below this percentage"),
 		    OPT_FLAG('n', "show-nr-samples", &r.show_nr, "a column with the sample count"),
-		    OPT_FLAG('v', "verbose", &r.verbose,
-			     "whole paths, and each symbol's first address and where its table came "
-			     "from"),
+		    OPT_FLAG(
+			'v', "verbose", &r.verbose,
+			"whole paths, and each symbol's first address and where its table came "
+			"from"),
 		    OPT_FLAG(0, "show-total-period", &r.show_period,
 			     "a column with the period (the sum of the samples' periods)"),
 		    OPT_FLAG('T', "threads", &r.show_threads,
 			     "after the report, each thread's counts at its exit (perf record -s)"),
-		    OPT_FLAG('b', "branch-stack", &branch_stack,
-			     "a line per branch of the samples' branch stacks (the default for files "
-			     "recorded with them)"),
+		    OPT_FLAG(
+			'b', "branch-stack", &branch_stack,
+			"a line per branch of the samples' branch stacks (the default for files "
+			"recorded with them)"),
 		    OPT_FLAG(0, "no-branch-stack", &no_branch_stack,
 			     "the samples themselves, not their branch stacks"),
 		    OPT_FLAG(0, "mem-mode", &mem_mode,
@@ -1076,7 +1089,8 @@ int cmd_report(int argc, const char **argv)
 			char *end;
 
 			r.percent_limit = strtod(limit, &end);
-			if (end == limit || *end || !(r.percent_limit >= 0 && r.percent_limit <= 100))
+			if (end == limit || *end ||
+			    !(r.percent_limit >= 0 && r.percent_limit <= 100))
 				usage_error(report_usage, opts,
 					    "--percent-limit takes a percentage from 0 to 100, not "
 					    "'%s'",
@@ -1115,7 +1129,9 @@ int cmd_report(int argc, const char **argv)
 		bool pipe = perfev_data_is_pipe(perfev_source_data(b.src));
 
 		status = setup_modes(&r, &b, branch_stack, no_branch_stack, mem_mode,
-				     fields ? fields : sort != default_sort ? sort : NULL);
+				     fields		    ? fields
+				     : sort != default_sort ? sort
+							    : NULL);
 		if (status) {
 			input_close(&b.in);
 			report_release(&r);

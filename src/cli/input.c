@@ -62,11 +62,13 @@ static int check_kallsyms(const char *path)
 		return 1;
 	}
 	/* perf's -k is --vmlinux: an ELF kernel image given here is said to be one. */
-	if (read(fd, magic, sizeof(magic)) == (ssize_t)sizeof(magic) && !memcmp(magic, "\177ELF", 4)) {
-		cli_error("cannot read the kallsyms file '%s': it is an ELF file (a vmlinux, as perf's "
-			  "-k/--vmlinux takes); perfev reads kernel symbols from kallsyms text: save "
-			  "/proc/kallsyms of the recording's machine and boot to a file",
-			  path);
+	if (read(fd, magic, sizeof(magic)) == (ssize_t)sizeof(magic) &&
+	    !memcmp(magic, "\177ELF", 4)) {
+		cli_error(
+		    "cannot read the kallsyms file '%s': it is an ELF file (a vmlinux, as perf's "
+		    "-k/--vmlinux takes); perfev reads kernel symbols from kallsyms text: save "
+		    "/proc/kallsyms of the recording's machine and boot to a file",
+		    path);
 		close(fd);
 		return 1;
 	}

@@ -151,8 +151,9 @@ char *cli_events_grouped(const struct opt_list *events)
 
 	for (i = 0; i < events->n; i++) {
 		if (strchr(events->items[i], '{'))
-			cli_die("--group puts every event in one group: '%s' has a group of its own",
-				events->items[i]);
+			cli_die(
+			    "--group puts every event in one group: '%s' has a group of its own",
+			    events->items[i]);
 		len += strlen(events->items[i]) + 1;
 	}
 	all = malloc(len);

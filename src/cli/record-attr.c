@@ -22,8 +22,8 @@
 /* x86_64's registers as perf_regs numbers them: the library's names, as perf script prints them. */
 #define NREG_NAMES  24
 #define reg_name(i) perfev_reg_name("x86_64", (unsigned int)(i))
-#define XMM_FIRST  32 /* XMM0 takes bits 32 and 33, XMM1 34 and 35, ... */
-#define XMM_COUNT  16
+#define XMM_FIRST   32 /* XMM0 takes bits 32 and 33, XMM1 34 and 35, ... */
+#define XMM_COUNT   16
 
 /* perf's default set: the general registers, not the segment ones perf leaves out. */
 #define REGS_DEFAULT 0xff0fffULL

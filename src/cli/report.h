@@ -89,13 +89,13 @@ struct hent {
 	uint32_t seq;	     /* lines made before it */
 	bool unwound_inline; /* @sym is "name (inlined)" (profile_frame.unwound_inline) */
 	char origin;	     /* -v: where the symbols of @path came from */
-	uint64_t tag;	     /* profile_stack.tags.tag: the samples' weight, or the branch's cycles */
+	uint64_t tag; /* profile_stack.tags.tag: the samples' weight, or the branch's cycles */
 	uint64_t ins_lat, data_src; /* the first sample's (profile_stack.tags) */
 	/* --mem-mode: the data address's symbol (or address) and object */
 	struct hfrom daddr;
 	/* Branch mode: the branch's source (the fields above are its target). */
 	struct hfrom from;
-	struct gnode graph;  /* the call paths through this line, when printed */
+	struct gnode graph; /* the call paths through this line, when printed */
 	/* What identifies the line: the sort keys' fields (interned strings), the rest zero. */
 	struct hkey {
 		uint32_t ev, tid;
@@ -156,11 +156,11 @@ struct report {
 	 * @origin gives for a path (perfev_symbolizer_origin()).
 	 */
 	bool verbose;
-	char *frame_origin; /* -v: per profile frame, its file's letter ('!' unknown) */
-	bool header_shown; /* --header printed the file's header before the report */
-	bool show_threads; /* -T: the table of @threads after the report */
-	bool branch_mode;  /* a line per branch of the samples' branch stacks */
-	bool mem_mode;	   /* --mem-mode: weights as periods, the data source's columns */
+	char *frame_origin;	/* -v: per profile frame, its file's letter ('!' unknown) */
+	bool header_shown;	/* --header printed the file's header before the report */
+	bool show_threads;	/* -T: the table of @threads after the report */
+	bool branch_mode;	/* a line per branch of the samples' branch stacks */
+	bool mem_mode;		/* --mem-mode: weights as periods, the data source's columns */
 	const char *sort_order; /* --mem-mode's title: the keys as given, or perf's default */
 	char *sort_order_buf;	/* sort_order when made here */
 	struct report_threads threads;

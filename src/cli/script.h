@@ -110,7 +110,7 @@ struct script {
 	const struct perfev_data_reader *r; /* its file */
 	struct script_event *ev;
 	size_t nev;
-	int name_width; /* widest event name, computed at the first sample */
+	int name_width;	    /* widest event name, computed at the first sample */
 	int data_src_width; /* widest data_src printed so far: perf pads to it */
 	char arch[64];	    /* the recording's machine (ARCH feature), "" this one's */
 	struct perfev__hashmap dwarf_dsos; /* srcline: object name (interned) -> 1 DWARF, 2 none */

@@ -231,8 +231,9 @@ void stat_record_events(struct stat_rec *r, const struct perfev_session *s,
 	/* Units and scales by id, as perf sends them: a clock counts ns, shown in msec. */
 	for (ev = 0; ev < nev; ev++) {
 		const struct stat_event *e = &d->ev[ev];
-		bool clock = e->type == PERF_TYPE_SOFTWARE && (e->config == PERF_COUNT_SW_TASK_CLOCK ||
-							       e->config == PERF_COUNT_SW_CPU_CLOCK);
+		bool clock =
+		    e->type == PERF_TYPE_SOFTWARE &&
+		    (e->config == PERF_COUNT_SW_TASK_CLOCK || e->config == PERF_COUNT_SW_CPU_CLOCK);
 		uint64_t id = first_id(s, ev);
 
 		if (!id || (!clock && !e->unit && e->scale == 1.0))

@@ -124,8 +124,9 @@ static void read_stat(struct report *rp, const struct perfev_data_reader *r,
 	for (c = 0; c < rp->ncpus && rp->cpus[c] != (int)rec->u.stat.cpu; c++)
 		;
 	if (ev < 0 || c == rp->ncpus || rec->u.stat.thread >= rp->nthreads) {
-		cli_error("warning: a count of an unknown event, CPU or thread (id %llu) is left out",
-			  (unsigned long long)rec->u.stat.id);
+		cli_error(
+		    "warning: a count of an unknown event, CPU or thread (id %llu) is left out",
+		    (unsigned long long)rec->u.stat.id);
 		return;
 	}
 	ic = &rp->inst[((size_t)ev * rp->ncpus + c) * rp->nthreads + rec->u.stat.thread];
@@ -288,8 +289,11 @@ int stat_report(int argc, const char **argv)
 	    OPT_TERMINATOR,
 	};
 	double elapsed = NAN, user = NAN, sys = NAN;
-	struct stat_data d = {.exit_status = -1, .elapsed_ns = &elapsed, .user_ns = &user,
-			      .sys_ns = &sys, .cap_runs = 1};
+	struct stat_data d = {.exit_status = -1,
+			      .elapsed_ns = &elapsed,
+			      .user_ns = &user,
+			      .sys_ns = &sys,
+			      .cap_runs = 1};
 	struct report rp = {.d = &d, .scale = true};
 	struct perfev_sample_layout layout;
 	struct perf_event_attr none = {.size = sizeof(none)};

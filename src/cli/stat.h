@@ -31,8 +31,8 @@ enum stat_format { STAT_TEXT, STAT_CSV, STAT_JSON };
 
 /* A metric of -M (stat-metrics.c). */
 enum stat_metric_kind {
-	STAT_METRIC_RATIO,	  /* factor * numerator / denominator */
-	STAT_METRIC_PER_CLOCK,	  /* factor * numerator / CPU clock (ns) */
+	STAT_METRIC_RATIO,	 /* factor * numerator / denominator */
+	STAT_METRIC_PER_CLOCK,	 /* factor * numerator / CPU clock (ns) */
 	STAT_METRIC_PER_ELAPSED, /* CPU clock / wall time */
 };
 
@@ -88,7 +88,7 @@ struct stat_data {
 	bool big_num;	     /* text: counts with the locale's thousands separators */
 	bool quiet;	     /* --quiet: nothing printed */
 	bool interval_clear; /* -I --interval-clear: the screen cleared before each interval */
-	bool table; /* per-run table with -r */
+	bool table;	     /* per-run table with -r */
 	FILE *out;
 };
 

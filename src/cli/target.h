@@ -12,7 +12,7 @@ struct cli_target_args {
 	const char *pids, *tids, *cpu_list, *cgroup;
 	bool all_cpus, no_inherit;
 	bool all_threads; /* with -a: every thread of the system, each on its own (--per-thread) */
-	char **cmd; /* the program after the options, or NULL */
+	char **cmd;	  /* the program after the options, or NULL */
 };
 
 struct cli_target {

@@ -1188,8 +1188,8 @@ TEST(user_symbols_absolute_ignored)
 	snprintf(lib, sizeof(lib), "%s/libsyms-v.so", fx.dir);
 	CHECK(write_file(map, "V1 { global: fa_global; local: *; };\n", 37));
 	snprintf(cmd, sizeof(cmd),
-		 "cc -O1 -fPIC -shared -Wl,--version-script=%s -o %s %s && strip %s", map, lib,
-		 src, lib);
+		 "cc -O1 -fPIC -shared -Wl,--version-script=%s -o %s %s && strip %s", map, lib, src,
+		 lib);
 	if (!build(cmd)) {
 		harness_skip("cc", "cannot build a library with a version script: %s", fx.why);
 		return;

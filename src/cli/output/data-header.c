@@ -132,14 +132,30 @@ static const char *event_name(const struct hdr *h, size_t idx)
 static void sample_type_str(uint64_t v, char *buf, size_t len)
 {
 	static const uint64_t order[] = {
-	    PERF_SAMPLE_IP,	   PERF_SAMPLE_TID,	   PERF_SAMPLE_TIME,
-	    PERF_SAMPLE_ADDR,	   PERF_SAMPLE_READ,	   PERF_SAMPLE_CALLCHAIN,
-	    PERF_SAMPLE_ID,	   PERF_SAMPLE_CPU,	   PERF_SAMPLE_PERIOD,
-	    PERF_SAMPLE_STREAM_ID,  PERF_SAMPLE_RAW,	   PERF_SAMPLE_BRANCH_STACK,
-	    PERF_SAMPLE_REGS_USER,  PERF_SAMPLE_STACK_USER, PERF_SAMPLE_IDENTIFIER,
-	    PERF_SAMPLE_REGS_INTR,  PERF_SAMPLE_DATA_SRC,   PERF_SAMPLE_WEIGHT,
-	    PERF_SAMPLE_PHYS_ADDR,  PERF_SAMPLE_AUX,	   PERF_SAMPLE_CGROUP,
-	    PERF_SAMPLE_DATA_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE, PERF_SAMPLE_WEIGHT_STRUCT,
+	    PERF_SAMPLE_IP,
+	    PERF_SAMPLE_TID,
+	    PERF_SAMPLE_TIME,
+	    PERF_SAMPLE_ADDR,
+	    PERF_SAMPLE_READ,
+	    PERF_SAMPLE_CALLCHAIN,
+	    PERF_SAMPLE_ID,
+	    PERF_SAMPLE_CPU,
+	    PERF_SAMPLE_PERIOD,
+	    PERF_SAMPLE_STREAM_ID,
+	    PERF_SAMPLE_RAW,
+	    PERF_SAMPLE_BRANCH_STACK,
+	    PERF_SAMPLE_REGS_USER,
+	    PERF_SAMPLE_STACK_USER,
+	    PERF_SAMPLE_IDENTIFIER,
+	    PERF_SAMPLE_REGS_INTR,
+	    PERF_SAMPLE_DATA_SRC,
+	    PERF_SAMPLE_WEIGHT,
+	    PERF_SAMPLE_PHYS_ADDR,
+	    PERF_SAMPLE_AUX,
+	    PERF_SAMPLE_CGROUP,
+	    PERF_SAMPLE_DATA_PAGE_SIZE,
+	    PERF_SAMPLE_CODE_PAGE_SIZE,
+	    PERF_SAMPLE_WEIGHT_STRUCT,
 	};
 	size_t i, at = 0;
 	char name[64];
@@ -364,8 +380,8 @@ static void compressed(const struct hdr *h)
 		json_ku64(h->w, "compression_ratio", u32_at(p + 12));
 		return;
 	}
-	printf("# compressed : %s, level = %d, ratio = %d\n", u32_at(p + 4) == 1 ? "Zstd" : "Unknown",
-	       (int)u32_at(p + 8), (int)u32_at(p + 12));
+	printf("# compressed : %s, level = %d, ratio = %d\n",
+	       u32_at(p + 4) == 1 ? "Zstd" : "Unknown", (int)u32_at(p + 8), (int)u32_at(p + 12));
 }
 
 /* CLOCK_DATA (perfev_data_clock()): the clock's name and the reference time, as perf. */
@@ -452,8 +468,8 @@ static void cpu_topology(const struct hdr *h)
 		cur_u32(&cpus, &sk);
 		if (ndie) {
 			memcpy(&v, c.p + 4 * i, 4);
-			printf("# CPU %u: Core ID %d, Die ID %d, Socket ID %d\n", i, (int)core, (int)v,
-			       (int)sk);
+			printf("# CPU %u: Core ID %d, Die ID %d, Socket ID %d\n", i, (int)core,
+			       (int)v, (int)sk);
 		} else {
 			printf("# CPU %u: Core ID %d, Socket ID %d\n", i, (int)core, (int)sk);
 		}
@@ -592,7 +608,8 @@ static void feature(const struct hdr *h, int feat)
 			json_ku64(h->w, "nrcpus_online", b);
 			json_ku64(h->w, "nrcpus_avail", a);
 		} else {
-			printf("# nrcpus online : %" PRIu64 "\n# nrcpus avail : %" PRIu64 "\n", b, a);
+			printf("# nrcpus online : %" PRIu64 "\n# nrcpus avail : %" PRIu64 "\n", b,
+			       a);
 		}
 		break;
 	case PERFEV_FEAT_CPUDESC:

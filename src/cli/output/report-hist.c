@@ -15,9 +15,12 @@
 static const struct {
 	const char *name, *header;
 } key_names[SK_MAX] = {
-    [SK_COMM] = {"comm", "Command"},	       [SK_PID] = {"pid", "Pid:Command"},
-    [SK_DSO] = {"dso", "Shared Object"},       [SK_SYM] = {"sym", "Symbol"},
-    [SK_SRCLINE] = {"srcline", "Source:Line"}, [SK_CPU] = {"cpu", "CPU"},
+    [SK_COMM] = {"comm", "Command"},
+    [SK_PID] = {"pid", "Pid:Command"},
+    [SK_DSO] = {"dso", "Shared Object"},
+    [SK_SYM] = {"sym", "Symbol"},
+    [SK_SRCLINE] = {"srcline", "Source:Line"},
+    [SK_CPU] = {"cpu", "CPU"},
     [SK_PERIOD] = {"period", "Period"},
     [SK_WEIGHT] = {"weight", "Weight"},
     [SK_LOCAL_WEIGHT] = {"local_weight", "Local Weight"},
@@ -704,8 +707,9 @@ static int cmp_keys(const struct hent *x, const struct hent *y)
 					     : (x->sym == NULL) - (y->sym == NULL);
 			break;
 		case SK_SYM_FROM:
-			c = x->from.sym && y->from.sym ? strcmp(x->from.sym, y->from.sym)
-						       : (x->from.sym == NULL) - (y->from.sym == NULL);
+			c = x->from.sym && y->from.sym
+				? strcmp(x->from.sym, y->from.sym)
+				: (x->from.sym == NULL) - (y->from.sym == NULL);
 			break;
 		case SK_DSO_TO:
 			c = strcmp(x->dso, y->dso);
@@ -947,7 +951,8 @@ static void print_event(struct report *r, size_t ev, struct hent **v, size_t nv)
 			column(r, v[i], r->keys[k], buf, sizeof(buf));
 			/* perf pads every column but a symbol at the end. */
 			if (k == r->nkeys - 1 &&
-			    (r->keys[k] == SK_SYM || r->keys[k] == SK_SYM_FROM || r->keys[k] == SK_SYM_TO))
+			    (r->keys[k] == SK_SYM || r->keys[k] == SK_SYM_FROM ||
+			     r->keys[k] == SK_SYM_TO))
 				printf("  %s", buf);
 			else if (r->keys[k] == SK_COMM)
 				printf("  %-*.*s", (int)width[k], (int)width[k], buf);

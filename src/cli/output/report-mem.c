@@ -33,15 +33,28 @@ static int bits(char *buf, size_t len, unsigned int m, const char *const *names,
 static void mem_level(char *buf, size_t len, const struct perfev_data_src *d)
 {
 	static const char *const lvl[] = {
-	    "N/A", "HIT",		   "MISS",		  "L1",
-	    "LFB/MAB", "L2",		   "L3",		  "Local RAM",
-	    "Remote RAM (1 hop)", "Remote RAM (2 hops)", "Remote Cache (1 hop)",
-	    "Remote Cache (2 hops)", "I/O", "Uncached",
+	    "N/A",
+	    "HIT",
+	    "MISS",
+	    "L1",
+	    "LFB/MAB",
+	    "L2",
+	    "L3",
+	    "Local RAM",
+	    "Remote RAM (1 hop)",
+	    "Remote RAM (2 hops)",
+	    "Remote Cache (1 hop)",
+	    "Remote Cache (2 hops)",
+	    "I/O",
+	    "Uncached",
 	};
 	static const char *const lvlnum[16] = {
-	    [PERF_MEM_LVLNUM_CXL] = "CXL",	       [PERF_MEM_LVLNUM_IO] = "I/O",
-	    [PERF_MEM_LVLNUM_ANY_CACHE] = "Any cache", [PERF_MEM_LVLNUM_LFB] = "LFB/MAB",
-	    [PERF_MEM_LVLNUM_RAM] = "RAM",	       [PERF_MEM_LVLNUM_PMEM] = "PMEM",
+	    [PERF_MEM_LVLNUM_CXL] = "CXL",
+	    [PERF_MEM_LVLNUM_IO] = "I/O",
+	    [PERF_MEM_LVLNUM_ANY_CACHE] = "Any cache",
+	    [PERF_MEM_LVLNUM_LFB] = "LFB/MAB",
+	    [PERF_MEM_LVLNUM_RAM] = "RAM",
+	    [PERF_MEM_LVLNUM_PMEM] = "PMEM",
 	    [PERF_MEM_LVLNUM_NA] = "N/A",
 	};
 	static const char *const hops[] = {
@@ -93,8 +106,8 @@ void report_mem_text(enum sort_key k, uint64_t data_src, char *buf, size_t len)
 			put(buf, len, "N/A", false);
 		break;
 	case SK_TLB:
-		bits(buf, len, d.mem_dtlb & ~(unsigned int)(PERF_MEM_TLB_HIT | PERF_MEM_TLB_MISS), tlb,
-		     sizeof(tlb) / sizeof(tlb[0]), 0);
+		bits(buf, len, d.mem_dtlb & ~(unsigned int)(PERF_MEM_TLB_HIT | PERF_MEM_TLB_MISS),
+		     tlb, sizeof(tlb) / sizeof(tlb[0]), 0);
 		if (!buf[0])
 			put(buf, len, "N/A", false);
 		if (d.mem_dtlb & PERF_MEM_TLB_HIT)

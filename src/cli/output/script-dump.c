@@ -166,8 +166,8 @@ static bool fprint_stat_record(FILE *f, const struct perfev_record *rec)
 
 	switch (rec->type) {
 	case PERFEV_RECORD_STAT:
-		fprintf(f, "\n... id %" PRIu64 ", cpu %d, thread %u\n", u->stat.id, (int)u->stat.cpu,
-			u->stat.thread);
+		fprintf(f, "\n... id %" PRIu64 ", cpu %d, thread %u\n", u->stat.id,
+			(int)u->stat.cpu, u->stat.thread);
 		fprintf(f, "... value %" PRIu64 ", enabled %" PRIu64 ", running %" PRIu64 "\n",
 			u->stat.val, u->stat.ena, u->stat.run);
 		return true;
@@ -187,8 +187,9 @@ static bool fprint_stat_record(FILE *f, const struct perfev_record *rec)
 			else if (tag == PERFEV_STAT_CONFIG_INTERVAL)
 				interval = val;
 		}
-		fprintf(f, "\n... aggr_mode %" PRIu64 "\n... scale     %" PRIu64
-			   "\n... interval  %" PRIu64 "\n",
+		fprintf(f,
+			"\n... aggr_mode %" PRIu64 "\n... scale     %" PRIu64
+			"\n... interval  %" PRIu64 "\n",
 			aggr, scale, interval);
 		return true;
 	case PERFEV_RECORD_THREAD_MAP:

@@ -320,8 +320,8 @@ static void text_metrics(const struct stat_data *d, size_t u, double elapsed, co
 		if (st == NM_VALUE)
 			fprintf(d->out, "%18.3f      %-32s # %s\n", v, md->name, md->unit);
 		else if (st == NM_NOT_COMPARABLE)
-			fprintf(d->out, "%18s      %-32s # %s (multiplexed apart)\n", named_words[st],
-				md->name, md->unit);
+			fprintf(d->out, "%18s      %-32s # %s (multiplexed apart)\n",
+				named_words[st], md->name, md->unit);
 		else
 			fprintf(d->out, "%18s      %s\n", named_words[st], md->name);
 	}
@@ -483,14 +483,16 @@ static void print_notes(const struct stat_data *d)
 	}
 	for (ev = 0; ev < d->nmetrics; ev++)
 		if (d->metrics[ev]->hardware && d->no_pmu) {
-			fprintf(f, "  note: metric %s: its events (%s) need a hardware PMU, and this "
-				   "machine has none\n",
+			fprintf(f,
+				"  note: metric %s: its events (%s) need a hardware PMU, and this "
+				"machine has none\n",
 				d->metrics[ev]->name, d->metrics[ev]->events);
 			n++;
 		}
 	if (implied) {
-		fprintf(f, "  note: %zu of the events perfev adds (the defaults, -d) cannot be "
-			   "counted here%s\n",
+		fprintf(f,
+			"  note: %zu of the events perfev adds (the defaults, -d) cannot be "
+			"counted here%s\n",
 			implied,
 			have_pmu_note(d) ? ": there is no hardware PMU on this machine" : "");
 		n++;

@@ -355,7 +355,8 @@ static int open_event(struct perfev_session *s, size_t i, struct perfev_session_
 		}
 		last = fd;
 		/* A thread may exit while we attach: count the others. */
-		if (fd == -ESRCH && (s->kind == PERFEV_TARGET_PID || s->kind == PERFEV_TARGET_THREADS))
+		if (fd == -ESRCH &&
+		    (s->kind == PERFEV_TARGET_PID || s->kind == PERFEV_TARGET_THREADS))
 			continue;
 		if (e->leader != (int)i && (s->spec->ev[e->leader].flags & PERFEV_EVF_WEAK_GROUP) &&
 		    (fd == -EINVAL || fd == -ENOSPC || fd == -EOPNOTSUPP || fd == -ENOENT)) {

@@ -38,7 +38,7 @@ struct perfev__unzip {
 	ZSTD_DStream *ds;
 	unsigned char *buf; /* decompressed records from @head to @len */
 	size_t cap, head, len;
-	size_t hint;	  /* what zstd wants next, after the last piece */
+	size_t hint; /* what zstd wants next, after the last piece */
 };
 
 int perfev__unzip_new(struct perfev__unzip **out)
@@ -96,8 +96,8 @@ int perfev__unzip_feed(struct perfev__unzip *z, const void *payload, size_t n, u
 		ret = ZSTD_decompressStream(z->ds, &out, &in);
 		if (ZSTD_isError(ret)) {
 			pr_err("the PERF_RECORD_COMPRESSED record at offset %#llx does not "
-				"decompress: %s",
-				(unsigned long long)offset, ZSTD_getErrorName(ret));
+			       "decompress: %s",
+			       (unsigned long long)offset, ZSTD_getErrorName(ret));
 			return -EBADMSG;
 		}
 		produced += out.pos - z->len;
@@ -109,8 +109,8 @@ int perfev__unzip_feed(struct perfev__unzip *z, const void *payload, size_t n, u
 		z->len = out.pos;
 		if (stuck > 2) {
 			pr_err("the PERF_RECORD_COMPRESSED record at offset %#llx does not "
-				"decompress: the stream makes no progress",
-				(unsigned long long)offset);
+			       "decompress: the stream makes no progress",
+			       (unsigned long long)offset);
 			return -EBADMSG;
 		}
 		/* Done when the input is used up and the output had room left. */
@@ -122,7 +122,8 @@ int perfev__unzip_feed(struct perfev__unzip *z, const void *payload, size_t n, u
 bomb:
 	pr_err("the PERF_RECORD_COMPRESSED record at offset %#llx expands past %llu MiB, "
 	       "perfev's cap against decompression bombs",
-	       (unsigned long long)offset, (unsigned long long)(PERFEV_DATA_DECOMP_RECORD_MAX >> 20));
+	       (unsigned long long)offset,
+	       (unsigned long long)(PERFEV_DATA_DECOMP_RECORD_MAX >> 20));
 	return -EFBIG;
 }
 
@@ -148,14 +149,14 @@ int perfev__unzip_end(const struct perfev__unzip *z, uint64_t offset)
 		return 0;
 	if (z->head < z->len) {
 		pr_err("the data ends inside a record of the PERF_RECORD_COMPRESSED record at "
-			"offset %#llx",
-			(unsigned long long)offset);
+		       "offset %#llx",
+		       (unsigned long long)offset);
 		return -EBADMSG;
 	}
 	if (z->hint > ZSTD_BLOCK_HEADER) {
 		pr_err("the data ends inside a zstd block of the PERF_RECORD_COMPRESSED record at "
-			"offset %#llx: its records are cut short",
-			(unsigned long long)offset);
+		       "offset %#llx: its records are cut short",
+		       (unsigned long long)offset);
 		return -EBADMSG;
 	}
 	return 0;

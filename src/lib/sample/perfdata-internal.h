@@ -177,7 +177,8 @@ static inline int bytes_string(struct bytes *b, const char *s)
 	return ret;
 }
 
-/* The host's topology features (perfdata-host.c): CPU_TOPOLOGY, NUMA_TOPOLOGY, PMU_MAPPINGS, CACHE, MEM_TOPOLOGY. */
+/* The host's topology features (perfdata-host.c): CPU_TOPOLOGY, NUMA_TOPOLOGY, PMU_MAPPINGS, CACHE,
+ * MEM_TOPOLOGY. */
 int perfev__data_set_topology(struct perfev_data_writer *w, const char *sysfs_root);
 
 /*

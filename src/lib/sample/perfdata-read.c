@@ -54,7 +54,7 @@ struct perfev_data_reader {
 
 	uint64_t pos, end; /* the next record; where the records end (memory source) */
 	uint64_t data_offset, data_size; /* the file header's data section (file mode) */
-	int err;	   /* sticky: the reader stops at the first error */
+	int err;			 /* sticky: the reader stops at the first error */
 	bool eof;
 
 	struct rd_attr **attrs; /* pointers, so that they stay put as the list grows */
@@ -980,8 +980,8 @@ static int next_decompressed(struct perfev_data_reader *r, const unsigned char *
 	if (ret < 0)
 		perfev__log(PERFEV_LOG_ERROR,
 			    "the records of the PERF_RECORD_COMPRESSED record at offset %#llx are "
-			"corrupt: a record shorter than its header",
-			(unsigned long long)r->zoffset);
+			    "corrupt: a record shorter than its header",
+			    (unsigned long long)r->zoffset);
 	return ret;
 }
 
@@ -1035,10 +1035,11 @@ int perfev_data_next(struct perfev_data_reader *r, struct perfev_data_record *re
 			/* perf compresses ring data: no record with data after it, no nesting. */
 			ret = payload_size(bytes, type, size, &plen);
 			if (!ret && (plen || type == PERFEV_RECORD_COMPRESSED)) {
-				perfev__log(PERFEV_LOG_ERROR,
-					    "the PERF_RECORD_COMPRESSED record at offset %#llx holds a "
-					"record of type %u, which cannot be compressed",
-					(unsigned long long)offset, type);
+				perfev__log(
+				    PERFEV_LOG_ERROR,
+				    "the PERF_RECORD_COMPRESSED record at offset %#llx holds a "
+				    "record of type %u, which cannot be compressed",
+				    (unsigned long long)offset, type);
 				ret = -EBADMSG;
 			}
 			if (ret) {

@@ -176,6 +176,8 @@ $(O)/bench/%: bench/%.c $(STLIB)
 
 # bench/report.sh profiles it with frame-pointer call chains, whatever CFLAGS says.
 $(O)/bench/report-workload: private BASE_CFLAGS += -O2 -g -fno-omit-frame-pointer
+# tests/cli/test-offcpu.sh and bench/offcpu.sh find its waits by their stacks.
+$(O)/bench/offcpu-workload: private BASE_CFLAGS += -O2 -g -fno-omit-frame-pointer
 
 # tests/cli/test-unwind.sh unwinds it: with frame pointers, and without them (only the CFI
 # describes its frames), whatever CFLAGS says.

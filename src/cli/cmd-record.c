@@ -51,6 +51,7 @@ struct rec_opts {
 	bool branch_any, weight, data_page_size, code_page_size, sample_identifier, period;
 	bool no_samples, inherit_stat, all_user, all_kernel, group, per_thread, namespaces;
 	bool timestamp_filename, tail_synthesize;
+	bool off_cpu;
 	/* perf's output and run options */
 	bool strict_freq, inherit, no_buildid, no_buildid_cache, buildid_all, verbose, all_cgroups;
 	const char *synth, *max_size, *mmap_flush, *switch_output, *threads;
@@ -120,6 +121,8 @@ struct rec {
 	bool child_done;
 	bool want_build_ids;   /* the kernel puts build ids in MMAP2 records */
 	struct rec_unwind *uw; /* --unwind */
+	struct rec_offcpu *oc; /* --off-cpu */
+	size_t offcpu_ev;      /* --off-cpu: the sched_switch event */
 	struct build_ids build_ids;
 	uint64_t bytes; /* the files of --switch-output before this one */
 	bool in_loop;	/* reading at a wakeup: --mmap-flush applies */
@@ -577,11 +580,13 @@ static int configure(struct perf_event_attr *a, size_t ev, void *ctx)
 		a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = 1;
 		a->ksymbol = 1;
 		a->build_id = rc->want_build_ids;
-		a->context_switch = o->switch_events;
+		a->context_switch = o->switch_events || o->off_cpu;
 		a->namespaces = o->namespaces;
 		a->cgroup = o->all_cgroups;
 		a->mmap_data |= o->data_addr;
 	}
+	if (o->off_cpu && ev == rc->offcpu_ev)
+		return rec_offcpu_configure(a, !o->all_user);
 	return 0;
 }
 
@@ -855,6 +860,20 @@ static void add_groups(struct rec *rc)
 		die_write(rc, err);
 }
 
+/* --off-cpu: the offcpu-time event, declared after those recorded. */
+static void add_offcpu(struct rec *rc)
+{
+	int err;
+
+	/* Its samples carry an id no event of the recording has. */
+	if (!rc->oc)
+		rec_offcpu_start(rc->s, rc->offcpu_ev, rc->ids[rc->nids - 1].id + 1,
+				 rc->o->switch_events, &rc->oc);
+	err = rec_offcpu_add_attr(rc->oc, rc->w, rc->uw);
+	if (err)
+		die_write(rc, err);
+}
+
 static void add_attrs(struct rec *rc)
 {
 	size_t nev = perfev_session_event_count(rc->s), ev;
@@ -882,6 +901,9 @@ static void add_attrs(struct rec *rc)
 			rc->ids[rc->nids].id = ids[i];
 			rc->ids[rc->nids++].ev = ev;
 		}
+		/* --off-cpu: its samples become offcpu-time's, which the file declares instead. */
+		if (rc->o->off_cpu && ev == rc->offcpu_ev)
+			continue;
 		err = perfev_data_add_attr(rc->w, a, event_name(rc, ev), ids, (size_t)n);
 		if (err)
 			die_write(rc, err);
@@ -890,11 +912,14 @@ static void add_attrs(struct rec *rc)
 			cli_die("cannot unwind the samples of '%s': %s", event_name(rc, ev),
 				perfev_strerror(err));
 	}
-	add_groups(rc);
 	free(ids);
+	if (!again)
+		qsort(rc->ids, rc->nids, sizeof(*rc->ids), cmp_id);
+	if (rc->o->off_cpu)
+		add_offcpu(rc);
+	add_groups(rc);
 	if (again)
 		return;
-	qsort(rc->ids, rc->nids, sizeof(*rc->ids), cmp_id);
 	if (perfev_sample_layout_init(&rc->layout, perfev_session_event_attr(rc->s, 0)))
 		cli_die("cannot decode the samples of '%s'", event_name(rc, 0));
 }
@@ -939,11 +964,30 @@ static bool size_reached(struct rec *rc)
 	return true;
 }
 
+/* --off-cpu: a sample of offcpu-time, written as the rings' records are. */
+static void put_offcpu(const void *rec, size_t len, void *arg)
+{
+	struct rec *rc = arg;
+
+	rc->samples++;
+	rc->records++;
+	if (rc->uw) {
+		int err = rec_unwind_feed(rc->uw, rec, len);
+
+		if (err && !rc->werr)
+			rc->werr = err;
+		return;
+	}
+	write_bytes(rc, rec, len);
+}
+
 /* Count and write one record of a ring. */
 static int take(const struct perf_event_header *h, void *ctx)
 {
 	struct rec *rc = ctx;
 
+	if (rc->oc && rec_offcpu_take(rc->oc, event_of(rc, h), h))
+		return 0;
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
 		rc->samples++;
@@ -1009,6 +1053,12 @@ static void end_round(struct rec *rc)
 {
 	struct perf_event_header h = {.type = PERFEV_RECORD_FINISHED_ROUND, .size = sizeof(h)};
 
+	if (rc->oc) {
+		int err = rec_offcpu_round(rc->oc, put_offcpu, rc);
+
+		if (err && !rc->werr)
+			rc->werr = err;
+	}
 	if (rc->uw) {
 		int err = rec_unwind_pump(rc->uw, false, drain_rings, rc);
 
@@ -1374,6 +1424,8 @@ static void summary(struct rec *rc, double secs)
 			  rc->lost);
 	if (rc->uw)
 		unwind_summary(rc);
+	if (rc->oc)
+		rec_offcpu_summary(rc->oc, f);
 }
 
 /* The file could not be written to the end (a full disk): say what is left of it. */
@@ -1506,6 +1558,8 @@ static void parse_events(struct rec *rc, const struct rec_opts *o)
 			exit(1);
 		}
 	}
+	if (o->off_cpu)
+		rc->offcpu_ev = rec_offcpu_add_event(rc->spec, &pa);
 	if (o->delay_ms > 0) {
 		struct perfev_parse_error pe = {.sz = sizeof(pe)};
 
@@ -1850,6 +1904,8 @@ static void check_options(struct rec_opts *o, const struct option *opts)
 		    "--threads: perfev record reads every ring from one thread and writes one "
 		    "file, which perf reads; it has no parallel mode (perfev script and report "
 		    "read the directories of perf's)");
+	if (o->off_cpu && (o->overwrite || o->no_samples))
+		usage_error(record_usage, opts, "%s", rec_offcpu_conflict(o->overwrite));
 	if (o->switch_output)
 		parse_switch_output(o, opts);
 	else if (o->switch_max_files)
@@ -1920,6 +1976,7 @@ static void release(struct rec *rc)
 	perfev_session_free(rc->s);
 	perfev_evspec_free(rc->spec);
 	rec_unwind_free(rc->uw);
+	rec_offcpu_free(rc->oc);
 	free(rc->ids);
 	free(rc->ev_samples);
 	build_ids_release(&rc->build_ids);
@@ -1950,6 +2007,8 @@ int cmd_record(int argc, const char **argv)
 	    OPT_FLAG(0, "phys-data", &o.phys_data, "the physical data address of each sample"),
 	    OPT_FLAG('R', "raw-samples", &o.raw, "the raw data of tracepoint samples"),
 	    OPT_FLAG(0, "switch-events", &o.switch_events, "record context switches"),
+	    OPT_FLAG(0, "off-cpu", &o.off_cpu,
+		     "also how long threads wait off the CPU, and in which stack (offcpu-time)"),
 	    OPT_FLAG('b', "branch-any", &o.branch_any,
 		     "the taken branches of each sample (-j any)"),
 	    OPT_STR('j', "branch-filter", &o.branch_filter, "FILTERS",
@@ -2140,6 +2199,8 @@ int cmd_record(int argc, const char **argv)
 		dump_snapshot(&rc);
 	else
 		drain_all(&rc);
+	if (rc.oc && (err = rec_offcpu_finish(rc.oc, put_offcpu, &rc)) && !rc.werr)
+		rc.werr = err;
 	/* --tail-synthesize: what the tasks and maps are now, after their samples. */
 	if (o.tail_synthesize && !rc.werr &&
 	    (rc.ct.t.kind != PERFEV_TARGET_COMMAND || kernel_samples_possible(&rc) ||

@@ -128,4 +128,47 @@ void rec_regs_list(FILE *f, bool intr);
  */
 int rec_clock_ref(int clockid, struct perfev_data_clock *out);
 
+/*
+ * --off-cpu (record-offcpu.c): the sched_switch tracepoint's samples and
+ * the context-switch records turned into samples of an "offcpu-time"
+ * event, one per wait, its period the nanoseconds waited.
+ */
+#define REC_OFFCPU_TRACEPOINT "sched:sched_switch"
+#define REC_OFFCPU_EVENT      "offcpu-time"
+
+struct rec_offcpu;
+/* Where each offcpu-time sample goes (a record of @len bytes, to copy). */
+typedef void (*rec_offcpu_emit_fn)(const void *rec, size_t len, void *arg);
+
+/* Add the sched_switch event to @spec; its index.  Exits with the reason where it cannot. */
+size_t rec_offcpu_add_event(struct perfev_evspec *spec, const struct perfev_parse_opts *pa);
+/* Why --off-cpu does not go with --overwrite (or else -n). */
+const char *rec_offcpu_conflict(bool overwrite);
+/* The attr of the sched_switch event, after the options set it. 0 or -errno. */
+int rec_offcpu_configure(struct perf_event_attr *a, bool kernel_chain);
+/*
+ * After the events of @s are open: @sw_ev the sched_switch event, @id
+ * the id the offcpu-time samples carry (one no event of the recording
+ * has), and whether the context-switch records are written too
+ * (--switch-events).  Exits with the reason where it cannot.
+ */
+void rec_offcpu_start(struct perfev_session *s, size_t sw_ev, uint64_t id, bool keep_switches,
+		      struct rec_offcpu **out);
+void rec_offcpu_free(struct rec_offcpu *oc);
+/* Declare the offcpu-time event to the file (and to --unwind's writer). */
+int rec_offcpu_add_attr(struct rec_offcpu *oc, struct perfev_data_writer *w,
+			struct rec_unwind *uw);
+/*
+ * A record of a ring, of event @ev: noted when it matters.  True when it
+ * is not to be written (a sched_switch sample; a context switch without
+ * --switch-events).
+ */
+bool rec_offcpu_take(struct rec_offcpu *oc, size_t ev, const struct perf_event_header *h);
+/* The end of a round: the waits that ended before the last round go to @emit. 0 or -ENOMEM. */
+int rec_offcpu_round(struct rec_offcpu *oc, rec_offcpu_emit_fn emit, void *arg);
+/* The end of the recording: every wait, those not over counted to the last time seen. */
+int rec_offcpu_finish(struct rec_offcpu *oc, rec_offcpu_emit_fn emit, void *arg);
+/* -q aside: how many waits, how long in all. */
+void rec_offcpu_summary(const struct rec_offcpu *oc, FILE *f);
+
 #endif /* PERFEV_CLI_RECORD_H */

@@ -760,7 +760,7 @@ static void parse_graph(struct report *r, const char *spec, bool *order_set,
  * Write one export to @path ("-": standard output).  A failure is said
  * and gives status 1; the other exports are written all the same.
  */
-static int write_export(struct report *r, const char *path, const char *what,
+static int write_export(struct report *r, const char *path, const char *what, size_t ev,
 			int (*fn)(const struct profile *, size_t, FILE *))
 {
 	struct cli_output out;
@@ -769,14 +769,14 @@ static int write_export(struct report *r, const char *path, const char *what,
 	if (!path)
 		return 0;
 	if (!strcmp(path, "-")) {
-		err = fn(&r->prof, SIZE_MAX, stdout);
+		err = fn(&r->prof, ev, stdout);
 		if (err)
 			cli_error("cannot write the %s output '-': %s", what, perfev_strerror(err));
 		return err ? 1 : 0;
 	}
 	if (cli_output_open(&out, path, what, 0666, CLI_OUT_STDIO))
 		return 1;
-	err = fn(&r->prof, SIZE_MAX, out.f);
+	err = fn(&r->prof, ev, out.f);
 	if (err && !out.err) {
 		/* Not a write error: the file is not put in place. */
 		cli_error("cannot write the %s output '%s': %s", what, path, perfev_strerror(err));
@@ -784,6 +784,22 @@ static int write_export(struct report *r, const char *path, const char *what,
 		return 1;
 	}
 	return cli_output_close(&out) ? 1 : 0;
+}
+
+/* --event: the index of the event named @name, or the error that lists those there are. */
+static size_t export_event_index(const struct profile *p, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < p->nevents; i++)
+		if (!strcmp(p->events[i].name, name))
+			return i;
+	fprintf(stderr, "%s: cannot export event '%s': the file has no such event (it has:", cli_prog,
+		name);
+	for (i = 0; i < p->nevents; i++)
+		fprintf(stderr, "%s '%s'", i ? "," : "", p->events[i].name);
+	fputs(")\n", stderr);
+	exit(2);
 }
 
 /*
@@ -976,6 +992,8 @@ int cmd_report(int argc, const char **argv)
 	static const char default_sort[] = "comm,dso,sym";
 	const char *sort = default_sort, *fields = NULL, *limit = NULL, *graph = NULL;
 	const char *folded = NULL, *speedscope = NULL, *pprof = NULL, *html = NULL;
+	const char *export_event = NULL;
+	size_t export_ev = SIZE_MAX;
 	bool stdio = false, children = false, no_children = false, inverted = false;
 	bool inline_frames = false, no_inline = false, order_set = false;
 	bool header = false, header_only = false, branch_stack = false, no_branch_stack = false;
@@ -1064,6 +1082,8 @@ int cmd_report(int argc, const char **argv)
 		    OPT_STR(0, "pprof", &pprof, "FILE", "pprof's gzipped protobuf"),
 		    OPT_STR(0, "html", &html, "FILE",
 			    "one HTML file: flame graph, top functions, the run"),
+		    OPT_STR(0, "event", &export_event, "NAME",
+			    "the event the exports show (the first, or all in HTML, without it)"),
 		    OPT_TERMINATOR,
 		};
 
@@ -1168,10 +1188,13 @@ int cmd_report(int argc, const char **argv)
 		report_hist_build(&r);
 		if (stdio || !(folded || speedscope || pprof || html))
 			report_hist_print(&r);
-		status |= write_export(&r, folded, "folded", profile_write_folded);
-		status |= write_export(&r, speedscope, "speedscope", profile_write_speedscope);
-		status |= write_export(&r, pprof, "pprof", profile_write_pprof);
-		status |= write_export(&r, html, "HTML", profile_write_html);
+		if (export_event)
+			export_ev = export_event_index(&r.prof, export_event);
+		status |= write_export(&r, folded, "folded", export_ev, profile_write_folded);
+		status |= write_export(&r, speedscope, "speedscope", export_ev,
+				       profile_write_speedscope);
+		status |= write_export(&r, pprof, "pprof", export_ev, profile_write_pprof);
+		status |= write_export(&r, html, "HTML", export_ev, profile_write_html);
 	}
 	free(b.frames);
 	free(b.ev_of);

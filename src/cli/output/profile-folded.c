@@ -33,11 +33,19 @@ static void put_name(FILE *f, const char *s)
 		fputc(*s == ';' ? ':' : *s == '\n' ? ' ' : *s, f);
 }
 
+/* perfev record --off-cpu's event: each sample's period is the nanoseconds a thread waited. */
+static bool is_wait_event(const char *name)
+{
+	return !strcmp(name, "offcpu-time");
+}
+
 int profile_write_folded(const struct profile *p, size_t ev, FILE *f)
 {
 	size_t i;
+	bool wait;
 
 	ev = folded_event(p, ev);
+	wait = ev < p->nevents && is_wait_event(p->events[ev].name);
 	for (i = 0; i < p->nstacks; i++) {
 		const struct profile_stack *s = &p->stacks[i];
 		uint32_t k;
@@ -49,7 +57,8 @@ int profile_write_folded(const struct profile *p, size_t ev, FILE *f)
 			fputc(';', f);
 			put_name(f, profile_frame_name(&p->frames[s->frames[k]]));
 		}
-		fprintf(f, " %" PRIu64 "\n", s->samples);
+		/* Off-CPU stacks weigh the time waited, in nanoseconds; the others their samples. */
+		fprintf(f, " %" PRIu64 "\n", wait ? s->period : s->samples);
 	}
 	return fflush(f) || ferror(f) ? -EIO : 0;
 }
@@ -57,7 +66,8 @@ int profile_write_folded(const struct profile *p, size_t ev, FILE *f)
 /* Periods of these events are nanoseconds. */
 static bool is_time_event(const char *name)
 {
-	return !strncmp(name, "cpu-clock", 9) || !strncmp(name, "task-clock", 10);
+	return !strncmp(name, "cpu-clock", 9) || !strncmp(name, "task-clock", 10) ||
+	       is_wait_event(name);
 }
 
 int profile_write_speedscope(const struct profile *p, size_t ev, FILE *f)

@@ -1061,12 +1061,43 @@ def same(args):
     return 0
 
 
+def stacks_weight(args):
+    """stacks-weight folded|html FILE EVENT REGEX: the weight (folded: the lines' values; html:
+    the periods of EVENT's stacks) of the stacks with a frame matching REGEX, and of all."""
+    import re
+    kind, path, event, pat = args[:4]
+    rx, hit, total = re.compile(pat), 0, 0
+    if kind == "folded":
+        for line in open(path).read().splitlines():
+            stack, _, val = line.rpartition(" ")
+            total += int(val)
+            if any(rx.search(f) for f in stack.split(";")[1:]):
+                hit += int(val)
+    else:
+        text = open(path, errors="replace").read()
+        m = re.search(r'<script type="application/json" id="perfev-data">(.*?)</script>', text, re.S)
+        d = json.loads(m.group(1))
+        evs = [i for i, e in enumerate(d["events"]) if e["name"] == event]
+        if not evs:
+            sys.exit("no event %r in the page (%s)" % (event, [e["name"] for e in d["events"]]))
+        names = [d["strings"][d["frames"][3 * i]] for i in range(len(d["frames"]) // 3)]
+        for st in d["stacks"]:
+            if st[0] != evs[0]:
+                continue
+            total += st[3]
+            if any(rx.search(names[f]) for f in st[4:]):
+                hit += st[3]
+    print("%d %d" % (hit, total))
+    return 0
+
+
 COMMANDS = {"same": same, "report-cmp": report_cmp, "set-build-id": set_build_id, "chains-cmp": chains_cmp,
             "chains-find": chains_find, "chains-dist": chains_dist, "graph-cmp": graph_cmp,
             "attr-delta": attr_delta, "stat-attr-delta": stat_attr_delta,
             "stat-report-cmp": stat_report_cmp, "stat-file-as": stat_file_as,
             "compressed-layout": compressed_layout, "cut-compressed": cut_compressed,
-            "feat-cmp": feat_cmp, "attr-full": attr_full}
+            "feat-cmp": feat_cmp, "attr-full": attr_full,
+            "stacks-weight": stacks_weight}
 
 
 def main():

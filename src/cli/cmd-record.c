@@ -1906,6 +1906,8 @@ static void check_options(struct rec_opts *o, const struct option *opts)
 		    "read the directories of perf's)");
 	if (o->off_cpu && (o->overwrite || o->no_samples))
 		usage_error(record_usage, opts, "%s", rec_offcpu_conflict(o->overwrite));
+	/* --off-cpu times the waits: --per-thread keeps the sample times. */
+	o->timestamp |= o->off_cpu;
 	if (o->switch_output)
 		parse_switch_output(o, opts);
 	else if (o->switch_max_files)

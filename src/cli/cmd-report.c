@@ -794,7 +794,8 @@ static size_t export_event_index(const struct profile *p, const char *name)
 	for (i = 0; i < p->nevents; i++)
 		if (!strcmp(p->events[i].name, name))
 			return i;
-	fprintf(stderr, "%s: cannot export event '%s': the file has no such event (it has:", cli_prog,
+	fprintf(stderr,
+		"%s: cannot export event '%s': the file has no such event (it has:", cli_prog,
 		name);
 	for (i = 0; i < p->nevents; i++)
 		fprintf(stderr, "%s '%s'", i ? "," : "", p->events[i].name);
@@ -1191,8 +1192,8 @@ int cmd_report(int argc, const char **argv)
 		if (export_event)
 			export_ev = export_event_index(&r.prof, export_event);
 		status |= write_export(&r, folded, "folded", export_ev, profile_write_folded);
-		status |= write_export(&r, speedscope, "speedscope", export_ev,
-				       profile_write_speedscope);
+		status |=
+		    write_export(&r, speedscope, "speedscope", export_ev, profile_write_speedscope);
 		status |= write_export(&r, pprof, "pprof", export_ev, profile_write_pprof);
 		status |= write_export(&r, html, "HTML", export_ev, profile_write_html);
 	}

@@ -260,6 +260,8 @@ bench: all $(BENCH_BINS)
 	@PERFEV=$(PERFEV) SPAWN_TIME=$(O)/bench/spawn-time sh bench/stat.sh
 	@PERFEV=$(PERFEV) SPAWN_TIME=$(O)/bench/spawn-time WORKLOAD=$(O)/examples/workload sh bench/record.sh
 	@PERFEV=$(PERFEV) SPAWN_TIME=$(O)/bench/spawn-time WORKLOAD=$(O)/examples/workload sh bench/compress.sh
+	@PERFEV=$(PERFEV) SPAWN_TIME=$(O)/bench/spawn-time SLEEPY=$(O)/bench/offcpu-workload \
+		WORKLOAD=$(O)/examples/workload sh bench/offcpu.sh
 	@PERFEV=$(PERFEV) SPAWN_TIME=$(O)/bench/spawn-time \
 		REPORT_WORKLOAD=$(O)/bench/report-workload sh bench/report.sh
 	@PERFEV=$(PERFEV) SPAWN_TIME=$(O)/bench/spawn-time WORKLOAD=$(O)/examples/workload sh bench/script.sh

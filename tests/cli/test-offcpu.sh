@@ -115,6 +115,18 @@ else
 		else
 			n=$(grep -c " offcpu-time:" "$TMP/perf.txt")
 			[ "$n" -eq 10 ] && pass "perf_script_$mode" || fail "perf_script_$mode" "$n offcpu-time samples"
+			# The waits as perf script prints them, line for line (the blank line of
+			# an empty BPF output included).
+			"$PERFEV" script -i "$TMP/$mode.data" >"$TMP/out" 2>/dev/null
+			for f in perf.txt out; do
+				awk '/ offcpu-time:/ { on = 1 } on { print } on && /^$/ { n++ } n == 2 { on = n = 0 }' \
+					"$TMP/$f" >"$TMP/$f.off"
+			done
+			if python3 tests/cli/oracle.py same "$TMP/perf.txt.off" "$TMP/out.off" >"$TMP/cmp.err" 2>&1; then
+				pass "script_vs_perf_$mode"
+			else
+				fail "script_vs_perf_$mode" "$(head -c 600 "$TMP/cmp.err")"
+			fi
 		fi
 	done
 	if perf evlist -i "$TMP/g.data" 2>/dev/null | grep -qx "offcpu-time"; then

@@ -344,6 +344,14 @@ static void print_sample(struct script *s, const struct perfev_source_event *sr,
 		script_print_regs(s, o, smp->regs_user_abi, smp->regs_user, attr->sample_regs_user);
 	if ((fields & (SF_BRSTACK | SF_BRSTACKSYM)) && (smp->present & PERF_SAMPLE_BRANCH_STACK))
 		script_print_brstack(s, o, fields, smp, !(fields & SF_BRSTACK));
+	/*
+	 * A BPF output event's data, as perf prints it by default: a line break
+	 * alone where there is none (record --off-cpu's offcpu-time); perfev
+	 * prints no dump of the bytes there are.
+	 */
+	if (attr->type == PERF_TYPE_SOFTWARE && attr->config == PERF_COUNT_SW_BPF_OUTPUT &&
+	    !s->user_set[OT_SOFTWARE] && !smp->raw_size)
+		fputc('\n', o);
 	if ((fields & SF_INSN) && (smp->present & PERF_SAMPLE_IP))
 		script_print_insn(s, o, smp->pid, smp->ip);
 	if ((fields & SF_PHYS_ADDR) && (smp->present & PERF_SAMPLE_PHYS_ADDR))

@@ -153,13 +153,13 @@ wpid=$!
 run "$PERFEV" record -q --off-cpu -g -p $wpid -o "$TMP/p.data"
 wait $wpid
 if expect_rc pid 0; then
-	"$PERFEV" report -i "$TMP/p.data" --event offcpu-time --folded "$TMP/p.folded"
+	"$PERFEV" report -i "$TMP/p.data" --event offcpu-time --folded "$TMP/p.folded" 2>"$TMP/err"
 	set -- $(python3 tests/cli/oracle.py stacks-weight folded "$TMP/p.folded" offcpu-time nanosleep)
 	in_range pid "$1" 1000000000 2100000000
 fi
 run "$PERFEV" record -q --off-cpu -g -a -o "$TMP/a.data" -- "$W" 10 100 10
 if expect_rc all_cpus 0; then
-	"$PERFEV" report -i "$TMP/a.data" --event offcpu-time --folded "$TMP/a.folded"
+	"$PERFEV" report -i "$TMP/a.data" --event offcpu-time --folded "$TMP/a.folded" 2>"$TMP/err"
 	grep "^offcpu-workload;" "$TMP/a.folded" >"$TMP/a-w.folded"
 	set -- $(python3 tests/cli/oracle.py stacks-weight folded "$TMP/a-w.folded" offcpu-time nanosleep)
 	in_range all_cpus "$1" $LO $HI
@@ -171,7 +171,7 @@ run "$PERFEV" record -q --off-cpu -g -a -o "$TMP/open.data" -- \
 	sh -c "\"$W\" 1 3000 0 & echo \$! >\"$TMP/open.pid\"; sleep 0.6"
 kill "$(cat "$TMP/open.pid")" 2>/dev/null
 if expect_rc open_wait 0; then
-	"$PERFEV" report -i "$TMP/open.data" --event offcpu-time --folded "$TMP/open.folded"
+	"$PERFEV" report -i "$TMP/open.data" --event offcpu-time --folded "$TMP/open.folded" 2>"$TMP/err"
 	grep "^offcpu-workload;" "$TMP/open.folded" >"$TMP/open-w.folded"
 	set -- $(python3 tests/cli/oracle.py stacks-weight folded "$TMP/open-w.folded" offcpu-time nanosleep)
 	in_range open_wait "$1" 400000000 900000000

@@ -33,7 +33,8 @@ static bool self_mapping(const char *exe, uint64_t *start, uint64_t *pgoff)
 		return false;
 	while (!found && fgets(line, sizeof(line), f)) {
 		path[0] = 0;
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095s", &s, &e, perms, &off, path) < 4)
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095s", &s, &e, perms, &off, path) <
+		    4)
 			continue;
 		if (!strcmp(path, exe)) {
 			*start = s;

@@ -32,10 +32,6 @@
 #include "target.h"
 #include "watch.h"
 
-#ifndef TRAP_PERF
-#define TRAP_PERF 6 /* Linux 5.13 */
-#endif
-
 /* Pages of each thread's ring: samples are read at every hit, so a few suffice. */
 #define RING_PAGES 8
 
@@ -63,6 +59,7 @@ static volatile bool wake_by_kill;
 
 static void on_signal(int sig)
 {
+	static volatile sig_atomic_t times;
 	int saved = errno;
 
 	(void)sig;
@@ -71,7 +68,7 @@ static void on_signal(int sig)
 	 */
 	if (wake_tid > 0) {
 		if (wake_by_kill)
-			kill(wake_tid, SIGTERM);
+			kill(wake_tid, times++ ? SIGKILL : SIGTERM);
 		else
 			ptrace(PTRACE_INTERRUPT, wake_tid, 0, 0);
 	}
@@ -141,9 +138,7 @@ static void attr_init(struct perf_event_attr *a, const struct watch *w, int idx,
 	a->exclude_callchain_kernel = 1;
 	a->use_clockid = 1;
 	a->clockid = CLOCK_MONOTONIC;
-	a->sigtrap = 1;
-	a->remove_on_exec = 1;
-	a->sig_data = (uint64_t)idx;
+	perfev_attr_set_sigtrap(a, (uint64_t)idx);
 }
 
 /* Why the kernel refused a breakpoint, in words; *@code the exit status. */
@@ -407,15 +402,6 @@ static void on_trap(pid_t tid, int idx)
 			report(t, i, &hits[i]);
 }
 
-/* Siginfo's si_perf_data: the long after si_addr in the kernel's layout (glibc lacks it). */
-static long perf_data(const siginfo_t *si)
-{
-	long v;
-
-	memcpy(&v, (const char *)&si->si_addr + sizeof(void *), sizeof(v));
-	return v;
-}
-
 static void resume(pid_t tid, int sig)
 {
 	if (ptrace(PTRACE_CONT, tid, 0, sig) < 0 && errno != ESRCH)
@@ -454,7 +440,7 @@ static void detach_all(void)
 
 			sig = WSTOPSIG(st);
 			if (sig == SIGTRAP && !ptrace(PTRACE_GETSIGINFO, tid, 0, &si) &&
-			    si.si_code == TRAP_PERF)
+			    si.si_code == PERFEV_TRAP_PERF)
 				sig = 0;
 		}
 		if (WIFSTOPPED(st))
@@ -468,6 +454,7 @@ static void handle_stop(pid_t tid, int st)
 	struct watch_run *run = tr.run;
 	int sig = WSTOPSIG(st), event = st >> 16;
 	struct tthread *t = thread_find(tid);
+	struct perfev_signal_info trap;
 	siginfo_t si;
 
 	if (!t) {
@@ -509,8 +496,9 @@ static void handle_stop(pid_t tid, int st)
 			return;
 		}
 	}
-	if (sig == SIGTRAP && !ptrace(PTRACE_GETSIGINFO, tid, 0, &si) && si.si_code == TRAP_PERF) {
-		on_trap(tid, (int)perf_data(&si));
+	if (sig == SIGTRAP && !ptrace(PTRACE_GETSIGINFO, tid, 0, &si) &&
+	    !perfev_sigtrap_decode(&si, &trap) && trap.type == PERF_TYPE_BREAKPOINT) {
+		on_trap(tid, (int)trap.sig_data);
 		resume(tid, 0);
 		return;
 	}
@@ -641,7 +629,7 @@ static void cleanup(void)
 int watch_trace(struct watch_run *run)
 {
 	struct sigaction sa = {.sa_handler = on_signal};
-	bool ok = true;
+	bool ok = true, killed = false;
 	int err = 0;
 
 	tr.run = run;
@@ -726,6 +714,11 @@ int watch_trace(struct watch_run *run)
 		if (*run->stop && tr.seized) {
 			detach_all();
 			break;
+		}
+		/* A new thread that could not be watched: the run would be incomplete. */
+		if (*run->stop == 2 && run->cmd && !killed) {
+			kill(run->pid, SIGKILL);
+			killed = true;
 		}
 		tid = waitpid(-1, &st, __WALL);
 		if (tid < 0) {

@@ -151,41 +151,39 @@ assert rows[-1]["totals"][0]["hits"] == 2' "$TMP/out" 2>"$TMP/json.err"; then
 	fi
 fi
 
-# wait_watching FILE: until perfev says it is watching (its breakpoints are set).
-wait_watching() {
+# attach N: start the target (N writes once it gets SIGUSR1) as $target and perfev watch -p on
+# it as $watcher; returns 1 (both ended) when perfev never says it is watching.
+attach() {
+	"$TMP/wt" wait "$1" >"$TMP/pid" &
+	target=$!
+	"$PERFEV" watch counter -p "$target" >"$TMP/p.out" 2>"$TMP/p.err" &
+	watcher=$!
 	for _ in $(seq 100); do
-		grep -q "watching" "$1" && return 0
+		grep -q "watching" "$TMP/p.err" && return 0
 		sleep 0.1
 	done
+	kill "$watcher" "$target" 2>/dev/null
+	wait "$target" 2>/dev/null
 	return 1
 }
 
 # -p: a running process, which writes once perfev is attached; the totals when it exits.
-"$TMP/wt" wait 4 >"$TMP/pid" &
-target=$!
-"$PERFEV" watch counter -p "$target" >"$TMP/p.out" 2>"$TMP/p.err" &
-watcher=$!
-if wait_watching "$TMP/p.err"; then
+if attach 4; then
 	kill -USR1 "$target"
 	wait "$watcher"
 	rc=$?
+	wait "$target"
 	if [ "$rc" -eq 0 ] && seq_ok "$TMP/p.out" 4 && grep -q "pid $target exited" "$TMP/p.err"; then
 		pass pid_attach
 	else
 		fail pid_attach "exit $rc: $(head -c 300 "$TMP/p.out") $(head -c 300 "$TMP/p.err")"
 	fi
 else
-	kill "$watcher" "$target" 2>/dev/null
 	fail pid_attach "never watching: $(head -c 300 "$TMP/p.err")"
 fi
-wait "$target" 2>/dev/null
 
 # Ctrl-C on -p: perfev detaches and prints its totals; the process lives on, unharmed.
-"$TMP/wt" wait 2 >"$TMP/pid" &
-target=$!
-"$PERFEV" watch counter -p "$target" >"$TMP/p.out" 2>"$TMP/p.err" &
-watcher=$!
-if wait_watching "$TMP/p.err"; then
+if attach 2; then
 	kill -INT "$watcher"
 	wait "$watcher"
 	rc=$?
@@ -198,7 +196,6 @@ if wait_watching "$TMP/p.err"; then
 		fail ctrl_c_detach "perfev $rc, target $trc: $(head -c 300 "$TMP/p.out")"
 	fi
 else
-	kill "$watcher" "$target" 2>/dev/null
 	fail ctrl_c_detach "never watching: $(head -c 300 "$TMP/p.err")"
 fi
 

@@ -277,8 +277,13 @@ int cmd_watch(int argc, const char **argv)
 	run.stop = &stop_flag;
 	status = watch_trace(&run);
 	if (!status) {
-		if (run.target_gone && !run.cmd)
-			cli_error("pid %d exited", (int)(run.tid ? run.tid : run.pid));
+		if (run.target_gone && WIFSIGNALED(run.target_status))
+			cli_error("%s %d was killed by signal %d (%s)", run.tid ? "thread" : "pid",
+				  (int)(run.tid ? run.tid : run.pid), WTERMSIG(run.target_status),
+				  strsignal(WTERMSIG(run.target_status)));
+		else if (run.target_gone && !run.cmd)
+			cli_error("%s %d exited", run.tid ? "thread" : "pid",
+				  (int)(run.tid ? run.tid : run.pid));
 		print_totals(&run);
 	}
 	if (o.f != stdout && fclose(o.f)) {

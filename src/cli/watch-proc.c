@@ -188,6 +188,15 @@ void watch_check(const struct watch *w)
 			  w->arg, sizeof(long));
 		exit(2);
 	}
+#if defined(__x86_64__)
+	/* User space ends below 2^47 (2^56 with 5-level paging); above is the kernel's. */
+	if (w->addr >= 1ULL << 56 || w->addr + w->len < w->addr) {
+		cli_error("cannot watch '%s' (%#llx): not a user-space address (perfev watch "
+			  "watches a process's memory, not the kernel's)",
+			  w->arg, (unsigned long long)w->addr);
+		exit(2);
+	}
+#endif
 	if (w->kind != WATCH_X && w->addr % w->len) {
 		cli_error(
 		    "cannot watch '%s' (%#llx) with length %u: the address must be a multiple "

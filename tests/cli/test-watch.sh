@@ -66,6 +66,17 @@ if expect_rc read_watch 0; then
 	fi
 fi
 
+# -rw: the write that changes the value, then the reads that leave it.
+run "$PERFEV" watch -rw counter -- "$TMP/wt" read 2
+if expect_rc read_write 0; then
+	if [ "$(awk '$3 == "write" && $(NF - 2) == 0 && $NF == 42' "$TMP/out" | wc -l)" -eq 1 ] &&
+		[ "$(grep -c ' access .* 42 -> 42$' "$TMP/out")" -eq 2 ]; then
+		pass read_write
+	else
+		fail read_write "$(head -c 600 "$TMP/out")"
+	fi
+fi
+
 # -x: one hit per call; --count prints only the totals.
 run "$PERFEV" watch -x --count target_fn -- "$TMP/wt" call 37
 if expect_rc exec_count 0; then
@@ -212,6 +223,8 @@ fi
 # Bad input, refused with the reason.
 run "$PERFEV" watch 0x1001 -- "$TMP/wt" seq 1
 expect_rc misaligned 2 && grep -q "must be a multiple of the length" "$TMP/err" && pass misaligned
+run "$PERFEV" watch 0xffffffff81000000 -- "$TMP/wt" seq 1
+expect_rc kernel_address 2 && grep -q "not a user-space address" "$TMP/err" && pass kernel_address
 run "$PERFEV" watch --len 3 counter -- "$TMP/wt" seq 1
 expect_rc bad_len 2 && grep -q "length 3 is not one a breakpoint covers" "$TMP/err" && pass bad_len
 run "$PERFEV" watch nosuch_symbol -- "$TMP/wt" seq 1

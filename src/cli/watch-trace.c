@@ -42,6 +42,8 @@ struct tthread {
 	uint64_t id[WATCH_MAX];
 	struct perfev_ring *ring;
 	bool started; /* its first stop (a new thread's) was seen */
+	/* Hits reported from the ring before their own signal came (see on_trap()). */
+	uint32_t owed;
 };
 
 static struct {
@@ -383,6 +385,16 @@ static void on_trap(pid_t tid, int idx)
 		return;
 	memset(hits, 0, sizeof(hits));
 	found = ring_take(t, hits);
+	/*
+	 * A hit of another watch in the ring was reported now; if its own
+	 * signal still comes (one access hit overlapping watches and the
+	 * signals were not merged), it has nothing left to report.
+	 */
+	if (!(found & (1U << idx)) && (t->owed & (1U << idx))) {
+		t->owed &= ~(1U << idx);
+		return;
+	}
+	t->owed |= found & ~(1U << idx);
 	if (!(found & (1U << idx))) {
 		/* No sample (a full ring): the hit still counts, timed now. */
 		struct timespec ts;

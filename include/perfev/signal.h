@@ -60,6 +60,15 @@ PERFEV_API int perfev_signal_detach(int fd);
 PERFEV_API void perfev_attr_set_sigtrap(struct perf_event_attr *attr, uint64_t sig_data);
 
 /*
+ * Decode a sigtrap event's signal from @siginfo (a siginfo_t, as a tracer
+ * gets it with PTRACE_GETSIGINFO at a signal-delivery-stop, or a handler
+ * of its own): sig_data, type and addr into @out (fd -1, ctx NULL).
+ * Returns 0 for a SIGTRAP with si_code TRAP_PERF, -ENOMSG for any other
+ * signal, -EINVAL for a NULL argument.
+ */
+PERFEV_API int perfev_sigtrap_decode(const void *siginfo, struct perfev_signal_info *out);
+
+/*
  * Call @fn for every SIGTRAP with si_code TRAP_PERF; other SIGTRAPs go to
  * the handler that was there before (or the default action).  NULL @fn
  * restores that handler.  Errors: -EINVAL, sigaction(2) errors.

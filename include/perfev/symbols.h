@@ -288,6 +288,42 @@ PERFEV_API int perfev_symbolize_has_dwarf(struct perfev_symbolizer *s, const cha
  */
 PERFEV_API int perfev_symbolizer_origin(struct perfev_symbolizer *s, const char *path);
 
+/* ---- symbols by name -------------------------------------------------------- */
+
+/* A symbol found by its name in an ELF file (perfev_elf_symbol_find()). */
+struct perfev_elf_symbol {
+	uint64_t vaddr; /* its value: an address of the file, before any load bias */
+	uint64_t size;	/* 0 when the table gives none */
+	bool func;	/* a function (STT_FUNC or STT_GNU_IFUNC); else data */
+	bool dynsym;	/* found in .dynsym (the file has no .symtab, or not there) */
+};
+
+/*
+ * The defined function or data symbol named @name (exactly, no
+ * demangling; a versioned name "NAME@VERSION" of .dynsym matches NAME)
+ * in ELF file @path: from .symtab, else from .dynsym.  Errors: -EINVAL,
+ * -ENODATA (not an ELF file), -ENOENT (no such symbol in a file with a
+ * .symtab), -ENOKEY (no such symbol and the file has no .symtab: it is
+ * stripped, only its exported names are known), -EOPNOTSUPP (a
+ * thread-local symbol: it has an address per thread), and the errors of
+ * open(2).
+ */
+PERFEV_API int perfev_elf_symbol_find(const char *path, const char *name,
+				      struct perfev_elf_symbol *out);
+
+/*
+ * The load bias of ELF file @path in a process where one of its mappings
+ * (a line of /proc/PID/maps) starts at @map_start with file offset
+ * @map_pgoff: what to add to an address of the file (a symbol's vaddr)
+ * to get the address in that process.  0 for an executable linked at a
+ * fixed address; where a position-independent executable or a shared
+ * library was loaded otherwise.  Found from the PT_LOAD segment that
+ * maps @map_pgoff.  Errors: -EINVAL, -ENODATA (not an ELF file), -ERANGE
+ * (no loaded segment maps that offset), and the errors of open(2).
+ */
+PERFEV_API int perfev_elf_load_bias(const char *path, uint64_t map_start, uint64_t map_pgoff,
+				    uint64_t *bias);
+
 #ifdef __cplusplus
 }
 #endif

@@ -173,6 +173,23 @@ static void perf_fields(const siginfo_t *si, uint64_t *data, uint32_t *type)
 	*data = d;
 }
 
+int perfev_sigtrap_decode(const void *siginfo, struct perfev_signal_info *out)
+{
+	const siginfo_t *si = siginfo;
+
+	if (!si || !out)
+		return -EINVAL;
+	if (si->si_signo != SIGTRAP || si->si_code != PERFEV_TRAP_PERF)
+		return -ENOMSG;
+	memset(out, 0, sizeof(*out));
+	out->fd = -1;
+	out->signo = SIGTRAP;
+	out->code = PERFEV_TRAP_PERF;
+	perf_fields(si, &out->sig_data, &out->type);
+	out->addr = si->si_addr;
+	return 0;
+}
+
 static void trap_dispatch(int signo, siginfo_t *si, void *uc)
 {
 	perfev_signal_fn fn = trap_fn;

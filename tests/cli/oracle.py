@@ -13,6 +13,7 @@ usage: oracle.py PERFEV ORACLE [--known FILE] [--no-tracepoints] [--label NAME]
        oracle.py chains-dist SCRIPT_OUT_A SCRIPT_OUT_B [--max D]
        oracle.py attr-delta PERF_BASE PERF_FILE PERFEV_BASE PERFEV_FILE
        oracle.py attr-full PERF_FILE PERFEV_FILE [--cpu-wide]
+       oracle.py annotate-cmp PERF_ANNOTATE_OUT PERFEV_ANNOTATE_OUT [--max D] [--sym NAME]
 
 The first form compares perfev's parse of event strings with what perf
 printed for them.  ORACLE is the output of tests/data/perf-oracle/gen.sh:
@@ -1061,12 +1062,78 @@ def same(args):
     return 0
 
 
+ANN_HEAD = re.compile(r"^\s*Percent\s.*\|\s+Source code & Disassembly of (\S+) for (\S+) \((\d+) samples")
+ANN_SYM = re.compile(r"^\s*:\s*(?:\d+\s+)?([0-9a-f]+) <(.+)>:\s*$")
+ANN_LINE = re.compile(r"^\s*(\d+\.\d+)\s+(?:\d+\s+)?:\s+([0-9a-f]+):")
+
+
+def annotate_sections(path):
+    """perf annotate --stdio's (or perfev's) output: a list of (file, event, samples, names,
+    {address: percent}), one per function shown, each instruction line by its address;
+    names are the "<sym>:" labels in it (objdump may start a PLT entry's at _init)."""
+    out = []
+    for line in open(path, errors="replace"):
+        m = ANN_HEAD.match(line)
+        if m:
+            out.append((m.group(1), m.group(2), int(m.group(3)), [], {}))
+            continue
+        m = ANN_SYM.match(line)
+        if m and out:
+            out[-1][3].append(m.group(2))
+            continue
+        m = ANN_LINE.match(line)
+        if m and out:
+            a = int(m.group(2), 16)
+            out[-1][4][a] = out[-1][4].get(a, 0.0) + float(m.group(1))
+    return out
+
+
+def annotate_cmp(args):
+    """annotate-cmp PERF_OUT PERFEV_OUT [--max D] [--sym NAME]...: every function perf
+    annotated is in perfev's output with the same sample count and each instruction's
+    percent within D points (default 1) of perf's, instructions matched by address."""
+    maxd = float(args[args.index("--max") + 1]) if "--max" in args else 1.0
+    want = [args[i + 1] for i, a in enumerate(args) if a == "--sym"]
+    perf, ours = annotate_sections(args[0]), annotate_sections(args[1])
+    if not perf:
+        sys.exit("perf annotated nothing in %s" % args[0])
+    checked = lines = 0
+    worst = 0.0
+    for f, ev, n, names, p in perf:
+        if want and not set(want) & set(names):
+            continue
+        # The same code: its instructions' addresses (a symbol of several names, such as
+        # read and __read, may be named either way); the same name and count first.
+        mine = [o for o in ours if o[0] == f and o[1] == ev and len(o[3]) == 1 and
+                set(o[4]) & set(a for a in p if p[a] > 0)]
+        mine.sort(key=lambda o: (o[3][0] not in names, o[2] != n))
+        if not mine:
+            sys.exit("perf annotated %s of %s (%s), perfev did not (perfev has: %s)" %
+                     (names[-1] if names else "?", f, ev,
+                      ", ".join(sorted(o[3][0] for o in ours if o[3]))[:400]))
+        on, o = mine[0][2], mine[0][4]
+        if on != n:
+            sys.exit("%s: perf counts %d samples, perfev %d" % (mine[0][3][0], n, on))
+        for a in sorted(set(p) | set(o)):
+            d = abs(p.get(a, 0.0) - o.get(a, 0.0))
+            worst = max(worst, d)
+            if d > maxd:
+                sys.exit("%s at %x: perf %.2f%%, perfev %.2f%%" %
+                         (mine[0][3][0], a, p.get(a, 0.0), o.get(a, 0.0)))
+            lines += 1
+        checked += 1
+    if want and not checked:
+        sys.exit("perf did not annotate %s" % ", ".join(want))
+    print("functions=%d instructions=%d worst_diff=%.2f" % (checked, lines, worst))
+    return 0
+
 COMMANDS = {"same": same, "report-cmp": report_cmp, "set-build-id": set_build_id, "chains-cmp": chains_cmp,
             "chains-find": chains_find, "chains-dist": chains_dist, "graph-cmp": graph_cmp,
             "attr-delta": attr_delta, "stat-attr-delta": stat_attr_delta,
             "stat-report-cmp": stat_report_cmp, "stat-file-as": stat_file_as,
             "compressed-layout": compressed_layout, "cut-compressed": cut_compressed,
-            "feat-cmp": feat_cmp, "attr-full": attr_full}
+            "feat-cmp": feat_cmp, "attr-full": attr_full,
+            "annotate-cmp": annotate_cmp}
 
 
 def main():

@@ -160,14 +160,25 @@ static int by_heat(const void *x, const void *y)
 	return strcmp(a->name, b->name);
 }
 
+/* Whether @s (or, with @basename, its file name) is an item of @l's comma lists. */
 static bool in_list(const struct opt_list *l, const char *s, bool basename)
 {
 	const char *b = strrchr(s, '/');
 	int i;
 
-	for (i = 0; i < l->n; i++)
-		if (!strcmp(l->items[i], s) || (basename && b && !strcmp(l->items[i], b + 1)))
-			return true;
+	b = basename && b ? b + 1 : NULL;
+	for (i = 0; i < l->n; i++) {
+		const char *p = l->items[i];
+
+		while (*p) {
+			size_t len = strcspn(p, ",");
+
+			if ((strlen(s) == len && !strncmp(p, s, len)) ||
+			    (b && strlen(b) == len && !strncmp(p, b, len)))
+				return true;
+			p += len + (p[len] == ',');
+		}
+	}
 	return false;
 }
 

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <perfev/insn.h>
+#include "common/hashmap.h"
 
 #define INSN_MAX 15
 
@@ -43,6 +44,15 @@ static cs_insn *decoder(bool is64, csh *h)
 	*h = d->h;
 	return d->insn;
 }
+
+/* Lengths found lately, per thread: a direct-mapped table keyed by the bytes read. */
+#define SEEN_SLOTS 1024
+static __thread struct seen {
+	uint8_t code[INSN_MAX];
+	uint8_t n; /* bytes of @code that were read */
+	bool is64;
+	int8_t size; /* the answer; 0: an empty slot */
+} seen[SEEN_SLOTS];
 
 static const uint8_t legacy_prefixes[] = {0x26, 0x2e, 0x36, 0x3e, 0x64, 0x65,
 					  0x66, 0x67, 0xf0, 0xf2, 0xf3};
@@ -132,6 +142,7 @@ int perfev_insn_len_x86(const void *buf, size_t len, bool is64)
 	size_t n = len < INSN_MAX ? len : INSN_MAX, i;
 	bool o16;
 	int size;
+	struct seen *slot;
 
 	if (!buf)
 		return -EINVAL;
@@ -153,10 +164,20 @@ int perfev_insn_len_x86(const void *buf, size_t len, bool is64)
 	 * past @len, which capstone could not tell from an undefined one.
 	 */
 	memcpy(code, buf, n);
+	/* A profile's samples come back to the same instructions: the lengths found are kept. */
+	slot = &seen[perfev__hash_bytes(code, sizeof(code)) % SEEN_SLOTS];
+	if (slot->size && slot->n == n && slot->is64 == is64 && !memcmp(slot->code, code, n))
+		return slot->size;
 	size = decode(is64, code, INSN_MAX);
 	if (size < 0)
 		return size;
 	if (!size)
-		return undecoded_len(code, n, is64);
-	return (size_t)size > len ? -EBADMSG : size;
+		size = undecoded_len(code, n, is64);
+	else if ((size_t)size > len)
+		size = -EBADMSG;
+	memcpy(slot->code, code, n);
+	slot->n = (uint8_t)n;
+	slot->is64 = is64;
+	slot->size = (int8_t)size;
+	return size;
 }

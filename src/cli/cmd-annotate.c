@@ -237,7 +237,7 @@ int cmd_annotate(int argc, const char **argv)
 	bool no_demangle = false;
 	struct cli_env env;
 	struct ann_sym **order = NULL;
-	size_t i, shown = 0, failed = 0;
+	size_t i, nsel = 0, shown = 0, failed = 0;
 	int nargs, status, k;
 	const struct option opts[] = {
 	    OPT_STR('i', "input", &input, "FILE", "the perf.data file to read (default: perf.data)"),
@@ -313,6 +313,7 @@ int cmd_annotate(int argc, const char **argv)
 	for (i = 0; i < an.syms.n; i++)
 		order[i] = &an.syms.v[i];
 	qsort(order, an.syms.n, sizeof(*order), by_heat);
+	/* The functions asked for, kept in order[0..nsel). */
 	for (i = 0; i < an.syms.n; i++) {
 		struct ann_sym *a = order[i];
 		bool named = false;
@@ -324,8 +325,22 @@ int cmd_annotate(int argc, const char **argv)
 			continue;
 		if (dsos.n && !in_list(&dsos, a->dso, true))
 			continue;
-		if (annotate_print(perfev_machine_symbolizer(perfev_source_machine(an.in.src)), a,
-				   &an.totals.v[a->attr_idx], &o) == 0)
+		order[nsel++] = a;
+	}
+	/*
+	 * As perf, samples a filter leaves out are not in the event's total
+	 * (the global percent types): only the functions chosen count.
+	 */
+	if (nargs || syms.n || dsos.n) {
+		memset(an.totals.v, 0, an.totals.n * sizeof(*an.totals.v));
+		for (i = 0; i < nsel; i++) {
+			an.totals.v[order[i]->attr_idx].period += order[i]->period;
+			an.totals.v[order[i]->attr_idx].samples += order[i]->samples;
+		}
+	}
+	for (i = 0; i < nsel; i++) {
+		if (annotate_print(perfev_machine_symbolizer(perfev_source_machine(an.in.src)),
+				   order[i], &an.totals.v[order[i]->attr_idx], &o) == 0)
 			shown++;
 		else
 			failed++;

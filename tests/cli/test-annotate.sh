@@ -42,6 +42,10 @@ fi
 first=$(grep -m1 -A2 'Disassembly of' "$TMP/out" | sed -n 's/.*<\(.*\)>:$/\1/p')
 [ -n "$first" ] && pass "annotate_order (first: $first)" || fail annotate_order "no symbol line"
 cmp_perf annotate_symbol_option "$TMP/hot.data" -s trig
+# Global percents: of the event's whole period, or of the functions chosen (perf's rule).
+cmp_perf annotate_global_period "$TMP/hot.data" --percent-type global-period
+cmp_perf annotate_global_period_symbol "$TMP/hot.data" --percent-type global-period work
+cmp_perf annotate_local_hits "$TMP/hot.data" --percent-type local-hits
 cmp_perf annotate_dsos "$TMP/hot.data" -d hot
 if grep -q 'Disassembly of libm' "$TMP/out"; then
 	fail annotate_dsos_only "-d hot shows libm"

@@ -30,12 +30,12 @@ extern "C" {
 #define PERFEV_INSN_BAD	   (1U << 4) /* bytes that decode to no instruction (".byte") */
 
 struct perfev_insn {
-	uint64_t addr;	   /* where it is, in the addresses given to perfev_disasm_x86() */
-	uint64_t target;   /* PERFEV_INSN_TARGET: the address it jumps to or calls */
-	uint16_t size;	   /* its length in bytes, 1 to 15 */
-	uint16_t flags;	   /* PERFEV_INSN_* */
-	uint8_t bytes[16]; /* its bytes (@size of them) */
-	char mnemonic[32]; /* "mov", "jne", ".byte" */
+	uint64_t addr;	    /* where it is, in the addresses given to perfev_disasm_x86() */
+	uint64_t target;    /* PERFEV_INSN_TARGET: the address it jumps to or calls */
+	uint16_t size;	    /* its length in bytes, 1 to 15 */
+	uint16_t flags;	    /* PERFEV_INSN_* */
+	uint8_t bytes[16];  /* its bytes (@size of them) */
+	char mnemonic[32];  /* "mov", "jne", ".byte" */
 	char operands[160]; /* "%rsp,%rbp" (AT&T) or "rbp, rsp" (Intel); "" for none */
 };
 

@@ -39,12 +39,13 @@ enum ann_percent {
 };
 
 struct ann_opts {
-	bool intel;	  /* -M intel */
-	bool raw;	  /* --asm-raw */
-	bool source;	  /* source lines interleaved (--source, the default) */
-	bool print_line;  /* -l: the hottest source lines first */
-	bool full_paths;  /* -P */
-	bool show_nr;	  /* -n */
+	bool intel;	 /* -M intel */
+	bool raw;	 /* --asm-raw */
+	bool source;	 /* source lines interleaved (--source, the default) */
+	bool print_line; /* -l: the hottest source lines first */
+	bool full_paths; /* -P */
+	bool show_nr;
+	bool verbose; /* -v: where each function's code was read, on stderr */ /* -n */
 	enum ann_percent percent;
 	const char *procfs_root; /* where kcore is read */
 };

@@ -187,8 +187,7 @@ static void warn_nosym(struct annotate *an, const struct opt_list *dsos)
 {
 	const struct perfev__hashmap_entry *e;
 
-	perfev__hashmap_for_each(&an->nosym, e)
-	{
+	perfev__hashmap_for_each(&an->nosym, e) {
 		const char *dso = perfev__key_ptr(e->key);
 
 		if (dsos->n && !in_list(dsos, dso, true))
@@ -240,7 +239,8 @@ int cmd_annotate(int argc, const char **argv)
 	size_t i, nsel = 0, shown = 0, failed = 0;
 	int nargs, status, k;
 	const struct option opts[] = {
-	    OPT_STR('i', "input", &input, "FILE", "the perf.data file to read (default: perf.data)"),
+	    OPT_STR('i', "input", &input, "FILE",
+		    "the perf.data file to read (default: perf.data)"),
 	    OPT_MULTI('s', "symbol", &syms, "SYMBOL", "annotate this function only (repeatable)"),
 	    OPT_MULTI('d', "dsos", &dsos, "DSOS",
 		      "only functions in these objects (comma list of paths or file names)"),
@@ -257,6 +257,8 @@ int cmd_annotate(int argc, const char **argv)
 		    "local-period (default), global-period, local-hits or global-hits"),
 	    OPT_FLAG('n', "show-nr-samples", &o.show_nr, "a column with the number of samples"),
 	    OPT_FLAG('P', "full-paths", &o.full_paths, "show whole paths"),
+	    OPT_FLAG('v', "verbose", &o.verbose,
+		     "say where each function's code was read from, on standard error"),
 	    OPT_FLAG(0, "skip-missing", &skip_missing,
 		     "skip functions that cannot be annotated, without a word"),
 	    OPT_STR('k', "vmlinux", &vmlinux, "FILE",
@@ -368,9 +370,10 @@ int cmd_annotate(int argc, const char **argv)
 		status = 1;
 	} else if (!shown && !status && !(failed && skip_missing)) {
 		if (!failed)
-			cli_error("nothing to annotate: no sample of '%s' fell in a function with a "
-				  "symbol%s",
-				  an.in.path, dsos.n ? " in the objects of -d" : "");
+			cli_error(
+			    "nothing to annotate: no sample of '%s' fell in a function with a "
+			    "symbol%s",
+			    an.in.path, dsos.n ? " in the objects of -d" : "");
 		status = 1;
 	} else if (failed && (nargs || syms.n) && !skip_missing) {
 		status = 1;

@@ -90,6 +90,13 @@ else
 	fail annotate_intel_raw "not Intel syntax with bytes: $(sed -n 4,6p "$TMP/out")"
 fi
 
+run "$PERFEV" annotate -i "$TMP/hot.data" -v --no-source work
+if expect_rc annotate_verbose 0 && grep -q "work: 0x[0-9a-f]*-0x[0-9a-f]* of $TMP/hot (file offset 0x" "$TMP/err"; then
+	pass annotate_verbose
+else
+	fail annotate_verbose "$(head -c 300 "$TMP/err")"
+fi
+
 # ---- the kernel ----------------------------------------------------------------------
 perf_rec -N -q -o "$TMP/k.data" -- dd if=/dev/zero of=/dev/null bs=64 count=400000 2>"$TMP/rec.err" ||
 	fail record "perf record of dd failed: $(head -c 300 "$TMP/rec.err")"

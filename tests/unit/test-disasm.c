@@ -14,8 +14,8 @@
  * 1000: test %edi,%edi; 1002: jle 100b; 1004: call 1000; 1009: jmp *%rax;
  * 100b: ret; 100c: a byte that is no instruction (0x06, push es, is invalid in 64-bit code).
  */
-static const unsigned char code[] = {0x85, 0xff, 0x7e, 0x07, 0xe8, 0xf7, 0xff, 0xff,
-				     0xff, 0xff, 0xe0, 0xc3, 0x06};
+static const unsigned char code[] = {0x85, 0xff, 0x7e, 0x07, 0xe8, 0xf7, 0xff,
+				     0xff, 0xff, 0xff, 0xe0, 0xc3, 0x06};
 
 TEST(disasm_att)
 {
@@ -170,4 +170,3 @@ TEST(symbolize_code_self)
 	CHECK_INT(perfev_symbolize_code(s, "/nonexistent/file", 0, 0, 0, buf, 4), -ENODATA);
 	perfev_symbolizer_free(s);
 }
-

@@ -173,24 +173,35 @@ static void target_text(struct ann_ctx *c, uint64_t target, char *buf, size_t le
 			 target - sy.start);
 }
 
+/* The instruction of this function that jump @i lands on, or n. */
+static size_t landing(const struct ann_ctx *c, size_t i)
+{
+	size_t k;
+
+	if (!(c->insn[i].flags & PERFEV_INSN_JUMP) || !(c->insn[i].flags & PERFEV_INSN_TARGET))
+		return c->n;
+	k = insn_at(c, c->insn[i].target);
+	return k < c->n && c->insn[k].addr == c->insn[i].target ? k : c->n;
+}
+
 /* The instructions' samples, source lines and incoming jumps. */
 static void fill_lines(struct ann_ctx *c, const struct ann_totals *tot)
 {
 	const struct ann_sym *a = c->a;
-	size_t i, *fill;
+	size_t i, k, *fill;
 
 	c->lines = calloc(c->n, sizeof(*c->lines));
 	if (!c->lines)
 		cli_die("out of memory");
 	for (i = 0; i < a->hits.n; i++) {
 		const struct ann_hit *h = &a->hits.v[i];
-		size_t k = insn_at(c, c->start + h->off);
+		size_t at = insn_at(c, c->start + h->off);
 
 		/* As perf, samples outside the code read do not count. */
-		if (k == c->n)
+		if (at == c->n)
 			continue;
-		c->lines[k].period += h->period;
-		c->lines[k].samples += h->samples;
+		c->lines[at].period += h->period;
+		c->lines[at].samples += h->samples;
 		c->in_period += h->period;
 		c->in_samples += h->samples;
 	}
@@ -202,42 +213,30 @@ static void fill_lines(struct ann_ctx *c, const struct ann_totals *tot)
 		c->denom_samples = c->in_samples;
 	}
 	/* Incoming jumps: counted, then laid out per target. */
-	for (i = 0; i < c->n; i++) {
-		size_t k;
-
-		if (!(c->insn[i].flags & PERFEV_INSN_JUMP) || !(c->insn[i].flags & PERFEV_INSN_TARGET))
-			continue;
-		k = insn_at(c, c->insn[i].target);
-		if (k < c->n && c->insn[k].addr == c->insn[i].target)
+	for (i = 0; i < c->n; i++)
+		if ((k = landing(c, i)) < c->n)
 			c->lines[k].nfrom++;
-	}
 	fill = calloc(c->n + 1, sizeof(*fill));
 	c->jumps = calloc(c->n + 1, sizeof(*c->jumps));
 	if (!fill || !c->jumps)
 		cli_die("out of memory");
-	for (i = 0; i < c->n; i++)
-		fill[i + 1] = fill[i] + c->lines[i].nfrom;
-	for (i = 0; i < c->n; i++)
-		c->lines[i].from = fill[i];
 	for (i = 0; i < c->n; i++) {
-		size_t k;
-
-		if (!(c->insn[i].flags & PERFEV_INSN_JUMP) || !(c->insn[i].flags & PERFEV_INSN_TARGET))
-			continue;
-		k = insn_at(c, c->insn[i].target);
-		if (k < c->n && c->insn[k].addr == c->insn[i].target)
-			c->jumps[fill[k]++] = c->insn[i].addr;
+		fill[i + 1] = fill[i] + c->lines[i].nfrom;
+		c->lines[i].from = fill[i];
 	}
+	for (i = 0; i < c->n; i++)
+		if ((k = landing(c, i)) < c->n)
+			c->jumps[fill[k]++] = c->insn[i].addr;
 	free(fill);
 	/* Source lines: files only (the kernel's DWARF is in a vmlinux not read here). */
 	if (a->kernel || (!c->o->source && !c->o->print_line))
 		return;
 	for (i = 0; i < c->n; i++) {
 		struct perfev_srcline sl[8];
-		int k = perfev_symbolize_lines(c->s, a->dso, 0, 0,
-					       a->base + (c->insn[i].addr - c->start), sl, 8);
+		int nl = perfev_symbolize_lines(c->s, a->dso, 0, 0,
+						a->base + (c->insn[i].addr - c->start), sl, 8);
 
-		if (k > 0 && sl[0].file && sl[0].line) {
+		if (nl > 0 && sl[0].file && sl[0].line) {
 			c->lines[i].file = sl[0].file;
 			c->lines[i].line = sl[0].line;
 		}
@@ -307,8 +306,7 @@ static void print_lines(struct ann_ctx *c)
 	size_t i, k;
 	char buf[64];
 
-	width = snprintf(buf, sizeof(buf), "%" PRIx64,
-			 c->insn[c->n - 1].addr);
+	width = snprintf(buf, sizeof(buf), "%" PRIx64, c->insn[c->n - 1].addr);
 	for (i = 0; i < c->n; i++)
 		if (c->insn[i].size * 3 > rawlen)
 			rawlen = c->insn[i].size * 3;
@@ -360,8 +358,8 @@ static void print_lines(struct ann_ctx *c)
 
 static int cannot(const struct ann_sym *a, const char *what, int err, const char *hint)
 {
-	cli_error("cannot annotate '%s' in '%s': %s: %s%s", a->name, a->dso, what,
-		  strerror(-err), hint ? hint : "");
+	cli_error("cannot annotate '%s' in '%s': %s: %s%s", a->name, a->dso, what, strerror(-err),
+		  hint ? hint : "");
 	return err;
 }
 
@@ -404,7 +402,7 @@ int annotate_print(struct perfev_symbolizer *s, const struct ann_sym *a,
 				      " (the kernel's code is read from /proc/kcore: run as root)");
 		if (a->kernel)
 			return cannot(a, "cannot read the kernel's code from /proc/kcore", got,
-				      got == -ENOENT ? " (this kernel has no /proc/kcore)"
+				      got == -ENOENT   ? " (this kernel has no /proc/kcore)"
 				      : got == -ERANGE ? " (kcore does not map that address)"
 						       : NULL);
 		return cannot(a, "cannot read its code", got, NULL);
@@ -421,6 +419,21 @@ int annotate_print(struct perfev_symbolizer *s, const struct ann_sym *a,
 	if (err || !c.n)
 		return cannot(a, "cannot disassemble it", err ? err : -ENODATA, NULL);
 	fill_lines(&c, tot);
+	if (o->verbose) {
+		if (a->kernel)
+			fprintf(stderr,
+				"%s: %s: %#" PRIx64 "-%#" PRIx64 " of %s%s%s, read from %s/kcore, "
+				"%zu instructions\n",
+				cli_prog, a->name, sy.start, sy.start + (uint64_t)got, a->dso,
+				mod ? " module " : "", mod ? mod : "",
+				o->procfs_root ? o->procfs_root : "/proc", c.n);
+		else
+			fprintf(stderr,
+				"%s: %s: %#" PRIx64 "-%#" PRIx64 " of %s (file offset %#" PRIx64
+				"), %zu instructions\n",
+				cli_prog, a->name, sy.start, sy.start + (uint64_t)got, a->dso,
+				a->base, c.n);
+	}
 	shown = a->kernel || o->full_paths ? a->dso : base_name(a->dso);
 	if (o->print_line)
 		print_summary(&c, a->dso);
@@ -430,8 +443,8 @@ int annotate_print(struct perfev_symbolizer *s, const struct ann_sym *a,
 		     percent_name(o->percent));
 	for (i = 1; (int)i < hdr; i++)
 		putchar('-');
-	printf("\n%s:   %0*" PRIx64 " <%s>:\n", o->show_nr ? "                 " : "         ",
-	       16, sy.start, a->name);
+	printf("\n%s:   %0*" PRIx64 " <%s>:\n", o->show_nr ? "                 " : "         ", 16,
+	       sy.start, a->name);
 	print_lines(&c);
 	putchar('\n');
 	perfev_disasm_free(c.insn);

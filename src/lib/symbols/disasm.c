@@ -154,8 +154,8 @@ static int elf_read_vaddr(Elf *elf, int fd, uint64_t addr, void *buf, size_t len
 				return -errno;
 			return (int)got;
 		} else {
-			Elf_Data *d = elf_getdata_rawchunk(elf, (int64_t)(ph.p_offset + (addr - ph.p_vaddr)),
-							   want, ELF_T_BYTE);
+			Elf_Data *d = elf_getdata_rawchunk(
+			    elf, (int64_t)(ph.p_offset + (addr - ph.p_vaddr)), want, ELF_T_BYTE);
 
 			if (!d || !d->d_buf)
 				return -ENODATA;

@@ -154,8 +154,9 @@ int perfev_insn_len_x86(const void *buf, size_t len, bool is64)
 	 * 4 reads a 16-bit one.
 	 */
 	i = prefix_len(p, n, is64, &o16);
-	if (is64 && o16 && i < n && (p[i] == 0xe8 || p[i] == 0xe9 ||
-				     (p[i] == 0x0f && i + 1 < n && (p[i + 1] & 0xf0) == 0x80))) {
+	if (is64 && o16 && i < n &&
+	    (p[i] == 0xe8 || p[i] == 0xe9 ||
+	     (p[i] == 0x0f && i + 1 < n && (p[i + 1] & 0xf0) == 0x80))) {
 		i += (p[i] == 0x0f ? 2 : 1) + 4;
 		return i > len || i > INSN_MAX ? -EBADMSG : (int)i;
 	}

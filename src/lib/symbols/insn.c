@@ -100,8 +100,9 @@ static int modrm_len(const uint8_t *p, size_t len, bool is64)
 /*
  * What capstone 4 does not decode, counted as perf's decoder counts it:
  * a VEX or EVEX instruction (AVX-512 mask and some AVX-512BW forms) by
- * its prefix, opcode, ModRM and an immediate in map 0F3A; anything else
- * as an undefined opcode, its prefixes, escapes and opcode byte.
+ * its prefix, opcode, ModRM and an immediate in map 0F3A; groups 6 and 7
+ * (0F 00, 0F 01: rdpkru, wrpkru) by their ModRM; anything else as an
+ * undefined opcode, its prefixes, escapes and opcode byte.
  */
 static int undecoded_len(const uint8_t *p, size_t len, bool is64)
 {
@@ -129,6 +130,13 @@ static int undecoded_len(const uint8_t *p, size_t len, bool is64)
 			i++;
 			if (i < len && (p[i] == 0x38 || p[i] == 0x3a))
 				i++;
+			/* Groups 6 and 7 (0F 00, 0F 01: rdpkru, wrpkru...) always take a ModRM. */
+			if (i < len && p[i] <= 0x01) {
+				m = modrm_len(p + i + 1, len - i - 1, is64);
+				if (m < 0)
+					return m;
+				i += (size_t)m;
+			}
 		}
 		i++;
 	}

@@ -52,6 +52,9 @@ if grep -q 'Disassembly of libm' "$TMP/out"; then
 else
 	pass annotate_dsos_only
 fi
+# Two events: each event's functions apart, as perf walks them.
+perf_rec -N -q -e cpu-clock,task-clock -o "$TMP/two.data" -- "$TMP/hot" 2>/dev/null
+cmp_perf annotate_two_events "$TMP/two.data"
 
 # ---- source lines, -l, syntax, raw bytes ------------------------------------------------
 run "$PERFEV" annotate -i "$TMP/hot.data" work

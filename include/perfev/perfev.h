@@ -30,5 +30,6 @@
 #include <perfev/source.h>
 #include <perfev/filter.h>
 #include <perfev/insn.h>
+#include <perfev/disasm.h>
 
 #endif /* PERFEV_PERFEV_H */

@@ -13,6 +13,10 @@ usage: oracle.py PERFEV ORACLE [--known FILE] [--no-tracepoints] [--label NAME]
        oracle.py chains-dist SCRIPT_OUT_A SCRIPT_OUT_B [--max D]
        oracle.py attr-delta PERF_BASE PERF_FILE PERFEV_BASE PERFEV_FILE
        oracle.py attr-full PERF_FILE PERFEV_FILE [--cpu-wide]
+       oracle.py annotate-cmp PERF_ANNOTATE_OUT PERFEV_ANNOTATE_OUT [--max D] [--sym NAME]
+       oracle.py annotate-samples-cmp PERF_SCRIPT_OUT PERFEV_ANNOTATE_OUT DSO [--max D]
+       oracle.py fake-kcore OUT KALLSYMS
+       oracle.py print-line-cmp PERF_ANNOTATE_L_OUT PERFEV_ANNOTATE_L_OUT
 
 The first form compares perfev's parse of event strings with what perf
 printed for them.  ORACLE is the output of tests/data/perf-oracle/gen.sh:
@@ -1088,6 +1092,152 @@ def stacks_weight(args):
             if any(rx.search(names[f]) for f in st[4:]):
                 hit += st[3]
     print("%d %d" % (hit, total))
+
+
+ANN_HEAD = re.compile(r"^\s*Percent\s.*\|\s+Source code & Disassembly of (\S+) for (\S+) \((\d+) samples")
+ANN_SYM = re.compile(r"^\s*:\s*(?:\d+\s+)?([0-9a-f]+) <(.+)>:\s*$")
+ANN_LINE = re.compile(r"^\s*(\d+\.\d+)\s+(?:\d+\s+)?:\s+([0-9a-f]+):")
+
+
+def annotate_sections(path):
+    """perf annotate --stdio's (or perfev's) output: a list of (file, event, samples, names,
+    {address: percent}), one per function shown, each instruction line by its address;
+    names are the "<sym>:" labels in it (objdump may start a PLT entry's at _init)."""
+    out = []
+    for line in open(path, errors="replace"):
+        m = ANN_HEAD.match(line)
+        if m:
+            out.append((m.group(1), m.group(2), int(m.group(3)), [], {}))
+            continue
+        m = ANN_SYM.match(line)
+        if m and out:
+            out[-1][3].append(m.group(2))
+            continue
+        m = ANN_LINE.match(line)
+        if m and out:
+            a = int(m.group(2), 16)
+            out[-1][4][a] = out[-1][4].get(a, 0.0) + float(m.group(1))
+    return out
+
+
+def annotate_cmp(args):
+    """annotate-cmp PERF_OUT PERFEV_OUT [--max D] [--sym NAME]...: every function perf
+    annotated is in perfev's output with the same sample count and each instruction's
+    percent within D points (default 1) of perf's, instructions matched by address."""
+    maxd = float(args[args.index("--max") + 1]) if "--max" in args else 1.0
+    want = [args[i + 1] for i, a in enumerate(args) if a == "--sym"]
+    perf, ours = annotate_sections(args[0]), annotate_sections(args[1])
+    if not perf:
+        sys.exit("perf annotated nothing in %s" % args[0])
+    checked = lines = 0
+    worst = 0.0
+    for f, ev, n, names, p in perf:
+        if want and not set(want) & set(names):
+            continue
+        # The same code: its instructions' addresses (a symbol of several names, such as
+        # read and __read, may be named either way); the same name and count first.
+        mine = [o for o in ours if o[0] == f and o[1] == ev and len(o[3]) == 1 and
+                set(o[4]) & set(a for a in p if p[a] > 0)]
+        mine.sort(key=lambda o: (o[3][0] not in names, o[2] != n))
+        if not mine:
+            sys.exit("perf annotated %s of %s (%s), perfev did not (perfev has: %s)" %
+                     (names[-1] if names else "?", f, ev,
+                      ", ".join(sorted(o[3][0] for o in ours if o[3]))[:400]))
+        on, o = mine[0][2], mine[0][4]
+        if on != n:
+            sys.exit("%s: perf counts %d samples, perfev %d" % (mine[0][3][0], n, on))
+        for a in sorted(set(p) | set(o)):
+            d = abs(p.get(a, 0.0) - o.get(a, 0.0))
+            worst = max(worst, d)
+            if d > maxd:
+                sys.exit("%s at %x: perf %.2f%%, perfev %.2f%%" %
+                         (mine[0][3][0], a, p.get(a, 0.0), o.get(a, 0.0)))
+            lines += 1
+        checked += 1
+    if want and not checked:
+        sys.exit("perf did not annotate %s" % ", ".join(want))
+    print("functions=%d instructions=%d worst_diff=%.2f" % (checked, lines, worst))
+    return 0
+
+def fake_kcore(args):
+    """fake-kcore OUT KALLSYMS: an ELF core file laid out as /proc/kcore, one PT_LOAD from
+    the kernel's _stext to _etext (from KALLSYMS), its bytes all NOP (one byte each), so
+    that each sampled address is an instruction of its own."""
+    syms = {}
+    for line in open(args[1]):
+        f = line.split()
+        if len(f) >= 3 and f[2] in ("_stext", "_etext"):
+            syms[f[2]] = int(f[0], 16)
+    start, end = syms.get("_stext", 0), syms.get("_etext", 0)
+    if not start or end <= start:
+        sys.exit("no _stext and _etext addresses in %s (kallsyms hidden?)" % args[1])
+    ehdr = struct.pack("<16sHHIQQQIHHHHHH", b"\x7fELF\x02\x01\x01" + bytes(9), 4, 62, 1, 0,
+                       64, 0, 0, 64, 56, 1, 0, 0, 0)
+    phdr = struct.pack("<IIQQQQQQ", 1, 5, 4096, start, 0, end - start, end - start, 4096)
+    with open(args[0], "wb") as f:
+        f.write(ehdr + phdr)
+        f.seek(4096)
+        f.write(b"\x90" * (end - start))
+    return 0
+
+
+def annotate_samples_cmp(args):
+    """annotate-samples-cmp PERF_SCRIPT_OUT PERFEV_OUT DSO [--max D]: perfev's percent of each
+    address of DSO's functions (one instruction per address: see fake-kcore) against the
+    share of the period perf script -F ip,sym,period,dso gives that address in its function."""
+    maxd = float(args[args.index("--max") + 1]) if "--max" in args else 1.0
+    dso = args[2]
+    want = {}
+    for line in open(args[0], errors="replace"):
+        f = line.split()
+        if len(f) < 4 or f[-1] != "(%s)" % dso:
+            continue
+        period, ip, sym = int(f[0]), int(f[1], 16), " ".join(f[2:-1])
+        fn = want.setdefault(sym, {})
+        fn[ip] = fn.get(ip, 0) + period
+    ours = {o[3][0]: o for o in annotate_sections(args[1]) if o[0] == dso and o[3]}
+    if not want:
+        sys.exit("perf script shows no sample in %s" % dso)
+    lines, worst = 0, 0.0
+    for sym, fn in want.items():
+        if sym not in ours:
+            sys.exit("perf script has samples in %s, perfev annotated no such function" % sym)
+        total = sum(fn.values())
+        o = ours[sym][4]
+        for a in set(fn) | set(o):
+            p = 100.0 * fn.get(a, 0) / total
+            d = abs(p - o.get(a, 0.0))
+            worst = max(worst, d)
+            if d > maxd:
+                sys.exit("%s at %x: perf script %.2f%%, perfev %.2f%%" % (sym, a, p, o.get(a, 0.0)))
+            lines += 1
+    print("functions=%d instructions=%d worst_diff=%.2f" % (len(want), lines, worst))
+    return 0
+
+
+def print_line_cmp(args):
+    """print-line-cmp PERF_OUT PERFEV_OUT: the "Sorted summary" of perf annotate -l: the same
+    source lines, each percent within 1 point (perf asks addr2line for each sampled address,
+    perfev libdw for each instruction: a sample may land on a neighbouring line)."""
+    def summary(path):
+        out, on = {}, False
+        for line in open(path, errors="replace"):
+            if line.startswith("Sorted summary"):
+                on = True
+            elif " Percent " in line or line.startswith(" Percent"):
+                on = False
+            elif on:
+                m = re.match(r"^\s+(\d+\.\d+)\s+(\S+:\d+)\s*$", line)
+                if m:
+                    out[m.group(2)] = out.get(m.group(2), 0.0) + float(m.group(1))
+        return out
+    p, o = summary(args[0]), summary(args[1])
+    if not p:
+        sys.exit("no sorted summary in perf's output")
+    for k in set(p) | set(o):
+        if abs(p.get(k, 0.0) - o.get(k, 0.0)) > 1.0:
+            sys.exit("%s: perf %.2f%%, perfev %.2f%%" % (k, p.get(k, 0.0), o.get(k, 0.0)))
+    print("lines=%d" % len(p))
     return 0
 
 
@@ -1097,7 +1247,9 @@ COMMANDS = {"same": same, "report-cmp": report_cmp, "set-build-id": set_build_id
             "stat-report-cmp": stat_report_cmp, "stat-file-as": stat_file_as,
             "compressed-layout": compressed_layout, "cut-compressed": cut_compressed,
             "feat-cmp": feat_cmp, "attr-full": attr_full,
-            "stacks-weight": stacks_weight}
+            "stacks-weight": stacks_weight, "annotate-cmp": annotate_cmp,
+            "fake-kcore": fake_kcore, "annotate-samples-cmp": annotate_samples_cmp,
+            "print-line-cmp": print_line_cmp}
 
 
 def main():

@@ -68,6 +68,8 @@ static const struct insn_case cases64[] = {
     {"pshufd (0F 70, imm)", "\x66\x0f\x70\xc0\x1b\x90", 5},
     {"shld $imm8", "\x0f\xa4\xc2\x04\x90", 4},
     {"fwait alone", "\x9b\xd9\x7c\x24\x02", 1},
+    {"rdpkru (0F 01 EE, unknown to capstone 4)", "\x0f\x01\xee\x90", 3},
+    {"wrpkru (0F 01 EF)", "\x0f\x01\xef\x90", 3},
 };
 
 TEST(insn_lengths_64)

@@ -176,6 +176,9 @@ $(O)/bench/%: bench/%.c $(STLIB)
 
 # bench/report.sh profiles it with frame-pointer call chains, whatever CFLAGS says.
 $(O)/bench/report-workload: private BASE_CFLAGS += -O2 -g -fno-omit-frame-pointer
+# tests/cli/test-top.sh and bench/top.sh look for its function, with its caller under -g
+# (-O0: the leaf function keeps its frame).
+$(O)/bench/top-spin: private BASE_CFLAGS += -O0 -g -fno-omit-frame-pointer
 
 # tests/cli/test-unwind.sh unwinds it: with frame pointers, and without them (only the CFI
 # describes its frames), whatever CFLAGS says.

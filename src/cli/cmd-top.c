@@ -619,6 +619,7 @@ static void refresh(struct top *t)
 	t->st.paused = t->paused;
 	if (t->paused && !t->tui)
 		return;
+	t->st.refreshes++;
 	show(t);
 	if (t->paused)
 		return;
@@ -626,6 +627,8 @@ static void refresh(struct top *t)
 		top_hist_zero(&t->hist);
 	else
 		top_hist_decay(&t->hist);
+	/* The keys select among the lines that are left. */
+	top_hist_sort(&t->hist, &t->filter);
 }
 
 static void keys(struct top *t)

@@ -104,6 +104,7 @@ struct top_status {
 	uint64_t lost, lost_samples, throttled;
 	double kernel_share; /* percent of the last refresh's samples in the kernel */
 	bool paused;
+	unsigned int refreshes; /* how many times the table was shown: #N in the status line */
 	bool zero; /* -z */
 	bool show_samples; /* -n */
 	bool callchains;   /* -g */

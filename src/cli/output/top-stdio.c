@@ -61,13 +61,13 @@ int top_format_status(char *buf, size_t len, const struct top_hist *h, const str
 	if (st->freq)
 		snprintf(rate, sizeof(rate), " %" PRIu64 " Hz", st->freq);
 	return snprintf(buf, len,
-			"perfev top: %.0f samples/s  kernel %.1f%%  lost %" PRIu64 "/%" PRIu64
-			"  throttled %" PRIu64 "  [%s%s]  (%s)  sort %s%s%s%s%s%s",
-			st->rate, st->kernel_share,
-			st->lost, st->lost_samples, st->throttled, st->event, rate, st->target, sort,
+			"perfev top: #%u%s  %.0f samples/s  kernel %.1f%%  lost %" PRIu64 "/%" PRIu64
+			"  throttled %" PRIu64 "  sort %s%s%s%s%s  [%s%s]  (%s)",
+			st->refreshes, st->paused ? " [paused]" : "", st->rate, st->kernel_share,
+			st->lost, st->lost_samples, st->throttled, sort,
 			st->filter && st->filter->text[0] ? "  filter " : "",
 			st->filter ? st->filter->text : "", st->hide_kernel ? "  -K" : "",
-			st->hide_user ? "  -U" : "", st->paused ? "  [paused]" : "");
+			st->hide_user ? "  -U" : "", st->event, rate, st->target);
 }
 
 int top_format_header(char *buf, size_t len, const struct top_hist *h, const struct top_status *st,

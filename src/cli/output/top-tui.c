@@ -192,14 +192,16 @@ enum top_action top_tui_keys(struct top_tui *t, struct top_hist *h, struct top_f
 	enum top_action act = TOP_NONE, a;
 
 	size_t page = LINES > 4 ? (size_t)LINES - 4 : 1;
-	char sort[64];
 	int c;
 
 	while ((c = getch()) != ERR) {
 		a = TOP_REDRAW;
 		t->message[0] = 0;
 		if (c == KEY_RESIZE) {
-			top_tui_resize(t);
+			/*
+			 * resizeterm() (top_tui_resize(), at SIGWINCH) queues this: the
+			 * size is known already, only the screen is drawn again.
+			 */
 		} else if (t->prompt != PROMPT_NONE) {
 			a = prompt_key(t, c, h, f);
 		} else if (t->help) {
@@ -243,8 +245,7 @@ enum top_action top_tui_keys(struct top_tui *t, struct top_hist *h, struct top_f
 				toggle(t, h);
 				break;
 			case 's':
-				top_hist_sort_name(h, sort, sizeof(sort));
-				open_prompt(t, PROMPT_SORT, sort);
+				open_prompt(t, PROMPT_SORT, "");
 				break;
 			case '/':
 			case 'f':
@@ -344,10 +345,16 @@ void top_tui_draw(struct top_tui *t, struct top_hist *h, const struct top_status
 	if (!n)
 		put(3, st->paused ? "  (paused)" : "  (no samples yet)", A_DIM);
 	if (t->prompt != PROMPT_NONE) {
-		snprintf(line, sizeof(line), "%s: %.*s_",
-			 t->prompt == PROMPT_SORT ? "sort keys (comm,pid,dso,sym)"
-						  : "filter (TEXT, comm:TEXT, dso:TEXT, sym:TEXT)",
-			 (int)t->ninput, t->input);
+		char sort[64];
+
+		top_hist_sort_name(h, sort, sizeof(sort));
+		if (t->prompt == PROMPT_SORT)
+			snprintf(line, sizeof(line), "sort keys (comm,pid,dso,sym; now %s): %.*s_",
+				 sort, (int)t->ninput, t->input);
+		else
+			snprintf(line, sizeof(line),
+				 "filter (TEXT, comm:TEXT, dso:TEXT or sym:TEXT; empty: none): %.*s_",
+				 (int)t->ninput, t->input);
 		put(LINES - 1, line, A_REVERSE);
 	} else if (t->message[0]) {
 		put(LINES - 1, t->message, A_REVERSE);

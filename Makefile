@@ -267,6 +267,7 @@ bench: all $(BENCH_BINS)
 	@UNWIND=$(O)/bench/unwind SPAWN_TIME=$(O)/bench/spawn-time PERFEV=$(PERFEV) \
 		REPORT_WORKLOAD=$(O)/bench/report-workload \
 		UNWIND_WORKLOAD=$(O)/bench/unwind-workload-nofp sh bench/unwind.sh
+	@PERFEV=$(PERFEV) TOP_LOAD=$(O)/bench/top-spin sh bench/top.sh
 
 fuzz: $(FUZZ_BINS)
 	@for f in $(FUZZ_BINS); do \

@@ -380,6 +380,27 @@ static int feed(void *arg, const void *rec, size_t len)
 	return err == -EBADMSG ? 0 : err;
 }
 
+/*
+ * top asks for no build ids, yet the kernel (6.1 at least) sets the
+ * build-id bit of an MMAP2 record while another session on the system
+ * asks for them: the bit is left on the shared record it writes to every
+ * event, the device and inode fields still in place.  Read so, the
+ * record would not decode (the map lost) or give a false build id (the
+ * file's symbols refused): the bit is cleared.
+ */
+static void feed_mmap2(struct top *t, const struct perf_event_header *h)
+{
+	unsigned char buf[sizeof(struct perf_event_header) + 8192];
+	struct perf_event_header *copy = (struct perf_event_header *)buf;
+
+	if (h->size > sizeof(buf))
+		return;
+	memcpy(buf, h, h->size);
+	copy->misc &= (uint16_t)~PERF_RECORD_MISC_MMAP_BUILD_ID;
+	if (feed(t, copy, copy->size) == -ENOMEM)
+		cli_die("out of memory");
+}
+
 static void drain(struct top *t)
 {
 	const struct perf_event_header *h;
@@ -408,6 +429,10 @@ static void drain(struct top *t)
 				t->st.throttled++;
 				continue;
 			case PERF_RECORD_UNTHROTTLE:
+				continue;
+			}
+			if (h->type == PERF_RECORD_MMAP2 && (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
+				feed_mmap2(t, h);
 				continue;
 			}
 			if (feed(t, h, h->size) == -ENOMEM)
@@ -744,7 +769,8 @@ int cmd_top(int argc, const char **argv)
 		     "a snapshot on stdout at each refresh (the default when not a terminal)"),
 	    OPT_HEADING("other"),
 	    OPT_STR('m', "mmap-pages", &o.mmap_pages, "PAGES", "ring buffer pages per CPU"),
-	    OPT_FLAG('v', "verbose", &o.verbose, "say which fallbacks were taken"),
+	    OPT_FLAG('v', "verbose", &o.verbose,
+		     "say which fallbacks were taken, and at the end what memory holds"),
 	    OPT_TERMINATOR,
 	};
 	struct cli_target_args ta = {0};
@@ -868,6 +894,17 @@ int cmd_top(int argc, const char **argv)
 	}
 	if (t.child)
 		status = cli_exit_status(t.child_status, t.ct.t.argv);
+	/* -v: what a long run holds (tasks that exited are retired, the table capped). */
+	if (o.verbose) {
+		struct perfev_source_stats ss = {.sz = sizeof(ss)};
+
+		perfev_source_stats(t.src, &ss);
+		cli_error("note: at the end the machine held %zu threads, the table %zu lines; "
+			  "%" PRIu64 " records read, %" PRIu64 " out of time order, %" PRIu64
+			  " that did not decode",
+			  perfev_machine_thread_count(perfev_source_machine(t.src)),
+			  perfev__hashmap_size(&t.hist.map), ss.records, ss.out_of_order, ss.bad);
+	}
 	release(&t);
 	cli_target_release(&t.ct);
 	cli_env_release(&env);

@@ -30,6 +30,7 @@
 #include <unistd.h>
 #include "options.h"
 #include "record.h"
+#include "sampling.h"
 #include "target.h"
 #include "top.h"
 
@@ -96,45 +97,6 @@ static double now_s(void)
 }
 
 /* ---- options ------------------------------------------------------------- */
-
-static void parse_call_graph(struct top_opts *o, const char *s, const struct option *opts)
-{
-	unsigned long long v;
-	const char *size;
-
-	if (!strcmp(s, "fp")) {
-		o->cg_mode = PERFEV_CALLGRAPH_FP;
-		return;
-	}
-	if (strncmp(s, "dwarf", 5) || (s[5] && s[5] != ','))
-		usage_error(top_usage, opts, "--call-graph expects fp or dwarf[,SIZE], not '%s'",
-			    s);
-	o->cg_mode = PERFEV_CALLGRAPH_DWARF;
-	size = s[5] ? s + 6 : "";
-	if (!*size)
-		return;
-	if (opt_parse_unsigned(size, PERFEV_STACK_USER_MAX, &v, NULL) || !v)
-		usage_error(top_usage, opts,
-			    "invalid stack dump size '%s' in --call-graph %s: give 1 to %u bytes "
-			    "(default %u)",
-			    size, s, PERFEV_STACK_USER_MAX, PERFEV_STACK_USER_DEFAULT);
-	o->cg_stack = (uint32_t)((v + 7) & ~7ULL);
-}
-
-static uint64_t parse_freq(const char *s, const struct cli_env *env, const struct option *opts)
-{
-	struct perfev_knobs k = {.sz = sizeof(k)};
-	unsigned long long v;
-
-	if (!strcmp(s, "max")) {
-		if (perfev_knobs_read(env->procfs_root, &k) || k.max_sample_rate <= 0)
-			cli_die("-F max: cannot read /proc/sys/kernel/perf_event_max_sample_rate");
-		return (uint64_t)k.max_sample_rate;
-	}
-	if (opt_parse_unsigned(s, UINT64_MAX, &v, NULL) || !v)
-		usage_error(top_usage, opts, "-F expects a frequency in Hz or 'max', not '%s'", s);
-	return v;
-}
 
 static double parse_delay(const char *s, const struct option *opts)
 {
@@ -203,18 +165,7 @@ static int configure(struct perf_event_attr *a, size_t ev, void *ctx)
 		if (err)
 			return err;
 	}
-	if (!(info.terms_set & (PERFEV_TERM_PERIOD | PERFEV_TERM_FREQ))) {
-		if (o->count > 0) {
-			a->freq = 0;
-			a->sample_period = (uint64_t)o->count;
-		} else if (info.attr->sample_period && !info.attr->freq && !o->freq) {
-			a->freq = 0;
-			a->sample_period = info.attr->sample_period;
-		} else {
-			a->freq = 1;
-			a->sample_freq = t->freq;
-		}
-	}
+	cli_attr_set_rate(a, &info, o->count, o->freq != NULL, t->freq);
 	if (a->freq || a->type == PERF_TYPE_TRACEPOINT)
 		a->sample_type |= PERF_SAMPLE_PERIOD;
 	a->read_format = PERF_FORMAT_ID;
@@ -230,24 +181,10 @@ static int configure(struct perf_event_attr *a, size_t ev, void *ctx)
 	return 0;
 }
 
-/* The name of event @ev as sampled: a fallback may have changed it (cycles -> cpu-clock). */
-static const char *event_name(struct top *t, size_t ev)
-{
-	struct perfev_event_info info = {.sz = sizeof(info)};
-	const struct perf_event_attr *a = perfev_session_event_attr(t->s, ev);
-
-	perfev_session_event_info(t->s, ev, &info);
-	if (info.attr->type == PERF_TYPE_HARDWARE && a->type == PERF_TYPE_SOFTWARE &&
-	    a->config == PERF_COUNT_SW_CPU_CLOCK)
-		return "cpu-clock";
-	return info.name;
-}
-
 static void open_events(struct top *t)
 {
 	struct perfev_session_opts so = {.sz = sizeof(so)};
 	struct perfev_session_error se = {.sz = sizeof(se)};
-	struct perfev_event_info info = {.sz = sizeof(info)};
 	size_t i, n, usable = 0, off = 0;
 	int err;
 
@@ -262,19 +199,8 @@ static void open_events(struct top *t)
 	if (err)
 		cli_die("cannot set up the events: %s", perfev_strerror(err));
 	err = perfev_session_open(t->s, &t->ct.t, &se);
-	if (err) {
-		const char *ev = NULL;
-
-		if (se.event >= 0 && !perfev_evspec_info(t->spec, (size_t)se.event, &info))
-			ev = info.name;
-		if (ev && se.pid > 0)
-			cli_die("cannot sample '%s' on pid %d: %s", ev, (int)se.pid, se.message);
-		if (ev && se.cpu >= 0)
-			cli_die("cannot sample '%s' on cpu %d: %s", ev, se.cpu, se.message);
-		if (ev)
-			cli_die("cannot sample '%s': %s", ev, se.message);
-		cli_die("cannot start sampling: %s", se.message);
-	}
+	if (err)
+		cli_sampling_open_failed(t->spec, &se, "sample");
 	n = perfev_session_event_count(t->s);
 	for (i = 0; i < n; i++) {
 		const char *note = perfev_session_event_note(t->s, i);
@@ -289,7 +215,7 @@ static void open_events(struct top *t)
 		usable++;
 		if (off < sizeof(t->events))
 			off += (size_t)snprintf(t->events + off, sizeof(t->events) - off, "%s%s",
-						off ? "," : "", event_name(t, i));
+						off ? "," : "", cli_sampled_event_name(t->s, i));
 	}
 	if (!usable)
 		exit(1);
@@ -360,13 +286,13 @@ static void make_source(struct top *t)
 			continue;
 		n = perfev_session_event_ids(t->s, ev, ids, ninst);
 		if (n < 0 || (err = perfev_source_add_attr(t->src, perfev_session_event_attr(t->s, ev),
-							   event_name(t, ev), ids, (size_t)n)) < 0)
-			cli_die("cannot follow the samples of '%s': %s", event_name(t, ev),
+							   cli_sampled_event_name(t->s, ev), ids, (size_t)n)) < 0)
+			cli_die("cannot follow the samples of '%s': %s", cli_sampled_event_name(t->s, ev),
 				perfev_strerror(n < 0 ? n : err));
 	}
 	free(ids);
 	if (perfev_sample_layout_init(&t->layout, perfev_session_event_attr(t->s, 0)))
-		cli_die("cannot decode the samples of '%s'", event_name(t, 0));
+		cli_die("cannot decode the samples of '%s'", cli_sampled_event_name(t->s, 0));
 }
 
 /* ---- reading ------------------------------------------------------------- */
@@ -447,17 +373,6 @@ static void drain_cb(void *arg)
 	drain(arg);
 }
 
-static bool kernel_samples_possible(struct top *t)
-{
-	size_t i, n = perfev_session_event_count(t->s);
-
-	for (i = 0; i < n; i++)
-		if (perfev_session_event_state(t->s, i) == PERFEV_EVENT_OPEN &&
-		    !perfev_session_event_attr(t->s, i)->exclude_kernel)
-			return true;
-	return false;
-}
-
 /* What ran before the events: its threads and maps, as record describes them. */
 static void synthesize(struct top *t)
 {
@@ -466,7 +381,7 @@ static void synthesize(struct top *t)
 	sc.between = drain_cb;
 	sc.between_arg = t;
 	sc.procfs_root = t->env->procfs_root ?: "/proc";
-	if (kernel_samples_possible(t))
+	if (cli_kernel_samples_possible(t->s))
 		synth_kernel(&sc);
 	switch (t->ct.t.kind) {
 	case PERFEV_TARGET_PID:
@@ -781,7 +696,7 @@ int cmd_top(int argc, const char **argv)
 
 	nargs = parse_options(argc, argv, opts, top_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	for (i = 0; i < o.call_graphs.n; i++)
-		parse_call_graph(&o, o.call_graphs.items[i], opts);
+		cli_parse_call_graph(o.call_graphs.items[i], &o.cg_mode, &o.cg_stack, top_usage, opts);
 	if (o.callchain && o.cg_mode == PERFEV_CALLGRAPH_DEFAULT)
 		o.cg_mode = PERFEV_CALLGRAPH_FP;
 	if (o.count < 0)
@@ -825,7 +740,7 @@ int cmd_top(int argc, const char **argv)
 	cli_env_init(&env);
 	cli_env_open(&env, o.events.n > 0);
 	t.env = &env;
-	t.freq = o.count ? 0 : o.freq ? parse_freq(o.freq, &env, opts) : DEFAULT_FREQ;
+	t.freq = o.count ? 0 : o.freq ? cli_parse_freq(o.freq, &env, top_usage, opts) : DEFAULT_FREQ;
 	t.data_pages = o.mmap_pages ? parse_pages(o.mmap_pages, opts)
 		       : o.cg_mode == PERFEV_CALLGRAPH_DWARF && !geteuid() ? 1024
 									    : 128;

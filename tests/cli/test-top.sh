@@ -160,7 +160,7 @@ bad bad_sort 2 "unknown sort key 'bogus'" -s dso,bogus
 bad bad_delay 2 "-d expects the seconds" -d 0
 bad bad_entries 2 "-E expects a number" -E x
 bad bad_hide_both 2 "would hide everything" -K -U
-bad bad_call_graph 2 "--call-graph expects" --call-graph lbr
+bad bad_call_graph 2 "--call-graph expects" --call-graph bogus
 bad bad_target_and_command 2 "not both" -p 1 -- true
 bad bad_event 1 "unknown event 'nosuchevent'" -e nosuchevent
 bad bad_pid 1 "pid 2147483 does not exist" -p 2147483

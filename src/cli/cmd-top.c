@@ -41,11 +41,11 @@ static const char *const top_usage[] = {
     NULL,
 };
 
-#define DEFAULT_FREQ	4000
-#define DEFAULT_DELAY	2.0
-#define READ_EVERY_MS	100
-#define HIST_MAX_LINES	20000 /* lines the table keeps between refreshes */
-#define SOURCE_WINDOW	(250ULL * 1000 * 1000)
+#define DEFAULT_FREQ   4000
+#define DEFAULT_DELAY  2.0
+#define READ_EVERY_MS  100
+#define HIST_MAX_LINES 20000 /* lines the table keeps between refreshes */
+#define SOURCE_WINDOW  (250ULL * 1000 * 1000)
 
 struct top_opts {
 	struct opt_list events, call_graphs;
@@ -285,10 +285,11 @@ static void make_source(struct top *t)
 		if (perfev_session_event_state(t->s, ev) != PERFEV_EVENT_OPEN)
 			continue;
 		n = perfev_session_event_ids(t->s, ev, ids, ninst);
-		if (n < 0 || (err = perfev_source_add_attr(t->src, perfev_session_event_attr(t->s, ev),
-							   cli_sampled_event_name(t->s, ev), ids, (size_t)n)) < 0)
-			cli_die("cannot follow the samples of '%s': %s", cli_sampled_event_name(t->s, ev),
-				perfev_strerror(n < 0 ? n : err));
+		if (n < 0 || (err = perfev_source_add_attr(
+				  t->src, perfev_session_event_attr(t->s, ev),
+				  cli_sampled_event_name(t->s, ev), ids, (size_t)n)) < 0)
+			cli_die("cannot follow the samples of '%s': %s",
+				cli_sampled_event_name(t->s, ev), perfev_strerror(n < 0 ? n : err));
 	}
 	free(ids);
 	if (perfev_sample_layout_init(&t->layout, perfev_session_event_attr(t->s, 0)))
@@ -357,7 +358,8 @@ static void drain(struct top *t)
 			case PERF_RECORD_UNTHROTTLE:
 				continue;
 			}
-			if (h->type == PERF_RECORD_MMAP2 && (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
+			if (h->type == PERF_RECORD_MMAP2 &&
+			    (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
 				feed_mmap2(t, h);
 				continue;
 			}
@@ -410,8 +412,8 @@ static void account(struct top *t, const struct perfev_source_event *ev)
 	int err;
 
 	t->interval_samples++;
-	s.kernel = ev->cpumode == PERF_RECORD_MISC_KERNEL ||
-		   ev->cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+	s.kernel =
+	    ev->cpumode == PERF_RECORD_MISC_KERNEL || ev->cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
 	t->interval_kernel += s.kernel;
 	if (t->paused)
 		return;
@@ -551,9 +553,9 @@ static void refresh(struct top *t)
 	double now = now_s(), secs = now - t->interval_start;
 
 	t->st.rate = secs > 0 ? (double)t->interval_samples / secs : 0;
-	t->st.kernel_share =
-	    t->interval_samples ? 100.0 * (double)t->interval_kernel / (double)t->interval_samples
-				: 0;
+	t->st.kernel_share = t->interval_samples
+				 ? 100.0 * (double)t->interval_kernel / (double)t->interval_samples
+				 : 0;
 	t->interval_samples = t->interval_kernel = 0;
 	t->interval_start = now;
 	t->st.paused = t->paused;
@@ -696,7 +698,8 @@ int cmd_top(int argc, const char **argv)
 
 	nargs = parse_options(argc, argv, opts, top_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	for (i = 0; i < o.call_graphs.n; i++)
-		cli_parse_call_graph(o.call_graphs.items[i], &o.cg_mode, &o.cg_stack, top_usage, opts);
+		cli_parse_call_graph(o.call_graphs.items[i], &o.cg_mode, &o.cg_stack, top_usage,
+				     opts);
 	if (o.callchain && o.cg_mode == PERFEV_CALLGRAPH_DEFAULT)
 		o.cg_mode = PERFEV_CALLGRAPH_FP;
 	if (o.count < 0)
@@ -740,10 +743,12 @@ int cmd_top(int argc, const char **argv)
 	cli_env_init(&env);
 	cli_env_open(&env, o.events.n > 0);
 	t.env = &env;
-	t.freq = o.count ? 0 : o.freq ? cli_parse_freq(o.freq, &env, top_usage, opts) : DEFAULT_FREQ;
+	t.freq = o.count  ? 0
+		 : o.freq ? cli_parse_freq(o.freq, &env, top_usage, opts)
+			  : DEFAULT_FREQ;
 	t.data_pages = o.mmap_pages ? parse_pages(o.mmap_pages, opts)
 		       : o.cg_mode == PERFEV_CALLGRAPH_DWARF && !geteuid() ? 1024
-									    : 128;
+									   : 128;
 	parse_events(&t);
 	open_events(&t);
 	map_rings(&t);

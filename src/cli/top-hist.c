@@ -52,7 +52,8 @@ static void free_entries(struct top_hist *h)
 {
 	struct perfev__hashmap_entry *he;
 
-	perfev__hashmap_for_each(&h->map, he) free(perfev__key_ptr(he->key));
+	perfev__hashmap_for_each(&h->map, he)
+		free(perfev__key_ptr(he->key));
 	perfev__hashmap_clear(&h->map);
 	h->nsorted = 0;
 }
@@ -217,8 +218,7 @@ static void remove_if(struct top_hist *h, bool (*drop)(const struct top_entry *,
 	struct perfev__hashmap_entry *he;
 	size_t n = 0, cap = 0, i;
 
-	perfev__hashmap_for_each(&h->map, he)
-	{
+	perfev__hashmap_for_each(&h->map, he) {
 		struct top_entry *e = perfev__key_ptr(he->key);
 
 		if (drop(e, arg)) {
@@ -246,8 +246,7 @@ void top_hist_decay(struct top_hist *h)
 	struct perfev__hashmap_entry *he;
 	unsigned int c;
 
-	perfev__hashmap_for_each(&h->map, he)
-	{
+	perfev__hashmap_for_each(&h->map, he) {
 		struct top_entry *e = perfev__key_ptr(he->key);
 
 		e->weight = e->weight * 7 / 8;
@@ -297,7 +296,8 @@ bool top_filter_match(const struct top_filter *f, const struct top_entry *e)
 
 static int by_weight(const void *a, const void *b)
 {
-	const struct top_entry *x = *(struct top_entry *const *)a, *y = *(struct top_entry *const *)b;
+	const struct top_entry *x = *(struct top_entry *const *)a,
+			       *y = *(struct top_entry *const *)b;
 
 	if (x->weight != y->weight)
 		return x->weight < y->weight ? 1 : -1;
@@ -313,7 +313,8 @@ void top_hist_sort(struct top_hist *h, const struct top_filter *f)
 	size_t n = perfev__hashmap_size(&h->map), i = 0;
 
 	cli_grow(&h->sorted, &h->sorted_cap, n + 1, sizeof(*h->sorted));
-	perfev__hashmap_for_each(&h->map, he) h->sorted[i++] = perfev__key_ptr(he->key);
+	perfev__hashmap_for_each(&h->map, he)
+		h->sorted[i++] = perfev__key_ptr(he->key);
 	qsort(h->sorted, n, sizeof(*h->sorted), by_weight);
 	/* The cap: the lightest lines go (their weight stays in the total). */
 	for (; h->max_entries && n > h->max_entries; n--) {

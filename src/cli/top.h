@@ -50,10 +50,10 @@ struct top_hist {
 	unsigned int nkeys;
 	struct perfev__hashmap map; /* struct top_entry * -> nothing */
 	struct perfev__intern strings;
-	double total;		/* the weight of every sample counted (hidden ones too) */
-	double total_samples;	/* the same in samples */
-	uint64_t samples_ever;	/* samples counted since the start */
-	size_t max_entries;	/* lines kept past a refresh; the lightest go */
+	double total;		   /* the weight of every sample counted (hidden ones too) */
+	double total_samples;	   /* the same in samples */
+	uint64_t samples_ever;	   /* samples counted since the start */
+	size_t max_entries;	   /* lines kept past a refresh; the lightest go */
 	struct top_entry **sorted; /* after top_hist_sort(): the lines shown, heaviest first */
 	size_t nsorted, sorted_cap;
 };
@@ -96,19 +96,19 @@ const char *top_entry_sym(const struct top_entry *e, char *buf, size_t len);
 
 /* What the status line says. */
 struct top_status {
-	const char *event;     /* the events' names, comma separated */
-	const char *target;    /* "all, 2 CPUs", "pid 42", ... */
-	double rate;	       /* samples per second over the last refresh */
-	uint64_t freq;	       /* asked frequency, 0 with -c */
+	const char *event;  /* the events' names, comma separated */
+	const char *target; /* "all, 2 CPUs", "pid 42", ... */
+	double rate;	    /* samples per second over the last refresh */
+	uint64_t freq;	    /* asked frequency, 0 with -c */
 	unsigned int ncpus;
 	uint64_t lost, lost_samples, throttled;
 	double kernel_share; /* percent of the last refresh's samples in the kernel */
 	bool paused;
 	unsigned int refreshes; /* how many times the table was shown: #N in the status line */
-	bool zero; /* -z */
-	bool show_samples; /* -n */
-	bool callchains;   /* -g */
-	size_t entries;	   /* -E: lines shown at most, 0: as many as fit */
+	bool zero;		/* -z */
+	bool show_samples;	/* -n */
+	bool callchains;	/* -g */
+	size_t entries;		/* -E: lines shown at most, 0: as many as fit */
 	const struct top_filter *filter;
 	bool hide_kernel, hide_user;
 };

@@ -339,6 +339,15 @@ for how in ctrl-c sigterm; do
 		fail "tui_${how}_restores" "alternate screen $(alt), pane dead $(dead): $(screen | tail -4)"
 	fi
 done
+# A terminal that cannot be set up: a note, then snapshots on the main screen.
+$T send-keys "clear" Enter
+$T send-keys "TERM=dumb $ABS_PERFEV top -d 1 -- $ABS_SPIN 1.5; echo TOP-RC-dumb=\$?" Enter
+if wait_for "TOP-RC-dumb=0" 40 && screen | grep -q "cannot set up the terminal" &&
+	screen | grep -q "perfev top: #1" && [ "$(alt)" = 0 ]; then
+	pass tui_fallback_stdio
+else
+	fail tui_fallback_stdio "no note and snapshots: $(screen | head -6)"
+fi
 kill "$spin" 2>/dev/null
 wait "$spin" 2>/dev/null
 finish

@@ -61,8 +61,8 @@ int top_format_status(char *buf, size_t len, const struct top_hist *h, const str
 	if (st->freq)
 		snprintf(rate, sizeof(rate), " %" PRIu64 " Hz", st->freq);
 	return snprintf(buf, len,
-			"perfev top: #%u%s  %.0f samples/s  kernel %.1f%%  lost %" PRIu64 "/%" PRIu64
-			"  throttled %" PRIu64 "  sort %s%s%s%s%s  [%s%s]  (%s)",
+			"perfev top: #%u%s  %.0f samples/s  kernel %.1f%%  lost %" PRIu64
+			"/%" PRIu64 "  throttled %" PRIu64 "  sort %s%s%s%s%s  [%s%s]  (%s)",
 			st->refreshes, st->paused ? " [paused]" : "", st->rate, st->kernel_share,
 			st->lost, st->lost_samples, st->throttled, sort,
 			st->filter && st->filter->text[0] ? "  filter " : "",

@@ -352,9 +352,10 @@ void top_tui_draw(struct top_tui *t, struct top_hist *h, const struct top_status
 			snprintf(line, sizeof(line), "sort keys (comm,pid,dso,sym; now %s): %.*s_",
 				 sort, (int)t->ninput, t->input);
 		else
-			snprintf(line, sizeof(line),
-				 "filter (TEXT, comm:TEXT, dso:TEXT or sym:TEXT; empty: none): %.*s_",
-				 (int)t->ninput, t->input);
+			snprintf(
+			    line, sizeof(line),
+			    "filter (TEXT, comm:TEXT, dso:TEXT or sym:TEXT; empty: none): %.*s_",
+			    (int)t->ninput, t->input);
 		put(LINES - 1, line, A_REVERSE);
 	} else if (t->message[0]) {
 		put(LINES - 1, t->message, A_REVERSE);

@@ -110,6 +110,21 @@ PERFEV_API int perfev_machine_retire(struct perfev_machine *m, uint32_t pid, uin
 PERFEV_API size_t perfev_machine_thread_count(const struct perfev_machine *m);
 
 /*
+ * The frames resolved so far and kept for the next lookups of the same
+ * addresses (perfev_machine_resolve(), perfev_machine_sample_frames()):
+ * each process's own, as its maps start where ASLR put them, so a long
+ * live session that sees many processes gathers them without end.
+ */
+PERFEV_API size_t perfev_machine_frame_count(const struct perfev_machine *m);
+/*
+ * Forget them all, returning how many: the frames handed out before and
+ * their ids become invalid, and ids start over from 0 (a caller that
+ * keeps tables indexed by frame id must drop them); the strings frames
+ * pointed to stay valid.  Later lookups resolve again.  0 for NULL.
+ */
+PERFEV_API size_t perfev_machine_forget_frames(struct perfev_machine *m);
+
+/*
  * The path of cgroup @id (PERF_SAMPLE_CGROUP's value) from the
  * PERF_RECORD_CGROUP records seen so far ("/system.slice/x.service"), or
  * NULL when none named it.  Valid as long as the machine.

@@ -595,6 +595,14 @@ TEST(machine_threads_maps)
 	CHECK_STR(perfev_machine_comm(m, 100), "parent");
 	CHECK_INT(perfev_machine_thread_count(m), 2);
 	CHECK_INT(perfev_machine_retire(NULL, 1, 1), -EINVAL);
+	/* Frames forgotten: counted, then none; a lookup resolves again, ids from 0. */
+	CHECK(perfev_machine_frame_count(m) > 0);
+	CHECK_INT(perfev_machine_forget_frames(m) > 0, 1);
+	CHECK_INT(perfev_machine_frame_count(m), 0);
+	CHECK((f = one(m, 100, PERF_RECORD_MISC_USER, 0x401010)) && !strcmp(f->dso, "/x/parent"));
+	CHECK_INT(f->id, 0);
+	CHECK_INT(perfev_machine_frame_count(m), 1);
+	CHECK_INT(perfev_machine_forget_frames(NULL), 0);
 	perfev_machine_free(m);
 	free(b.p);
 }

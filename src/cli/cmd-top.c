@@ -46,6 +46,8 @@ static const char *const top_usage[] = {
 #define READ_EVERY_MS  100
 #define HIST_MAX_LINES 20000 /* lines the table keeps between refreshes */
 #define SOURCE_WINDOW  (250ULL * 1000 * 1000)
+/* Resolved frames the machine keeps for later lookups, at most (about 64 bytes each). */
+#define FRAMES_MAX (64U << 10)
 
 struct top_opts {
 	struct opt_list events, call_graphs;
@@ -569,6 +571,13 @@ static void refresh(struct top *t)
 		top_hist_zero(&t->hist);
 	else
 		top_hist_decay(&t->hist);
+	/*
+	 * Every process has its own frames (ASLR puts its maps elsewhere): past
+	 * the cap they are forgotten, and resolved again as samples come.  The
+	 * table keeps its own copies of the names.
+	 */
+	if (perfev_machine_frame_count(perfev_source_machine(t->src)) > FRAMES_MAX)
+		perfev_machine_forget_frames(perfev_source_machine(t->src));
 	/* The keys select among the lines that are left. */
 	top_hist_sort(&t->hist, &t->filter);
 }
@@ -734,8 +743,6 @@ int cmd_top(int argc, const char **argv)
 	ta.cmd = nargs ? (char **)argv : NULL;
 	/* perf top's default: the whole system. */
 	ta.all_cpus = o.all_cpus || (!nargs && !o.pids && !o.tids && !o.cpu_list);
-	if (nargs && ta.all_cpus && !o.all_cpus)
-		ta.all_cpus = false;
 	if (nargs && cli_target_count(&ta))
 		usage_error(top_usage, opts, "give a command or -p, -t, -a or -C, not both");
 	cli_target_setup(&t.ct, &ta, top_usage, opts);
@@ -819,10 +826,12 @@ int cmd_top(int argc, const char **argv)
 		struct perfev_source_stats ss = {.sz = sizeof(ss)};
 
 		perfev_source_stats(t.src, &ss);
-		cli_error("note: at the end the machine held %zu threads, the table %zu lines; "
+		cli_error("note: at the end the machine held %zu threads and %zu frames, the table "
+			  "%zu lines; "
 			  "%" PRIu64 " records read, %" PRIu64 " out of time order, %" PRIu64
 			  " that did not decode",
 			  perfev_machine_thread_count(perfev_source_machine(t.src)),
+			  perfev_machine_frame_count(perfev_source_machine(t.src)),
 			  perfev__hashmap_size(&t.hist.map), ss.records, ss.out_of_order, ss.bad);
 	}
 	release(&t);

@@ -48,12 +48,18 @@ void top_hist_init(struct top_hist *h, size_t max_entries)
 	h->nkeys = 2;
 }
 
+static void entry_free(struct top_entry *e)
+{
+	free(e->chains);
+	free(e);
+}
+
 static void free_entries(struct top_hist *h)
 {
 	struct perfev__hashmap_entry *he;
 
 	perfev__hashmap_for_each(&h->map, he)
-		free(perfev__key_ptr(he->key));
+		entry_free(perfev__key_ptr(he->key));
 	perfev__hashmap_clear(&h->map);
 	h->nsorted = 0;
 }
@@ -135,6 +141,8 @@ static void add_chain(struct top_hist *h, struct top_entry *e, const struct top_
 	const char *fn[TOP_CHAIN_DEPTH] = {0};
 	unsigned int i, c;
 
+	if (!e->chains && !(e->chains = calloc(TOP_MAX_CHAINS, sizeof(*e->chains))))
+		cli_die("out of memory");
 	for (i = 0; i < s->ncallers; i++)
 		fn[i] = intern(h, s->callers[i]);
 	for (c = 0; c < e->nchains; c++)
@@ -228,7 +236,7 @@ static void remove_if(struct top_hist *h, bool (*drop)(const struct top_entry *,
 	}
 	for (i = 0; i < n; i++) {
 		perfev__hashmap_delete(&h->map, perfev__ptr_key(gone[i]), NULL, NULL);
-		free(gone[i]);
+		entry_free(gone[i]);
 	}
 	free(gone);
 	h->nsorted = 0;
@@ -319,7 +327,7 @@ void top_hist_sort(struct top_hist *h, const struct top_filter *f)
 	/* The cap: the lightest lines go (their weight stays in the total). */
 	for (; h->max_entries && n > h->max_entries; n--) {
 		perfev__hashmap_delete(&h->map, perfev__ptr_key(h->sorted[n - 1]), NULL, NULL);
-		free(h->sorted[n - 1]);
+		entry_free(h->sorted[n - 1]);
 	}
 	h->nsorted = 0;
 	for (i = 0; i < n; i++)

@@ -35,7 +35,7 @@ struct top_entry {
 	bool kernel;
 	double weight;	/* periods, decayed at each refresh */
 	double samples; /* samples, decayed the same way */
-	struct top_chain chains[TOP_MAX_CHAINS];
+	struct top_chain *chains; /* TOP_MAX_CHAINS of them, made at the first (-g) */
 	unsigned int nchains;
 	double other_chains; /* the weight of chains past TOP_MAX_CHAINS */
 };

@@ -341,7 +341,7 @@ for how in ctrl-c sigterm; do
 done
 # A terminal that cannot be set up: a note, then snapshots on the main screen.
 $T send-keys "clear" Enter
-$T send-keys "TERM=dumb $ABS_PERFEV top -d 1 -- $ABS_SPIN 1.5; echo TOP-RC-dumb=\$?" Enter
+$T send-keys "TERM=dumb $ABS_PERFEV top -d 1 -E 3 -- $ABS_SPIN 1.5; echo TOP-RC-dumb=\$?" Enter
 if wait_for "TOP-RC-dumb=0" 40 && screen | grep -q "cannot set up the terminal" &&
 	screen | grep -q "perfev top: #1" && [ "$(alt)" = 0 ]; then
 	pass tui_fallback_stdio

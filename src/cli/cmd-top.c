@@ -419,7 +419,8 @@ static void account(struct top *t, const struct perfev_source_event *ev)
 	t->interval_kernel += s.kernel;
 	if (t->paused)
 		return;
-	s.period = ev->period ? ev->period : 1;
+	/* Periods of several events are not of one unit: then each sample weighs the same. */
+	s.period = ev->period && perfev_source_attr_count(t->src) == 1 ? ev->period : 1;
 	if ((s.kernel && t->o->hide_kernel) || (!s.kernel && t->o->hide_user)) {
 		top_hist_add_hidden(&t->hist, s.period);
 		return;

@@ -23,6 +23,13 @@ if ! "$PERFEV" top --stdio -d 0.2 -- true >"$TMP/probe.out" 2>&1; then
 	esac
 fi
 
+# Most cases watch the whole system (perf top's default): that needs the permission.
+timeout -s INT 1 "$PERFEV" top --stdio -d 5 -a >/dev/null 2>"$TMP/probe.out"
+if grep -q "permission denied" "$TMP/probe.out"; then
+	skip sampling top "cannot sample the whole system here: $(head -c 200 "$TMP/probe.out")"
+	finish
+fi
+
 # found NAME OUT ARGS...: oracle.py top-find on OUT, a PASS or a FAIL named NAME.
 found() {
 	name=$1 out=$2

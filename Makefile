@@ -178,6 +178,9 @@ $(O)/bench/%: bench/%.c $(STLIB)
 $(O)/bench/report-workload: private BASE_CFLAGS += -O2 -g -fno-omit-frame-pointer
 # tests/cli/test-offcpu.sh and bench/offcpu.sh find its waits by their stacks.
 $(O)/bench/offcpu-workload: private BASE_CFLAGS += -O2 -g -fno-omit-frame-pointer
+# tests/cli/test-top.sh and bench/top.sh look for its function, with its caller under -g
+# (-O0: the leaf function keeps its frame).
+$(O)/bench/top-spin: private BASE_CFLAGS += -O0 -g -fno-omit-frame-pointer
 
 # tests/cli/test-unwind.sh unwinds it: with frame pointers, and without them (only the CFI
 # describes its frames), whatever CFLAGS says.
@@ -269,6 +272,7 @@ bench: all $(BENCH_BINS)
 	@UNWIND=$(O)/bench/unwind SPAWN_TIME=$(O)/bench/spawn-time PERFEV=$(PERFEV) \
 		REPORT_WORKLOAD=$(O)/bench/report-workload \
 		UNWIND_WORKLOAD=$(O)/bench/unwind-workload-nofp sh bench/unwind.sh
+	@PERFEV=$(PERFEV) TOP_LOAD=$(O)/bench/top-spin sh bench/top.sh
 
 fuzz: $(FUZZ_BINS)
 	@for f in $(FUZZ_BINS); do \

@@ -94,6 +94,37 @@ PERFEV_API int perfev_machine_set_build_id(struct perfev_machine *m, const char 
 PERFEV_API const char *perfev_machine_comm(const struct perfev_machine *m, uint32_t tid);
 
 /*
+ * Forget thread @tid of process @pid, and when @tid is the process's
+ * main thread (@pid == @tid) the process's maps and unwinding state too:
+ * the memory a long live session keeps for tasks that have exited.  The
+ * machine itself keeps exited threads (see PERF_RECORD_EXIT above), as
+ * samples may still name them; call this once the samples before the
+ * task's EXIT record are handled (perfev_source_next() hands the EXIT
+ * out after them).  Strings of that thread (its comm) become invalid;
+ * a later sample of @tid shows no comm, of @pid no maps.  Frames
+ * resolved before stay valid.  Returns 0; -ENOENT when no thread @tid
+ * of @pid is known; -EINVAL (NULL, @tid 0: the idle thread stays).
+ */
+PERFEV_API int perfev_machine_retire(struct perfev_machine *m, uint32_t pid, uint32_t tid);
+/* How many threads the machine holds (the idle one included); 0 for NULL. */
+PERFEV_API size_t perfev_machine_thread_count(const struct perfev_machine *m);
+
+/*
+ * The frames resolved so far and kept for the next lookups of the same
+ * addresses (perfev_machine_resolve(), perfev_machine_sample_frames()):
+ * each process's own, as its maps start where ASLR put them, so a long
+ * live session that sees many processes gathers them without end.
+ */
+PERFEV_API size_t perfev_machine_frame_count(const struct perfev_machine *m);
+/*
+ * Forget them all, returning how many: the frames handed out before and
+ * their ids become invalid, and ids start over from 0 (a caller that
+ * keeps tables indexed by frame id must drop them); the strings frames
+ * pointed to stay valid.  Later lookups resolve again.  0 for NULL.
+ */
+PERFEV_API size_t perfev_machine_forget_frames(struct perfev_machine *m);
+
+/*
  * The path of cgroup @id (PERF_SAMPLE_CGROUP's value) from the
  * PERF_RECORD_CGROUP records seen so far ("/system.slice/x.service"), or
  * NULL when none named it.  Valid as long as the machine.

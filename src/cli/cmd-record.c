@@ -29,6 +29,7 @@
 #include "output/output.h"
 #include "output/attr-print.h"
 #include "record.h"
+#include "sampling.h"
 #include "target.h"
 
 static const char *const record_usage[] = {
@@ -144,27 +145,12 @@ enum { SYNTH_TASK = 1, SYNTH_MMAP = 2, SYNTH_CGROUP = 4, SYNTH_ALL = 7 };
 
 static uint64_t max_sample_rate(const struct cli_env *env)
 {
-	struct perfev_knobs k = {.sz = sizeof(k)};
-
-	if (perfev_knobs_read(env->procfs_root, &k) || k.max_sample_rate <= 0)
-		return 0;
-	return (uint64_t)k.max_sample_rate;
+	return cli_max_sample_rate(env);
 }
 
 static uint64_t parse_freq(const char *s, const struct cli_env *env, const struct option *opts)
 {
-	unsigned long long v;
-
-	if (!strcmp(s, "max")) {
-		v = max_sample_rate(env);
-		if (!v)
-			cli_die("-F max: cannot read /proc/sys/kernel/perf_event_max_sample_rate");
-		return v;
-	}
-	if (opt_parse_unsigned(s, UINT64_MAX, &v, NULL) || !v)
-		usage_error(record_usage, opts, "-F expects a frequency in Hz or 'max', not '%s'",
-			    s);
-	return v;
+	return cli_parse_freq(s, env, record_usage, opts);
 }
 
 /*
@@ -518,18 +504,7 @@ static int configure(struct perf_event_attr *a, size_t ev, void *ctx)
 	 * How often: the string's own period= or freq=, else -c, -F, or the
 	 * event's own period (every hit of a tracepoint or a breakpoint).
 	 */
-	if (!(info.terms_set & (PERFEV_TERM_PERIOD | PERFEV_TERM_FREQ))) {
-		if (o->count > 0) {
-			a->freq = 0;
-			a->sample_period = (uint64_t)o->count;
-		} else if (info.attr->sample_period && !info.attr->freq && !o->freq) {
-			a->freq = 0;
-			a->sample_period = info.attr->sample_period;
-		} else {
-			a->freq = 1;
-			a->sample_freq = rc->freq;
-		}
-	}
+	cli_attr_set_rate(a, &info, o->count, o->freq != NULL, rc->freq);
 	/* As perf: each sample carries its period when it varies, and always for tracepoints. */
 	if (a->freq || is_tracepoint(a) || o->period)
 		a->sample_type |= PERF_SAMPLE_PERIOD;
@@ -592,31 +567,12 @@ static int configure(struct perf_event_attr *a, size_t ev, void *ctx)
 
 static const char *event_name(struct rec *rc, size_t ev)
 {
-	struct perfev_event_info info = {.sz = sizeof(info)};
-	const struct perf_event_attr *a = perfev_session_event_attr(rc->s, ev);
-
-	perfev_session_event_info(rc->s, ev, &info);
-	/* A fallback changed the event itself (cycles -> cpu-clock): name what was recorded. */
-	if (info.attr->type == PERF_TYPE_HARDWARE && a->type == PERF_TYPE_SOFTWARE &&
-	    a->config == PERF_COUNT_SW_CPU_CLOCK)
-		return "cpu-clock";
-	return info.name;
+	return cli_sampled_event_name(rc->s, ev);
 }
 
 static void fail_open(struct rec *rc, const struct perfev_session_error *e)
 {
-	struct perfev_event_info info = {.sz = sizeof(info)};
-	const char *ev = NULL;
-
-	if (e->event >= 0 && !perfev_evspec_info(rc->spec, (size_t)e->event, &info))
-		ev = info.name;
-	if (ev && e->pid > 0)
-		cli_die("cannot record '%s' on pid %d: %s", ev, (int)e->pid, e->message);
-	if (ev && e->cpu >= 0)
-		cli_die("cannot record '%s' on cpu %d: %s", ev, e->cpu, e->message);
-	if (ev)
-		cli_die("cannot record '%s': %s", ev, e->message);
-	cli_die("cannot start recording: %s", e->message);
+	cli_sampling_open_failed(rc->spec, e, "record");
 }
 
 static void open_events(struct rec *rc)
@@ -1114,13 +1070,7 @@ static void dump_snapshot(struct rec *rc)
 
 static bool kernel_samples_possible(struct rec *rc)
 {
-	size_t i, n = perfev_session_event_count(rc->s);
-
-	for (i = 0; i < n; i++)
-		if (perfev_session_event_state(rc->s, i) == PERFEV_EVENT_OPEN &&
-		    !perfev_session_event_attr(rc->s, i)->exclude_kernel)
-			return true;
-	return false;
+	return cli_kernel_samples_possible(rc->s);
 }
 
 static void synthesize(struct rec *rc)
@@ -1591,34 +1541,9 @@ static void parse_events(struct rec *rc, const struct rec_opts *o)
  */
 static void parse_call_graph(struct rec_opts *o, const char *s, const struct option *opts)
 {
-	unsigned long long v;
-	const char *size;
-	char *end;
-
-	if (!strcmp(s, "fp")) {
-		o->cg_mode = PERFEV_CALLGRAPH_FP;
-		return;
-	}
-	if (!strcmp(s, "lbr"))
-		cli_die("--call-graph lbr needs a PMU with last branch records, which "
-			"perfev does not drive yet: use --call-graph fp or dwarf");
-	if (strncmp(s, "dwarf", 5) || (s[5] && s[5] != ','))
-		usage_error(record_usage, opts,
-			    "--call-graph expects fp, dwarf[,SIZE] or lbr, not '%s'", s);
-	o->cg_mode = PERFEV_CALLGRAPH_DWARF;
-	o->cg_stack = 0;
-	o->data_addr = true;
-	size = s[5] ? s + 6 : "";
-	if (!*size)
-		return;
-	errno = 0;
-	v = (*size >= '0' && *size <= '9') ? strtoull(size, &end, 0) : 0;
-	if (!v || *end || errno || v > PERFEV_STACK_USER_MAX)
-		usage_error(record_usage, opts,
-			    "invalid stack dump size '%s' in --call-graph %s: give 1 to %u bytes "
-			    "(default %u)",
-			    size, s, PERFEV_STACK_USER_MAX, PERFEV_STACK_USER_DEFAULT);
-	o->cg_stack = (uint32_t)((v + 7) & ~7ULL);
+	cli_parse_call_graph(s, &o->cg_mode, &o->cg_stack, record_usage, opts);
+	if (o->cg_mode == PERFEV_CALLGRAPH_DWARF)
+		o->data_addr = true;
 }
 
 /* Is there a PMU that traces into an AUX area (what --aux-sample and -S need)? */

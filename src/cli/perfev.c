@@ -26,6 +26,7 @@ static const struct command commands[] = {
     {"record", cmd_record, "sample a command, processes or CPUs into perf.data"},
     {"script", cmd_script, "print the records of a perf.data file as perf script does"},
     {"report", cmd_report, "sum the samples of a perf.data file by command, object and symbol"},
+    {"top", cmd_top, "a live profile of the system, processes or a command"},
     {"annotate", cmd_annotate, "show the instructions of sampled functions and their samples"},
     {"watch", cmd_watch, "print each access to an address or symbol (hardware breakpoints)"},
     {"help", cmd_help, "show help for a command"},

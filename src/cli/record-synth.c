@@ -29,8 +29,11 @@ static void emit(struct synth_ctx *sc, struct perfev_record *rec)
 	n = perfev_record_encode(sc->layout, rec, buf, sizeof(buf));
 	if (n < 0)
 		return; /* a path too long for a record: leave that mapping out */
-	n = sc->uw ? rec_unwind_feed(sc->uw, buf, (size_t)n)
-		   : perfev_data_write(sc->w, buf, (size_t)n);
+	if (sc->feed)
+		n = sc->feed(sc->feed_arg, buf, (size_t)n);
+	else
+		n = sc->uw ? rec_unwind_feed(sc->uw, buf, (size_t)n)
+			   : perfev_data_write(sc->w, buf, (size_t)n);
 	if (n && !sc->err)
 		sc->err = n;
 	if (!n)

@@ -18,6 +18,9 @@ struct synth_ctx {
 	const struct perfev_sample_layout *layout;
 	struct perfev_data_writer *w;
 	struct rec_unwind *uw; /* --unwind: records go there instead, in time order */
+	/* Or, when set, each record is handed to this (perfev top's live source); 0 or -errno. */
+	int (*feed)(void *arg, const void *rec, size_t len);
+	void *feed_arg;
 	const char *procfs_root;
 	bool data_maps;	 /* -d: non-executable mappings too */
 	bool no_maps;	 /* --synth=task: threads only */

@@ -13,6 +13,7 @@ usage: oracle.py PERFEV ORACLE [--known FILE] [--no-tracepoints] [--label NAME]
        oracle.py chains-dist SCRIPT_OUT_A SCRIPT_OUT_B [--max D]
        oracle.py attr-delta PERF_BASE PERF_FILE PERFEV_BASE PERFEV_FILE
        oracle.py attr-full PERF_FILE PERFEV_FILE [--cpu-wide]
+       oracle.py top-find TOP_STDIO_OUT SYM [--within N] [--absent-from K] [--caller FN] ...
        oracle.py annotate-cmp PERF_ANNOTATE_OUT PERFEV_ANNOTATE_OUT [--max D] [--sym NAME]
        oracle.py annotate-samples-cmp PERF_SCRIPT_OUT PERFEV_ANNOTATE_OUT DSO [--max D]
        oracle.py fake-kcore OUT KALLSYMS
@@ -1241,7 +1242,65 @@ def print_line_cmp(args):
     return 0
 
 
-COMMANDS = {"same": same, "report-cmp": report_cmp, "set-build-id": set_build_id, "chains-cmp": chains_cmp,
+def top_snapshots(path):
+    """The snapshots of `perfev top --stdio`: per refresh, its status line and its table lines."""
+    snaps = []
+    with open(path, errors="replace") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.lstrip().startswith("perfev top:"):
+                snaps.append({"status": line.strip(), "lines": []})
+            elif snaps and "%" in line and not line.startswith("-"):
+                snaps[-1]["lines"].append(line)
+    return snaps
+
+
+def top_find(args):
+    """top-find OUT SYM [--within N] [--absent-from K] [--no-kernel] [--no-user] [--caller FN]
+    [--min-snaps N]: SYM is a line of one of the first N snapshots (3); with --absent-from K,
+    of none from the K-th on; --no-kernel / --no-user: no [k] / [.] line in any snapshot;
+    --caller FN: a chain line under SYM names FN; at least --min-snaps snapshots (1)."""
+    pos, opt = chain_args(args, {"--within": 3, "--absent-from": 0, "--no-kernel": False,
+                                 "--no-user": False, "--caller": "", "--min-snaps": 1})
+    out, sym = pos
+    snaps = top_snapshots(out)
+    if len(snaps) < int(opt["--min-snaps"]):
+        print("%d snapshots, expected at least %s" % (len(snaps), opt["--min-snaps"]))
+        return 1
+    first = None
+    for i, sn in enumerate(snaps):
+        if any(sym in l and ("[k]" in l or "[.]" in l) for l in sn["lines"]):
+            first = i if first is None else first
+            if int(opt["--absent-from"]) and i + 1 >= int(opt["--absent-from"]):
+                print("'%s' still in snapshot %d of %d: %s" % (sym, i + 1, len(snaps), sn["status"]))
+                return 1
+    within = int(opt["--within"])
+    if first is None or first >= within:
+        print("'%s' not in the first %d of %d snapshots%s" % (
+            sym, within, len(snaps), "" if first is None else " (first in %d)" % (first + 1)))
+        return 1
+    for flag, mark in (("--no-kernel", "[k]"), ("--no-user", "[.]")):
+        if opt[flag]:
+            bad = [l for sn in snaps for l in sn["lines"] if mark in l]
+            if bad:
+                print("%s: a %s line: %s" % (flag, mark, bad[0].strip()))
+                return 1
+    if opt["--caller"]:
+        lines = snaps[first]["lines"]
+        at = next(i for i, l in enumerate(lines) if sym in l and "[" in l)
+        chain = []
+        for l in lines[at + 1:]:
+            if not l.lstrip().startswith("--"):
+                break
+            chain.append(l)
+        if not any(opt["--caller"] in l for l in chain):
+            print("no chain under '%s' names '%s': %s" % (sym, opt["--caller"], chain[:3]))
+            return 1
+    print("'%s' in snapshot %d of %d" % (sym, first + 1, len(snaps)))
+    return 0
+
+
+COMMANDS = {"same": same, "top-find": top_find, "report-cmp": report_cmp, "set-build-id": set_build_id, "chains-cmp": chains_cmp,
             "chains-find": chains_find, "chains-dist": chains_dist, "graph-cmp": graph_cmp,
             "attr-delta": attr_delta, "stat-attr-delta": stat_attr_delta,
             "stat-report-cmp": stat_report_cmp, "stat-file-as": stat_file_as,

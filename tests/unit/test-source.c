@@ -580,6 +580,29 @@ TEST(machine_threads_maps)
 	/* Unknown mode picks by the address. */
 	CHECK((f = one(m, 200, PERF_RECORD_MISC_CPUMODE_UNKNOWN, 0x401010)) &&
 	      !strcmp(f->dso, "/x/lib.so"));
+	/* Retired tasks: a thread loses its name, a process its maps; the others stay. */
+	CHECK_INT(perfev_machine_thread_count(m), 4);
+	CHECK_INT(perfev_machine_retire(m, 100, 201), -ENOENT); /* not 100's thread */
+	CHECK_INT(perfev_machine_retire(m, 200, 201), 0);
+	CHECK(perfev_machine_comm(m, 201) == NULL);
+	CHECK_INT(perfev_machine_retire(m, 200, 201), -ENOENT);
+	CHECK_INT(perfev_machine_retire(m, 0, 0), -EINVAL);
+	CHECK((f = one(m, 200, PERF_RECORD_MISC_USER, 0x402010)) && !strcmp(f->dso, "/x/parent"));
+	CHECK_INT(perfev_machine_retire(m, 200, 200), 0);
+	CHECK(perfev_machine_comm(m, 200) == NULL);
+	CHECK((f = one(m, 200, PERF_RECORD_MISC_USER, 0x402010)) && !f->dso);
+	CHECK((f = one(m, 100, PERF_RECORD_MISC_USER, 0x401010)) && !strcmp(f->dso, "/x/parent"));
+	CHECK_STR(perfev_machine_comm(m, 100), "parent");
+	CHECK_INT(perfev_machine_thread_count(m), 2);
+	CHECK_INT(perfev_machine_retire(NULL, 1, 1), -EINVAL);
+	/* Frames forgotten: counted, then none; a lookup resolves again, ids from 0. */
+	CHECK(perfev_machine_frame_count(m) > 0);
+	CHECK_INT(perfev_machine_forget_frames(m) > 0, 1);
+	CHECK_INT(perfev_machine_frame_count(m), 0);
+	CHECK((f = one(m, 100, PERF_RECORD_MISC_USER, 0x401010)) && !strcmp(f->dso, "/x/parent"));
+	CHECK_INT(f->id, 0);
+	CHECK_INT(perfev_machine_frame_count(m), 1);
+	CHECK_INT(perfev_machine_forget_frames(NULL), 0);
 	perfev_machine_free(m);
 	free(b.p);
 }

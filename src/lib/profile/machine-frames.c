@@ -378,6 +378,25 @@ void perfev__machine_forget_resolutions(struct perfev_machine *m)
 	m->rkeys.n = 0;
 }
 
+size_t perfev_machine_frame_count(const struct perfev_machine *m)
+{
+	return m ? m->pool.n : 0;
+}
+
+size_t perfev_machine_forget_frames(struct perfev_machine *m)
+{
+	size_t n;
+
+	if (!m)
+		return 0;
+	n = m->pool.n;
+	perfev__machine_forget_resolutions(m);
+	/* Unlike a change of symbols, this starts the ids over: the caller was told. */
+	m->pool.n = 0;
+	m->out.n = 0;
+	return n;
+}
+
 int perfev_machine_resolve(struct perfev_machine *m, uint32_t pid, unsigned int cpumode,
 			   uint64_t addr, unsigned int flags, const struct perfev_frame **frames,
 			   size_t *n)

@@ -487,6 +487,40 @@ int perfev_machine_process(struct perfev_machine *m, const struct perfev_record 
 	}
 }
 
+int perfev_machine_retire(struct perfev_machine *m, uint32_t pid, uint32_t tid)
+{
+	struct pm_thread *t;
+	struct pm_proc *p;
+	uint64_t v;
+
+	if (!m || !tid)
+		return -EINVAL;
+	t = thread_find(m, tid);
+	if (!t)
+		return -ENOENT;
+	/* A tid used again by another process: that thread is not the one that exited. */
+	if (t->pid != UINT32_MAX && t->pid != pid)
+		return -ENOENT;
+	perfev__hashmap_delete(&m->threads, tid, NULL, NULL);
+	free(t->comm);
+	free(t);
+	if (pid != tid || !perfev__hashmap_find(&m->procs, pid, &v))
+		return 0;
+	p = perfev__key_ptr(v);
+	/* The unwinder keys its state by the process: drop it before the process goes. */
+	perfev__machine_unwind_forget(m, p);
+	perfev__hashmap_delete(&m->procs, pid, NULL, NULL);
+	free(p->maps.v);
+	perfev__array_release(&p->umaps);
+	free(p);
+	return 0;
+}
+
+size_t perfev_machine_thread_count(const struct perfev_machine *m)
+{
+	return m ? perfev__hashmap_size(&m->threads) : 0;
+}
+
 /* ---- build ids ------------------------------------------------------------------ */
 
 int perfev_machine_set_build_id(struct perfev_machine *m, const char *path, const void *id,

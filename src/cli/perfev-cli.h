@@ -69,6 +69,7 @@ int cmd_stat(int argc, const char **argv);
 int cmd_record(int argc, const char **argv);
 int cmd_script(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
+int cmd_diff(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
 int cmd_version(int argc, const char **argv);
 

@@ -26,6 +26,7 @@ static const struct command commands[] = {
     {"record", cmd_record, "sample a command, processes or CPUs into perf.data"},
     {"script", cmd_script, "print the records of a perf.data file as perf script does"},
     {"report", cmd_report, "sum the samples of a perf.data file by command, object and symbol"},
+    {"diff", cmd_diff, "compare the profiles of two or more perf.data files, as perf diff"},
     {"help", cmd_help, "show help for a command"},
     {"version", cmd_version, "show the version"},
 };

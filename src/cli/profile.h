@@ -139,4 +139,14 @@ int profile_write_speedscope(const struct profile *p, size_t ev, FILE *f);
 int profile_write_pprof(const struct profile *p, size_t ev, FILE *f);
 int profile_write_html(const struct profile *p, size_t ev, FILE *f);
 
+/*
+ * The pieces of profile_write_html() other pages reuse: the profile's
+ * data as the page embeds it (compact JSON: strings, frames, stacks of
+ * event @ev, or of every event), and the copy of template @*t up to its
+ * next "@PERFEV_NAME@" marker, which returns the marker's name (from
+ * "PERFEV_") and moves @*t past it, or NULL at @end.
+ */
+int profile_write_html_data(const struct profile *p, size_t ev, FILE *f);
+const char *profile_html_marker(const unsigned char **t, const unsigned char *end, FILE *f);
+
 #endif /* PERFEV_CLI_PROFILE_H */

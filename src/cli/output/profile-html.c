@@ -109,7 +109,7 @@ static bool wanted(const struct profile *p, size_t ev, const struct profile_stac
 	return ev >= p->nevents || s->ev == ev;
 }
 
-static int write_data(const struct profile *p, size_t ev, FILE *f)
+int profile_write_html_data(const struct profile *p, size_t ev, FILE *f)
 {
 	const struct profile_meta *m = &p->meta;
 	struct page pg = {0};
@@ -216,8 +216,7 @@ out:
 	return err;
 }
 
-/* Write template @t up to its next "@PERFEV_NAME@" marker: its name, or NULL at the end. */
-static const char *put_until_marker(const unsigned char **t, const unsigned char *end, FILE *f)
+const char *profile_html_marker(const unsigned char **t, const unsigned char *end, FILE *f)
 {
 	static const char mark[] = "@PERFEV_";
 	const unsigned char *m = memmem(*t, (size_t)(end - *t), mark, sizeof(mark) - 1);
@@ -242,9 +241,9 @@ int profile_write_html(const struct profile *p, size_t ev, FILE *f)
 	const char *marker;
 	int err = 0;
 
-	while ((marker = put_until_marker(&t, end, f))) {
+	while ((marker = profile_html_marker(&t, end, f))) {
 		if (!strncmp(marker, "PERFEV_DATA@", 12))
-			err = write_data(p, ev, f);
+			err = profile_write_html_data(p, ev, f);
 		else if (!strncmp(marker, "PERFEV_SCRIPT@", 14))
 			fwrite(page_js, 1, sizeof(page_js), f);
 		if (err)

@@ -179,6 +179,9 @@ $(O)/bench/%: bench/%.c $(STLIB)
 # bench/report.sh profiles it with frame-pointer call chains, whatever CFLAGS says.
 $(O)/bench/report-workload: private BASE_CFLAGS += -O2 -g -fno-omit-frame-pointer
 
+# perfev diff's tests and bench record it with -g: frame pointers too.
+$(O)/bench/diff-workload: private BASE_CFLAGS += -O2 -g -fno-omit-frame-pointer
+
 # tests/cli/test-unwind.sh unwinds it: with frame pointers, and without them (only the CFI
 # describes its frames), whatever CFLAGS says.
 $(O)/bench/unwind-workload-fp: private UNWIND_CFLAGS := -fno-omit-frame-pointer
@@ -187,6 +190,9 @@ $(UNWIND_BINS): bench/unwind-workload.c
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(BASE_CFLAGS) -O2 -g $(UNWIND_CFLAGS) -o $@ $< -lm
+
+# perfev diff's statistic, built into its test from the CLI's source, takes sqrt from libm.
+$(O)/tests/unit/test-diff-sig $(O)/san/tests/unit/test-diff-sig: private LIB_LIBS += -lm
 
 # The test's own source comes last: of several sources, gcc writes the .d file of the last.
 $(O)/tests/unit/%: tests/unit/%.c $(TEST_HARNESS) tests/harness.h $(STLIB)

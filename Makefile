@@ -269,6 +269,8 @@ bench: all $(BENCH_BINS)
 	@PERFEV=$(PERFEV) SPAWN_TIME=$(O)/bench/spawn-time \
 		REPORT_WORKLOAD=$(O)/bench/report-workload sh bench/report.sh
 	@PERFEV=$(PERFEV) SPAWN_TIME=$(O)/bench/spawn-time WORKLOAD=$(O)/examples/workload sh bench/script.sh
+	@PERFEV=$(PERFEV) SPAWN_TIME=$(O)/bench/spawn-time DIFF_WORKLOAD=$(O)/bench/diff-workload \
+		sh bench/diff.sh
 	@UNWIND=$(O)/bench/unwind SPAWN_TIME=$(O)/bench/spawn-time PERFEV=$(PERFEV) \
 		REPORT_WORKLOAD=$(O)/bench/report-workload \
 		UNWIND_WORKLOAD=$(O)/bench/unwind-workload-nofp sh bench/unwind.sh

@@ -104,7 +104,7 @@ static void on_sample(struct reader *r, struct perfev_source *src,
 	d->prof.events[e].period += period;
 	profile_add_on_cpu(&d->prof, e, ev->comm, ev->pid, ev->tid,
 			   d->want[DK_CPU] && (smp->present & PERF_SAMPLE_CPU) ? (int32_t)smp->cpu
-									      : -1,
+									       : -1,
 			   r->stack, (uint32_t)r->nstack, period);
 }
 
@@ -123,13 +123,13 @@ static int read_file(struct diff *d, uint32_t k, const struct input_opts *base,
 
 	io.path = d->paths[k];
 	if (access(io.path, F_OK) && errno == ENOENT) {
-		cli_error("cannot open %s '%s': no such file%s", k ? "the file" : "the baseline",
-			  io.path,
-			  k || d->nfiles > 2 ? ""
-			  : strcmp(io.path, "perf.data.old")
-			      ? ""
-			      : " (give both files: perfev diff BASELINE.data NEW.data; perf.data.old "
-				"is the perf.data a later perf record moved aside)");
+		cli_error(
+		    "cannot open %s '%s': no such file%s", k ? "the file" : "the baseline", io.path,
+		    k || d->nfiles > 2 ? ""
+		    : strcmp(io.path, "perf.data.old")
+			? ""
+			: " (give both files: perfev diff BASELINE.data NEW.data; perf.data.old "
+			  "is the perf.data a later perf record moved aside)");
 		return 1;
 	}
 	status = input_open(&in, &io);
@@ -220,7 +220,8 @@ static void parse_keys(struct diff *d, const char *spec, const struct option *op
 		const char *name;
 		int key;
 	} names[] = {
-	    {"pid", DK_PID}, {"comm", DK_COMM}, {"dso", DK_DSO}, {"symbol", DK_SYM}, {"cpu", DK_CPU},
+	    {"pid", DK_PID},	{"comm", DK_COMM}, {"dso", DK_DSO},
+	    {"symbol", DK_SYM}, {"cpu", DK_CPU},
 	};
 	const char *p = spec;
 	size_t len, i;
@@ -344,13 +345,15 @@ int cmd_diff(int argc, const char **argv)
 		    OPT_FLAG('b', "baseline-only", &d.baseline_only,
 			     "only entries of the baseline found in a new file"),
 		    OPT_STR(0, "percentage", &percentage, "relative|absolute",
-			    "shares of what the filters leave (relative) or of all (absolute, the default)"),
+			    "shares of what the filters leave (relative) or of all (absolute, the "
+			    "default)"),
 		    OPT_NUM('o', "order", &order, "N", "sort by the column of file N (1)"),
 		    OPT_STR('t', "field-separator", &d.sep, "SEP",
 			    "columns separated by SEP, no spaces added"),
 		    OPT_FLAG('q', "quiet", &d.quiet, "the entries alone, no headers or warnings"),
 		    OPT_FLAG(0, "stdio", &stdio, "the text table (the only interface)"),
-		    OPT_FLAG('f', "force", &force, "accepted for perf's sake: files are not owner-checked"),
+		    OPT_FLAG('f', "force", &force,
+			     "accepted for perf's sake: files are not owner-checked"),
 		    OPT_FLAG(0, "no-significance", &no_sig,
 			     "no Sig column: perf diff's table exactly"),
 		    OPT_HEADING("Filters (hidden entries still count in the totals)"),
@@ -378,7 +381,8 @@ int cmd_diff(int argc, const char **argv)
 		parse_compute(&d, compute, opts);
 		if (percentage && strcmp(percentage, "relative") && strcmp(percentage, "absolute"))
 			usage_error(diff_usage, opts,
-				    "--percentage takes relative or absolute, not '%s'", percentage);
+				    "--percentage takes relative or absolute, not '%s'",
+				    percentage);
 		/* perf diff's default, unlike perf report's */
 		d.absolute = !percentage || !strcmp(percentage, "absolute");
 		if (d.sep && !*d.sep)
@@ -400,9 +404,10 @@ int cmd_diff(int argc, const char **argv)
 			d.nfiles = 2;
 		}
 		if (order < 0 || (uint32_t)order >= d.nfiles)
-			usage_error(diff_usage, opts,
-				    "-o takes a file's number from 0 to %u (the baseline is 0), not %d",
-				    d.nfiles - 1, order);
+			usage_error(
+			    diff_usage, opts,
+			    "-o takes a file's number from 0 to %u (the baseline is 0), not %d",
+			    d.nfiles - 1, order);
 		d.order = (uint32_t)order;
 	}
 	d.sig = !no_sig;

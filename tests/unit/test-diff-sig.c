@@ -47,8 +47,8 @@ TEST(diff_sig_known_values)
 			continue;
 		EXPECT(fabs(z - cases[i].z) < 1e-8, "case %zu: z = %.10f, expected %.10f", i, z,
 		       cases[i].z);
-		EXPECT(!strcmp(diff_sig_mark(z), cases[i].mark), "case %zu: mark '%s', expected '%s'",
-		       i, diff_sig_mark(z), cases[i].mark);
+		EXPECT(!strcmp(diff_sig_mark(z), cases[i].mark),
+		       "case %zu: mark '%s', expected '%s'", i, diff_sig_mark(z), cases[i].mark);
 	}
 }
 

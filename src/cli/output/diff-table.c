@@ -59,9 +59,9 @@ struct dtab {
 	struct perfev__hashmap map; /* struct dkey * -> struct dent * */
 	struct dent **v;
 	size_t nv, cap;
-	double *total;		    /* per file: what shares are of */
-	double base_shown;	    /* the baseline's shares in its column (-b leaves fewer) */
-	uint64_t *samples;	    /* per file: the event's samples, for the significance test */
+	double *total;	   /* per file: what shares are of */
+	double base_shown; /* the baseline's shares in its column (-b leaves fewer) */
+	uint64_t *samples; /* per file: the event's samples, for the significance test */
 };
 
 static uint64_t dkey_hash(uint64_t key, void *ctx)
@@ -206,8 +206,8 @@ static void build(struct dtab *t, uint32_t b)
 				visible[k] += (double)t->v[i]->f[k].period;
 	for (k = 0; k < d->nfiles; k++) {
 		t->total[k] = t->ev[k] == NONE ? 0
-			      : d->absolute	 ? (double)d->prof.events[t->ev[k]].period
-						 : visible[k];
+			      : d->absolute    ? (double)d->prof.events[t->ev[k]].period
+					       : visible[k];
 		t->samples[k] = t->ev[k] == NONE ? 0 : d->prof.events[t->ev[k]].samples;
 	}
 	free(visible);
@@ -294,8 +294,7 @@ static int cmp_order(const struct dent *x, const struct dent *y, uint32_t k, enu
  * then as cmp_order() but with no exception for the baseline's absence
  * (a ratio is then the new period over 1).
  */
-static int cmp_column(const struct diff *d, const struct dent *x, const struct dent *y,
-		      uint32_t k)
+static int cmp_column(const struct diff *d, const struct dent *x, const struct dent *y, uint32_t k)
 {
 	bool px = paired(d, x), py = paired(d, y);
 
@@ -318,7 +317,8 @@ static int cmp_name(const char *a, const char *b)
 
 static int cmp_dent(const void *pa, const void *pb)
 {
-	const struct dent *x = *(const struct dent *const *)pa, *y = *(const struct dent *const *)pb;
+	const struct dent *x = *(const struct dent *const *)pa,
+			  *y = *(const struct dent *const *)pb;
 	const struct diff *d = g_diff;
 	int c = 0, i;
 	uint32_t k;
@@ -395,9 +395,10 @@ struct column {
 static void add_column(struct column *c, size_t *n, const struct diff *d, enum dcol kind,
 		       uint32_t file)
 {
-	static const char *const values[] = {
-	    [DC_DELTA] = "Delta", [DC_DELTA_ABS] = "Delta Abs", [DC_RATIO] = "Ratio",
-	    [DC_WDIFF] = "Weighted diff"};
+	static const char *const values[] = {[DC_DELTA] = "Delta",
+					     [DC_DELTA_ABS] = "Delta Abs",
+					     [DC_RATIO] = "Ratio",
+					     [DC_WDIFF] = "Weighted diff"};
 	static const int value_width[] = {
 	    [DC_DELTA] = 7, [DC_DELTA_ABS] = 9, [DC_RATIO] = 14, [DC_WDIFF] = 14};
 	const char *name = "";
@@ -480,14 +481,16 @@ static void column_text(const struct dtab *t, const struct dent *e, const struct
 		switch (d->compute) {
 		case DC_DELTA:
 		case DC_DELTA_ABS:
-			snprintf(buf, len, "(%" PRIu64 " * 100 / %.0f) - (%" PRIu64 " * 100 / %.0f)",
+			snprintf(buf, len,
+				 "(%" PRIu64 " * 100 / %.0f) - (%" PRIu64 " * 100 / %.0f)",
 				 f->period, t->total[c->file], b->period, t->base_shown);
 			break;
 		case DC_RATIO:
 			snprintf(buf, len, "%" PRIu64 " / %" PRIu64, f->period, b->period);
 			break;
 		default:
-			snprintf(buf, len, "(%" PRIu64 " * %" PRId64 ") - (%" PRIu64 " * %" PRId64 ")",
+			snprintf(buf, len,
+				 "(%" PRIu64 " * %" PRId64 ") - (%" PRIu64 " * %" PRId64 ")",
 				 f->period, d->w2, b->period, d->w1);
 			break;
 		}

@@ -8,7 +8,6 @@
  * new profile's, colours the change of each frame's share (red: more of
  * the samples than in the baseline, blue: fewer).
  */
-#include <errno.h>
 #include <string.h>
 #include "diff.h"
 #include "output/json.h"
@@ -33,25 +32,29 @@ static void write_files(const struct diff *d, FILE *f)
 	json_obj_end(&j);
 }
 
+struct diff_page {
+	const struct diff *d;
+	uint32_t base, cur;
+};
+
+static int fill_diff(const char *name, void *ctx, FILE *f)
+{
+	const struct diff_page *dp = ctx;
+
+	if (!strncmp(name, "BASE@", 5))
+		return profile_write_html_data(&dp->d->prof, dp->base, f);
+	if (!strncmp(name, "NEW@", 4))
+		return profile_write_html_data(&dp->d->prof, dp->cur, f);
+	if (!strncmp(name, "FILES@", 6))
+		write_files(dp->d, f);
+	else if (!strncmp(name, "SCRIPT@", 7))
+		fwrite(page_js, 1, sizeof(page_js), f);
+	return 0;
+}
+
 int diff_write_html(const struct diff *d, uint32_t base, uint32_t cur, FILE *f)
 {
-	const unsigned char *t = page_html, *end = page_html + sizeof(page_html);
-	const char *marker;
-	int err = 0;
+	struct diff_page dp = {d, base, cur};
 
-	while ((marker = profile_html_marker(&t, end, f))) {
-		if (!strncmp(marker, "PERFEV_BASE@", 12))
-			err = profile_write_html_data(&d->prof, base, f);
-		else if (!strncmp(marker, "PERFEV_NEW@", 11))
-			err = profile_write_html_data(&d->prof, cur, f);
-		else if (!strncmp(marker, "PERFEV_FILES@", 13))
-			write_files(d, f);
-		else if (!strncmp(marker, "PERFEV_SCRIPT@", 14))
-			fwrite(page_js, 1, sizeof(page_js), f);
-		if (err)
-			return err;
-	}
-	if (fflush(f) || ferror(f))
-		return -EIO;
-	return 0;
+	return profile_html_fill(page_html, sizeof(page_html), fill_diff, &dp, f);
 }

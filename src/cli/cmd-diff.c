@@ -86,6 +86,8 @@ static void on_sample(struct reader *r, struct perfev_source *src,
 	/* A frequency without PERF_SAMPLE_PERIOD says nothing of the period: one per sample. */
 	if (!(smp->present & (PERF_SAMPLE_READ | PERF_SAMPLE_PERIOD)) && ev->attr->attr->freq)
 		period = 1;
+	if (ev->attr->attr->sample_type & PERF_SAMPLE_CALLCHAIN)
+		d->have_callchains = true;
 	if (r->chains)
 		err = perfev_source_frames(src, ev, PERFEV_FRAMES_CHAIN, &f, &n);
 	if (!err && !n)
@@ -301,6 +303,10 @@ static int write_html(struct diff *d, const char *path)
 			  path, d->paths[0], d->paths[0], d->paths[1]);
 		return 1;
 	}
+	if (!d->have_callchains)
+		cli_error("warning: '%s' and '%s' have no call chains (record with -g): the flame "
+			  "graph shows the sampled functions alone",
+			  d->paths[0], d->paths[1]);
 	if (!strcmp(path, "-")) {
 		err = diff_write_html(d, b, c, stdout);
 		if (err)
@@ -337,14 +343,15 @@ int cmd_diff(int argc, const char **argv)
 		    OPT_STR('s', "sort", &sort, "KEYS",
 			    "what entries are made of and matched by: comm, pid, dso, sym, cpu "
 			    "(default dso,sym)"),
-		    OPT_STR('c', "compute", &compute, "delta|delta-abs|ratio|wdiff:W1,W2",
-			    "each new file's column: the change of share (delta; delta-abs sorts "
-			    "by its size, the default), new/old period, or new*W2 - old*W1"),
+		    OPT_STR('c', "compute", &compute, "HOW",
+			    "each new file's column: delta (the change of share), delta-abs (the "
+			    "same, sorted by its size; the default), ratio (new/old period) or "
+			    "wdiff:W1,W2 (new*W2 - old*W1)"),
 		    OPT_FLAG('p', "period", &d.show_period, "the periods too"),
 		    OPT_FLAG('F', "formula", &d.show_formula, "how each value is computed"),
 		    OPT_FLAG('b', "baseline-only", &d.baseline_only,
 			     "only entries of the baseline found in a new file"),
-		    OPT_STR(0, "percentage", &percentage, "relative|absolute",
+		    OPT_STR(0, "percentage", &percentage, "HOW",
 			    "shares of what the filters leave (relative) or of all (absolute, the "
 			    "default)"),
 		    OPT_NUM('o', "order", &order, "N", "sort by the column of file N (1)"),

@@ -57,6 +57,7 @@ struct diff {
 	uint32_t nfiles;
 	struct profile prof;
 	struct diff_event *evs; /* per profile event */
+	bool have_callchains;	/* some file's samples have call chains */
 	size_t cap_evs;
 };
 

@@ -584,7 +584,7 @@ static void print_header(const struct dtab *t, const struct column *cols, size_t
 static void print_table(struct dtab *t, bool first)
 {
 	struct diff *d = t->d;
-	struct column cols[4 + 4 * 64];
+	struct column *cols = calloc(2 + 4 * (size_t)d->nfiles, sizeof(*cols));
 	size_t ncols = 0, i, c;
 	int kw[DK_MAX], k;
 	uint32_t f;
@@ -593,7 +593,9 @@ static void print_table(struct dtab *t, bool first)
 	add_column(cols, &ncols, d, COL_BASE, 0);
 	if (d->show_period)
 		add_column(cols, &ncols, d, COL_BASE_PERIOD, 0);
-	for (f = 1; f < d->nfiles && ncols + 4 <= sizeof(cols) / sizeof(cols[0]); f++) {
+	if (!cols)
+		cli_die("out of memory");
+	for (f = 1; f < d->nfiles; f++) {
 		add_column(cols, &ncols, d, COL_VALUE, f);
 		if (d->sig)
 			add_column(cols, &ncols, d, COL_SIG, f);
@@ -644,6 +646,7 @@ static void print_table(struct dtab *t, bool first)
 		}
 		putchar('\n');
 	}
+	free(cols);
 }
 
 void diff_table_print(struct diff *d)

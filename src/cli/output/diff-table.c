@@ -27,7 +27,6 @@
 /* What an entry is: the keys' fields, interned (so compared as pointers), the rest zero. */
 struct dkey {
 	const char *comm, *dso, *sym;
-	uint64_t addr; /* without a symbol */
 	uint32_t tid;
 	int32_t cpu;
 };
@@ -35,6 +34,7 @@ struct dkey {
 struct dent {
 	struct dkey key;
 	char level;	  /* the first sample's */
+	uint64_t addr;	  /* the first sample's, shown without a symbol */
 	const char *comm; /* for the pid column: the first sample's command */
 	bool hidden;	  /* a filter hides it; it counts in the totals all the same */
 	uint32_t seq;
@@ -69,7 +69,7 @@ static uint64_t dkey_hash(uint64_t key, void *ctx)
 	const struct dkey *k = perfev__key_ptr(key);
 	uint64_t h = perfev__hash_combine((uintptr_t)k->comm, (uintptr_t)k->dso);
 
-	h = perfev__hash_combine(h, (uintptr_t)k->sym ^ k->addr);
+	h = perfev__hash_combine(h, (uintptr_t)k->sym);
 	h = perfev__hash_combine(h, (uint64_t)k->tid << 32 | (uint32_t)k->cpu);
 	(void)ctx;
 	return perfev__hash_u64(h);
@@ -80,8 +80,8 @@ static bool dkey_equal(uint64_t x, uint64_t y, void *ctx)
 	const struct dkey *a = perfev__key_ptr(x), *b = perfev__key_ptr(y);
 
 	(void)ctx;
-	return a->comm == b->comm && a->dso == b->dso && a->sym == b->sym && a->addr == b->addr &&
-	       a->tid == b->tid && a->cpu == b->cpu;
+	return a->comm == b->comm && a->dso == b->dso && a->sym == b->sym && a->tid == b->tid &&
+	       a->cpu == b->cpu;
 }
 
 static bool listed(const struct diff_names *f, const char *s)
@@ -122,8 +122,8 @@ static void add_stack(struct dtab *t, const struct profile_stack *s, uint32_t fi
 	k.cpu = d->want[DK_CPU] ? s->cpu : 0;
 	/* A function is its object's: two of one name in two objects stay apart. */
 	k.dso = d->want[DK_DSO] || d->want[DK_SYM] ? dso : NULL;
+	/* perf diff compares functions by name: the unresolved addresses of an object are one. */
 	k.sym = d->want[DK_SYM] ? fr->sym : NULL;
-	k.addr = d->want[DK_SYM] && !fr->sym ? fr->addr : 0;
 	t->map.hash = dkey_hash;
 	t->map.equal = dkey_equal;
 	slot = perfev__hashmap_upsert(&t->map, perfev__ptr_key(&k), &added);
@@ -135,6 +135,7 @@ static void add_stack(struct dtab *t, const struct profile_stack *s, uint32_t fi
 			cli_die("out of memory");
 		e->key = k;
 		e->level = fr->level;
+		e->addr = fr->addr;
 		e->comm = s->comm;
 		e->seq = (uint32_t)t->nv;
 		e->hidden = !listed(&d->fcomm, s->comm) || !listed(&d->fdso, dso) ||
@@ -372,7 +373,7 @@ static void key_text(const struct dent *e, enum diff_key k, char *buf, size_t le
 		if (e->key.sym)
 			snprintf(buf, len, "[%c] %s", e->level, e->key.sym);
 		else
-			snprintf(buf, len, "[%c] %#.16" PRIx64, e->level, e->key.addr);
+			snprintf(buf, len, "[%c] %#.16" PRIx64, e->level, e->addr);
 		break;
 	case DK_CPU:
 		snprintf(buf, len, "%3.3d", (int)e->key.cpu);

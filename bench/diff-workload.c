@@ -4,8 +4,8 @@
  * tests and bench: a run of `diff-workload 3 1` spends about three
  * quarters of its time in hot_a, `diff-workload 1 3` in hot_b (and one
  * seventeenth in warm_c), so two recordings show a real shift; two runs
- * with the same arguments differ by sampling noise alone.  Built with frame pointers, so that `record -g` unwinds
- * every frame.
+ * with the same arguments differ by sampling noise alone.  Built with frame pointers, so that
+ * `record -g` unwinds every frame.
  *
  *   diff-workload A B [MILLISECONDS]     A:B the shares, about 600 ms in all
  */

@@ -164,9 +164,17 @@ static int read_file(struct diff *d, uint32_t k, const struct input_opts *base,
 		d->evs[d->prof.nevents - 1].type = a ? a->attr->type : 0;
 		d->evs[d->prof.nevents - 1].config = a ? a->attr->config : 0;
 	}
-	while ((err = perfev_source_next(in.src, &ev)) > 0)
+	while ((err = perfev_source_next(in.src, &ev)) > 0) {
 		if (ev->kind == PERFEV_SOURCE_SAMPLE && input_keep(&in, ev))
 			on_sample(&r, in.src, ev);
+		else if (ev->type == PERF_RECORD_COMM && ev->rec && d->want[DK_PID])
+			/* perf's pid column: the thread's command at the end, samples or not */
+			if (perfev__hashmap_set(
+				&d->comms, (uint64_t)k << 32 | ev->rec->u.comm.tid,
+				perfev__ptr_key(profile_intern(&d->prof, ev->rec->u.comm.comm)),
+				NULL, NULL) < 0)
+				cli_die("out of memory");
+	}
 	if (err == -ENOMEM)
 		cli_die("out of memory");
 	if (err < 0)
@@ -442,6 +450,7 @@ int cmd_diff(int argc, const char **argv)
 	opt_list_release(&pids);
 	opt_list_release(&tids);
 	free(d.evs);
+	perfev__hashmap_release(&d.comms);
 	profile_release(&d.prof);
 	return status;
 }

@@ -58,6 +58,8 @@ struct diff {
 	struct profile prof;
 	struct diff_event *evs; /* per profile event */
 	bool have_callchains;	/* some file's samples have call chains */
+	/* file << 32 | tid -> the thread's last command (interned), for the pid column */
+	struct perfev__hashmap comms;
 	size_t cap_evs;
 };
 

@@ -57,6 +57,7 @@ elif [ -n "$rec_ok" ]; then
 	same diff_sort_dso "" "$TMP/A.data" "$TMP/B.data" -- -s dso
 	same diff_sort_comm_dso_sym "" "$TMP/A.data" "$TMP/B.data" -- -s comm,dso,sym
 	same diff_sort_cpu "" "$TMP/A.data" "$TMP/B.data" -- -s cpu,sym
+	same diff_sort_pid "" "$TMP/A.data" "$TMP/B.data" -- -s comm,pid
 	same diff_baseline_only "" "$TMP/A.data" "$TMP/B.data" -- -b -F
 	same diff_three "" "$TMP/A.data" "$TMP/B.data" "$TMP/A2.data" -- -p
 	same diff_three_order "" "$TMP/A.data" "$TMP/B.data" "$TMP/A2.data" -- -o 2 -c ratio
@@ -90,6 +91,7 @@ elif [ -n "$rec_ok" ]; then
 		"$PERFEV" record -q -a -F 199 -o "$TMP/S2.data" -- "$W" 1 1 200 >/dev/null 2>&1; then
 		same diff_system_wide "" "$TMP/S1.data" "$TMP/S2.data" --
 		same diff_system_wide_comm "" "$TMP/S1.data" "$TMP/S2.data" -- -s comm -c ratio
+		same diff_system_wide_pid "" "$TMP/S1.data" "$TMP/S2.data" -- -s pid,sym
 	else
 		skip system_wide diff_system_wide "perfev record -a failed here: not permitted?"
 	fi

@@ -48,8 +48,9 @@ struct dent {
 };
 
 static const char *const key_header[DK_MAX] = {
-    [DK_COMM] = "Command", [DK_PID] = "Pid:Command", [DK_DSO] = "Shared Object",
-    [DK_SYM] = "Symbol",   [DK_CPU] = "CPU",
+    [DK_COMM] = "Command",	[DK_PID] = "    Pid:Command",
+    [DK_DSO] = "Shared Object", [DK_SYM] = "Symbol",
+    [DK_CPU] = "CPU",
 };
 
 /* One event's table in the making. */
@@ -356,15 +357,32 @@ static int cmp_dent(const void *pa, const void *pb)
 	return c;
 }
 
+/*
+ * The command perf's pid column names: the thread's last (its COMM
+ * records), in the first file that has the entry.
+ */
+static const char *thread_comm(const struct diff *d, const struct dent *e)
+{
+	uint64_t comm;
+	uint32_t k;
+
+	for (k = 0; k < d->nfiles && !e->f[k].in; k++)
+		;
+	if (k < d->nfiles && perfev__hashmap_find(&d->comms, (uint64_t)k << 32 | e->key.tid, &comm))
+		return perfev__key_ptr(comm);
+	return e->comm;
+}
+
 /* The text of key @k of @e. */
-static void key_text(const struct dent *e, enum diff_key k, char *buf, size_t len)
+static void key_text(const struct diff *d, const struct dent *e, enum diff_key k, char *buf,
+		     size_t len)
 {
 	switch (k) {
 	case DK_COMM:
 		snprintf(buf, len, "%s", e->key.comm);
 		break;
 	case DK_PID:
-		snprintf(buf, len, "%7" PRIu32 ":%s", e->key.tid, e->comm);
+		snprintf(buf, len, "%7" PRIu32 ":%s", e->key.tid, thread_comm(d, e));
 		break;
 	case DK_DSO:
 		snprintf(buf, len, "%s", e->key.dso);
@@ -573,8 +591,7 @@ static void print_header(const struct dtab *t, const struct column *cols, size_t
 				for (w = 0; w < kw[i]; w++)
 					putchar('.');
 			else
-				printf(d->keys[i] == DK_PID ? "%*s" : "%-*s", kw[i],
-				       key_header[d->keys[i]]);
+				printf("%-*s", kw[i], key_header[d->keys[i]]);
 		}
 		putchar('\n');
 	}
@@ -610,7 +627,7 @@ static void print_table(struct dtab *t, bool first)
 		for (i = 0; i < t->nv; i++) {
 			int len;
 
-			key_text(t->v[i], d->keys[k], buf, sizeof(buf));
+			key_text(d, t->v[i], d->keys[k], buf, sizeof(buf));
 			len = d->keys[k] == DK_CPU ? 3 : (int)strlen(buf);
 			if (len > kw[k])
 				kw[k] = len;
@@ -638,7 +655,7 @@ static void print_table(struct dtab *t, bool first)
 		for (k = 0; k < d->nkeys; k++) {
 			if (elided(d, d->keys[k]))
 				continue;
-			key_text(e, d->keys[k], buf, sizeof(buf));
+			key_text(d, e, d->keys[k], buf, sizeof(buf));
 			/* perf pads every key but a symbol at the end. */
 			if (k == last_key(d) && d->keys[k] == DK_SYM)
 				printf("%s%s", gap(d), buf);

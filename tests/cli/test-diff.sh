@@ -122,7 +122,7 @@ if [ -n "$rec_ok" ]; then
 	# At 5% each, two marked rows of a same-workload pair are already unlikely, and hot_a
 	# (three quarters of the samples) at 1% even less (the timer's regular sampling of a
 	# deterministic loop varies less than the binomial the test assumes).
-	if [ "$rows" -gt 3 ] && [ "$marked" -le 2 ] && grep -Eq '^(-|\*)\|\[\.\] hot_a$' "$TMP/m2"; then
+	if [ "$rows" -ge 3 ] && [ "$marked" -le 2 ] && grep -Eq '^(-|\*)\|\[\.\] hot_a$' "$TMP/m2"; then
 		pass diff_sig_same
 	else
 		fail diff_sig_same "$marked of $rows rows marked for two runs of one workload: $(grep -v '^-|' "$TMP/m2" | head -3 | tr '\n' ' ')"

@@ -167,8 +167,9 @@ static int read_file(struct diff *d, uint32_t k, const struct input_opts *base,
 	while ((err = perfev_source_next(in.src, &ev)) > 0) {
 		if (ev->kind == PERFEV_SOURCE_SAMPLE && input_keep(&in, ev))
 			on_sample(&r, in.src, ev);
-		else if (ev->type == PERF_RECORD_COMM && ev->rec && d->want[DK_PID])
-			/* perf's pid column: the thread's command at the end, samples or not */
+		else if (ev->type == PERF_RECORD_COMM && ev->rec &&
+			 (d->want[DK_PID] || d->want[DK_COMM]))
+			/* perf's pid and comm columns: each thread's command at the end */
 			if (perfev__hashmap_set(
 				&d->comms, (uint64_t)k << 32 | ev->rec->u.comm.tid,
 				perfev__ptr_key(profile_intern(&d->prof, ev->rec->u.comm.comm)),

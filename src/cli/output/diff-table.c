@@ -34,14 +34,15 @@ struct dkey {
 struct dent {
 	struct dkey key;
 	char level;	  /* the first sample's */
-	uint64_t addr;	  /* the first sample's, shown without a symbol */
+	uint32_t tid;	  /* the first sample's thread */
 	const char *comm; /* for the pid column: the first sample's command */
 	bool hidden;	  /* a filter hides it; it counts in the totals all the same */
 	uint32_t seq;
 	/* per file */
 	struct dsum {
 		uint64_t period, samples;
-		bool in; /* the file has it */
+		uint64_t addr; /* the lowest of its samples' addresses */
+		bool in;       /* the file has it */
 		double delta, ratio;
 		int64_t wdiff;
 	} f[];
@@ -136,7 +137,7 @@ static void add_stack(struct dtab *t, const struct profile_stack *s, uint32_t fi
 			cli_die("out of memory");
 		e->key = k;
 		e->level = fr->level;
-		e->addr = fr->addr;
+		e->tid = s->tid;
 		e->comm = s->comm;
 		e->seq = (uint32_t)t->nv;
 		e->hidden = !listed(&d->fcomm, s->comm) || !listed(&d->fdso, dso) ||
@@ -148,6 +149,9 @@ static void add_stack(struct dtab *t, const struct profile_stack *s, uint32_t fi
 		t->v[t->nv++] = e;
 	}
 	e = perfev__key_ptr(slot->value);
+	/* Without a symbol perf shows the lowest address of the entry (it merges them in order). */
+	if (!e->f[file].in || fr->addr < e->f[file].addr)
+		e->f[file].addr = fr->addr;
 	e->f[file].period += s->period;
 	e->f[file].samples += s->samples;
 	e->f[file].in = true;
@@ -357,18 +361,25 @@ static int cmp_dent(const void *pa, const void *pb)
 	return c;
 }
 
+/* The first file that has @e: where perf takes what it shows of it. */
+static uint32_t first_file(const struct diff *d, const struct dent *e)
+{
+	uint32_t k;
+
+	for (k = 0; k + 1 < d->nfiles && !e->f[k].in; k++)
+		;
+	return k;
+}
+
 /*
- * The command perf's pid column names: the thread's last (its COMM
- * records), in the first file that has the entry.
+ * The command of @e's thread as perf's pid column names it and its
+ * comm column measures it: the thread's last (its COMM records).
  */
 static const char *thread_comm(const struct diff *d, const struct dent *e)
 {
 	uint64_t comm;
-	uint32_t k;
 
-	for (k = 0; k < d->nfiles && !e->f[k].in; k++)
-		;
-	if (k < d->nfiles && perfev__hashmap_find(&d->comms, (uint64_t)k << 32 | e->key.tid, &comm))
+	if (perfev__hashmap_find(&d->comms, (uint64_t)first_file(d, e) << 32 | e->tid, &comm))
 		return perfev__key_ptr(comm);
 	return e->comm;
 }
@@ -391,7 +402,8 @@ static void key_text(const struct diff *d, const struct dent *e, enum diff_key k
 		if (e->key.sym)
 			snprintf(buf, len, "[%c] %s", e->level, e->key.sym);
 		else
-			snprintf(buf, len, "[%c] %#.16" PRIx64, e->level, e->addr);
+			snprintf(buf, len, "[%c] %#.16" PRIx64, e->level,
+				 e->f[first_file(d, e)].addr);
 		break;
 	case DK_CPU:
 		snprintf(buf, len, "%3.3d", (int)e->key.cpu);
@@ -628,7 +640,10 @@ static void print_table(struct dtab *t, bool first)
 			int len;
 
 			key_text(d, t->v[i], d->keys[k], buf, sizeof(buf));
-			len = d->keys[k] == DK_CPU ? 3 : (int)strlen(buf);
+			/* perf's: a command's width is that of its thread's last command */
+			len = d->keys[k] == DK_CPU    ? 3
+			      : d->keys[k] == DK_COMM ? (int)strlen(thread_comm(d, t->v[i]))
+						      : (int)strlen(buf);
 			if (len > kw[k])
 				kw[k] = len;
 		}
@@ -660,7 +675,9 @@ static void print_table(struct dtab *t, bool first)
 			if (k == last_key(d) && d->keys[k] == DK_SYM)
 				printf("%s%s", gap(d), buf);
 			else
-				printf("%s%-*s", gap(d), kw[k], buf);
+				/* perf cuts a command to its column; a CPU's "-001" runs over */
+				printf("%s%-*.*s", gap(d), kw[k],
+				       d->keys[k] == DK_COMM ? kw[k] : (int)sizeof(buf), buf);
 		}
 		putchar('\n');
 	}

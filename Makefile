@@ -135,7 +135,10 @@ $(O)/src/cli/%.o: src/cli/%.c | $(DEPS_STAMP)
 $(O)/src/cli/output/profile-pprof.o: $(PROTO_GEN)/profile.pb-c.h
 
 # perfev report --html: the page's template (HTML, script) as C byte arrays, by od and sed.
-$(O)/src/cli/output/profile-html.o: $(PROTO_GEN)/report-html.html.inc $(PROTO_GEN)/report-html.js.inc
+$(O)/src/cli/output/profile-html.o: $(PROTO_GEN)/report-html.html.inc $(PROTO_GEN)/report-html.js.inc \
+	$(PROTO_GEN)/page-head.html.inc
+# perfev diff --html: its page, the same way.
+$(O)/src/cli/output/diff-html.o: $(PROTO_GEN)/diff-html.html.inc $(PROTO_GEN)/diff-html.js.inc
 
 $(PROTO_GEN)/%.inc: src/cli/output/%
 	@mkdir -p $(@D)
@@ -182,6 +185,9 @@ $(O)/bench/offcpu-workload: private BASE_CFLAGS += -O2 -g -fno-omit-frame-pointe
 # (-O0: the leaf function keeps its frame).
 $(O)/bench/top-spin: private BASE_CFLAGS += -O0 -g -fno-omit-frame-pointer
 
+# perfev diff's tests and bench record it with -g: frame pointers too.
+$(O)/bench/diff-workload: private BASE_CFLAGS += -O2 -g -fno-omit-frame-pointer
+
 # tests/cli/test-unwind.sh unwinds it: with frame pointers, and without them (only the CFI
 # describes its frames), whatever CFLAGS says.
 $(O)/bench/unwind-workload-fp: private UNWIND_CFLAGS := -fno-omit-frame-pointer
@@ -190,6 +196,9 @@ $(UNWIND_BINS): bench/unwind-workload.c
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(BASE_CFLAGS) -O2 -g $(UNWIND_CFLAGS) -o $@ $< -lm
+
+# perfev diff's statistic, built into its test from the CLI's source, takes sqrt from libm.
+$(O)/tests/unit/test-diff-sig $(O)/san/tests/unit/test-diff-sig: private LIB_LIBS += -lm
 
 # The test's own source comes last: of several sources, gcc writes the .d file of the last.
 $(O)/tests/unit/%: tests/unit/%.c $(TEST_HARNESS) tests/harness.h $(STLIB)
@@ -269,6 +278,8 @@ bench: all $(BENCH_BINS)
 		REPORT_WORKLOAD=$(O)/bench/report-workload sh bench/report.sh
 	@PERFEV=$(PERFEV) SPAWN_TIME=$(O)/bench/spawn-time WORKLOAD=$(O)/examples/workload sh bench/script.sh
 	@PERFEV=$(PERFEV) SPAWN_TIME=$(O)/bench/spawn-time sh bench/annotate.sh
+	@PERFEV=$(PERFEV) SPAWN_TIME=$(O)/bench/spawn-time DIFF_WORKLOAD=$(O)/bench/diff-workload \
+		sh bench/diff.sh
 	@UNWIND=$(O)/bench/unwind SPAWN_TIME=$(O)/bench/spawn-time PERFEV=$(PERFEV) \
 		REPORT_WORKLOAD=$(O)/bench/report-workload \
 		UNWIND_WORKLOAD=$(O)/bench/unwind-workload-nofp sh bench/unwind.sh

@@ -71,6 +71,7 @@ int cmd_script(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
 int cmd_top(int argc, const char **argv);
 int cmd_annotate(int argc, const char **argv);
+int cmd_diff(int argc, const char **argv);
 int cmd_watch(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
 int cmd_version(int argc, const char **argv);

@@ -28,6 +28,7 @@ static const struct command commands[] = {
     {"report", cmd_report, "sum the samples of a perf.data file by command, object and symbol"},
     {"top", cmd_top, "a live profile of the system, processes or a command"},
     {"annotate", cmd_annotate, "show the instructions of sampled functions and their samples"},
+    {"diff", cmd_diff, "compare the profiles of two or more perf.data files, as perf diff"},
     {"watch", cmd_watch, "print each access to an address or symbol (hardware breakpoints)"},
     {"help", cmd_help, "show help for a command"},
     {"version", cmd_version, "show the version"},

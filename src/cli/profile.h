@@ -139,4 +139,19 @@ int profile_write_speedscope(const struct profile *p, size_t ev, FILE *f);
 int profile_write_pprof(const struct profile *p, size_t ev, FILE *f);
 int profile_write_html(const struct profile *p, size_t ev, FILE *f);
 
+/*
+ * What other pages reuse of profile_write_html().  The profile's data as
+ * the page embeds it: compact JSON of strings, frames and the stacks of
+ * event @ev (or of every event).  And a template copied to @f with its
+ * "@PERFEV_NAME@" markers filled: PERFEV_HEAD with the head every page
+ * shares (page-head.html: the script failure shown on the page, the base
+ * style), the others by @fn, given NAME and what follows ("DATA@...");
+ * a non-zero return of @fn stops it.  Returns 0, @fn's error, or -EIO
+ * when a write failed.
+ */
+int profile_write_html_data(const struct profile *p, size_t ev, FILE *f);
+typedef int (*profile_html_fill_fn)(const char *name, void *ctx, FILE *f);
+int profile_html_fill(const unsigned char *page, size_t len, profile_html_fill_fn fn, void *ctx,
+		      FILE *f);
+
 #endif /* PERFEV_CLI_PROFILE_H */

@@ -49,6 +49,11 @@ counted apart instead of failing.
 
 Both print one PASS/FAIL/SKIP line for the harness.
 
+diff-cmp PERF PERFEV [--sep SEP]: `perf diff` and `perfev diff` print the
+same table, line for line, once perfev's Sig columns (and its legend) are
+taken out; -t's separator given as --sep.
+diff-marks PERFEV: perfev diff's rows as "MARK|SYMBOL" lines (MARK "-"
+where the Sig column is blank), for the tests of the significance marks.
 report-cmp: `perf report --stdio` and `perfev report` agree: the header
 lines are equal, and the report lines are equal as (percentages, then
 every column) with whitespace folded, lines of equal first percentage in
@@ -1300,6 +1305,65 @@ def top_find(args):
     return 0
 
 
+def diff_sig_spans(lines, sep):
+    """The header line's index and perfev diff's Sig columns: (start, end)
+    character spans, or with a separator field indexes."""
+    for i, ln in enumerate(lines):
+        if ln.startswith("# ") and re.search(r"(^|\s|%s)Sig(/\d+)?(\s|%s|$)" % (
+                re.escape(sep or " "), re.escape(sep or " ")), ln[2:]):
+            if sep:
+                return i, [k for k, f in enumerate(ln[2:].split(sep))
+                           if re.fullmatch(r"\s*Sig(/\d+)?\s*", f)]
+            return i, [(m.start(), m.end()) for m in re.finditer(r"  +Sig(/\d+)?", ln)]
+    return None, []
+
+
+def diff_strip(lines, sep):
+    head, spans = diff_sig_spans(lines, sep)
+    out = []
+    for i, ln in enumerate(lines):
+        if ln.startswith("# Sig:") or ln.startswith("#  (two-proportion"):
+            if out and out[-1] == "":
+                out.pop()
+            continue
+        if head is not None and i >= head and not ln.startswith("# Event") and ln != "#":
+            if sep and (ln.startswith("# ") and i == head or not ln.startswith("#")):
+                pre = "# " if i == head else ""
+                f = ln[len(pre):].split(sep)
+                ln = pre + sep.join(x for k, x in enumerate(f) if k not in spans)
+            elif not sep:
+                for a, b in reversed(spans):
+                    ln = ln[:a] + ln[b:]
+        out.append(ln)
+    return out
+
+
+def diff_cmp(args):
+    sep = args[args.index("--sep") + 1] if "--sep" in args else None
+    a = open(args[0], errors="replace").read().split("\n")
+    b = diff_strip(open(args[1], errors="replace").read().split("\n"), sep)
+    for n, (x, y) in enumerate(zip(a, b), 1):
+        if x != y:
+            sys.exit("line %d differs:\n  perf:   %r\n  perfev: %r" % (n, x, y))
+    if len(a) != len(b):
+        sys.exit("perf printed %d lines, perfev %d (once its Sig columns are out)" % (len(a), len(b)))
+    return 0
+
+
+def diff_marks(args):
+    lines = open(args[0], errors="replace").read().split("\n")
+    head, spans = diff_sig_spans(lines, None)
+    if head is None or not spans:
+        sys.exit("no Sig column in %s" % args[0])
+    sym = lines[head].find("Symbol")
+    for ln in lines[head + 1:]:
+        if not ln or ln.startswith("#"):
+            continue
+        a, b = spans[0]
+        print("%s|%s" % (ln[a:b].strip() or "-", ln[sym:].strip()))
+    return 0
+
+
 COMMANDS = {"same": same, "top-find": top_find, "report-cmp": report_cmp, "set-build-id": set_build_id, "chains-cmp": chains_cmp,
             "chains-find": chains_find, "chains-dist": chains_dist, "graph-cmp": graph_cmp,
             "attr-delta": attr_delta, "stat-attr-delta": stat_attr_delta,
@@ -1308,7 +1372,9 @@ COMMANDS = {"same": same, "top-find": top_find, "report-cmp": report_cmp, "set-b
             "feat-cmp": feat_cmp, "attr-full": attr_full,
             "stacks-weight": stacks_weight, "annotate-cmp": annotate_cmp,
             "fake-kcore": fake_kcore, "annotate-samples-cmp": annotate_samples_cmp,
-            "print-line-cmp": print_line_cmp}
+            "print-line-cmp": print_line_cmp,
+            "diff-cmp": diff_cmp, "diff-marks": diff_marks}
+
 
 
 def main():

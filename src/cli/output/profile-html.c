@@ -26,6 +26,11 @@ static const unsigned char page_js[] = {
 #include "report-html.js.inc"
 };
 
+/* The head every page shares. */
+static const unsigned char page_head[] = {
+#include "page-head.html.inc"
+};
+
 #define NONE UINT32_MAX
 
 /* Frame kinds, as the page reads them. */
@@ -109,7 +114,7 @@ static bool wanted(const struct profile *p, size_t ev, const struct profile_stac
 	return ev >= p->nevents || s->ev == ev;
 }
 
-static int write_data(const struct profile *p, size_t ev, FILE *f)
+int profile_write_html_data(const struct profile *p, size_t ev, FILE *f)
 {
 	const struct profile_meta *m = &p->meta;
 	struct page pg = {0};
@@ -236,21 +241,45 @@ static const char *put_until_marker(const unsigned char **t, const unsigned char
 	return (const char *)m + 1;
 }
 
-int profile_write_html(const struct profile *p, size_t ev, FILE *f)
+int profile_html_fill(const unsigned char *page, size_t len, profile_html_fill_fn fn, void *ctx,
+		      FILE *f)
 {
-	const unsigned char *t = page_html, *end = page_html + sizeof(page_html);
+	const unsigned char *t = page, *end = page + len;
 	const char *marker;
 	int err = 0;
 
 	while ((marker = put_until_marker(&t, end, f))) {
-		if (!strncmp(marker, "PERFEV_DATA@", 12))
-			err = write_data(p, ev, f);
-		else if (!strncmp(marker, "PERFEV_SCRIPT@", 14))
-			fwrite(page_js, 1, sizeof(page_js), f);
+		if (!strncmp(marker, "PERFEV_HEAD@", 12))
+			fwrite(page_head, 1, sizeof(page_head), f);
+		else
+			err = fn(marker + 7, ctx, f);
 		if (err)
 			return err;
 	}
 	if (fflush(f) || ferror(f))
 		return -EIO;
 	return 0;
+}
+
+struct report_page {
+	const struct profile *p;
+	size_t ev;
+};
+
+static int fill_report(const char *name, void *ctx, FILE *f)
+{
+	const struct report_page *rp = ctx;
+
+	if (!strncmp(name, "DATA@", 5))
+		return profile_write_html_data(rp->p, rp->ev, f);
+	if (!strncmp(name, "SCRIPT@", 7))
+		fwrite(page_js, 1, sizeof(page_js), f);
+	return 0;
+}
+
+int profile_write_html(const struct profile *p, size_t ev, FILE *f)
+{
+	struct report_page rp = {p, ev};
+
+	return profile_html_fill(page_html, sizeof(page_html), fill_report, &rp, f);
 }

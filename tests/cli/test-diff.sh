@@ -1,0 +1,240 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# perfev diff: compared with perf diff 6.1 on two runs of a workload whose hot function shifts,
+# recorded by perfev and by perf; its significance marks; its HTML page; its errors.
+. tests/cli/lib.sh
+
+W=${PERFEV_BUILD:-build}/bench/diff-workload
+
+have_perf61
+
+# Recordings: A (3:1, hot_a), B (1:3, hot_b), A2 (A again), each about 600 samples.
+rec_ok=1
+for f in A:"3 1" B:"1 3" A2:"3 1"; do
+	# shellcheck disable=SC2086
+	if ! "$PERFEV" record -q -F 999 -g -o "$TMP/${f%%:*}.data" -- "$W" ${f#*:} >/dev/null 2>"$TMP/err"; then
+		fail diff_record "perfev record failed: $(head -c 300 "$TMP/err")"
+		rec_ok=
+		break
+	fi
+done
+
+# same NAME SEP FILES... -- OPTIONS: perf diff and perfev diff print one table (perfev's Sig
+# columns aside; SEP is -t's separator or ""); $only: options for perfev alone.
+same() {
+	name=$1 sep=$2
+	shift 2
+	files=
+	while [ "$1" != -- ]; do
+		files="$files $1"
+		shift
+	done
+	shift
+	# shellcheck disable=SC2086
+	perf diff "$@" $files >"$TMP/perf.txt" 2>/dev/null
+	# shellcheck disable=SC2086
+	run "$PERFEV" diff ${only:-} "$@" $files
+	expect_rc "$name" 0 || return 1
+	if python3 tests/cli/oracle.py diff-cmp "$TMP/perf.txt" "$TMP/out" ${sep:+--sep "$sep"} \
+		>"$TMP/cmp.err" 2>&1; then
+		pass "$name"
+	else
+		fail "$name" "$(cat "$TMP/cmp.err")"
+	fi
+}
+
+if [ -z "$have_perf" ]; then
+	skip perf diff_oracle "$why_no_perf"
+elif [ -n "$rec_ok" ]; then
+	# The files perfev wrote, read by both.
+	same diff_default "" "$TMP/A.data" "$TMP/B.data" --
+	same diff_delta "" "$TMP/A.data" "$TMP/B.data" -- -c delta
+	same diff_ratio "" "$TMP/A.data" "$TMP/B.data" -- -c ratio
+	same diff_wdiff "" "$TMP/A.data" "$TMP/B.data" -- -c wdiff:1,2
+	same diff_wdiff_formula_period "" "$TMP/A.data" "$TMP/B.data" -- -c wdiff:3,2 -F -p
+	same diff_ratio_formula "" "$TMP/A.data" "$TMP/B.data" -- -c ratio -F
+	same diff_formula_period "" "$TMP/A.data" "$TMP/B.data" -- -F -p
+	same diff_sort_sym "" "$TMP/A.data" "$TMP/B.data" -- -s sym
+	same diff_sort_dso "" "$TMP/A.data" "$TMP/B.data" -- -s dso
+	same diff_sort_comm_dso_sym "" "$TMP/A.data" "$TMP/B.data" -- -s comm,dso,sym
+	same diff_sort_cpu "" "$TMP/A.data" "$TMP/B.data" -- -s cpu,sym
+	same diff_sort_pid "" "$TMP/A.data" "$TMP/B.data" -- -s comm,pid
+	same diff_baseline_only "" "$TMP/A.data" "$TMP/B.data" -- -b -F
+	same diff_three "" "$TMP/A.data" "$TMP/B.data" "$TMP/A2.data" -- -p
+	same diff_three_order "" "$TMP/A.data" "$TMP/B.data" "$TMP/A2.data" -- -o 2 -c ratio
+	same diff_separator ";" "$TMP/A.data" "$TMP/B.data" "$TMP/A2.data" -- -t ";" -c wdiff:1,1 -p
+	same diff_dsos "" "$TMP/A.data" "$TMP/B.data" -- -d diff-workload
+	same diff_symbols_relative "" "$TMP/A.data" "$TMP/B.data" -- -S hot_a,hot_b --percentage relative
+	same diff_symbols_absolute "" "$TMP/A.data" "$TMP/B.data" -- -S hot_a,hot_b,warm_c -b
+	same diff_comms "" "$TMP/A.data" "$TMP/B.data" -- -C diff-workload -s comm,sym
+	only=--no-significance
+	same diff_quiet "" "$TMP/A.data" "$TMP/B.data" -- -q
+	same diff_no_sig "" "$TMP/A.data" "$TMP/B.data" -- -c ratio
+	if ! cmp -s "$TMP/perf.txt" "$TMP/out"; then
+		fail diff_no_sig_bytes "--no-significance is not perf's table byte for byte"
+	else
+		pass diff_no_sig_bytes
+	fi
+	only=
+	# The files perf wrote, read by both.
+	if perf_rec -q -F 999 -g -o "$TMP/PA.data" -- "$W" 3 1 >/dev/null 2>&1 &&
+		perf_rec -q -F 999 -g -o "$TMP/PB.data" -- "$W" 1 3 >/dev/null 2>&1; then
+		same diff_perf_files "" "$TMP/PA.data" "$TMP/PB.data" --
+		same diff_perf_files_ratio "" "$TMP/PA.data" "$TMP/PB.data" -- -c ratio -s sym
+		# perfev's baseline, perf's new file
+		same diff_mixed_files "" "$TMP/A.data" "$TMP/PB.data" -- -c delta -p
+	else
+		fail diff_perf_files "perf record failed"
+	fi
+	# System-wide recordings: many processes, kernel threads, addresses no symbol covers
+	# (perf diff makes those of an object one entry).
+	if "$PERFEV" record -q -a -F 199 -o "$TMP/S1.data" -- "$W" 1 1 200 >/dev/null 2>&1 &&
+		"$PERFEV" record -q -a -F 199 -o "$TMP/S2.data" -- "$W" 1 1 200 >/dev/null 2>&1; then
+		same diff_system_wide "" "$TMP/S1.data" "$TMP/S2.data" --
+		same diff_system_wide_comm "" "$TMP/S1.data" "$TMP/S2.data" -- -s comm -c ratio
+		same diff_system_wide_pid "" "$TMP/S1.data" "$TMP/S2.data" -- -s pid,sym
+	else
+		skip system_wide diff_system_wide "perfev record -a failed here: not permitted?"
+	fi
+	# Files of different events: perf shows the baseline alone, and so does perfev (with a
+	# warning on stderr).
+	if "$PERFEV" record -q -e page-faults -o "$TMP/pf.data" -- "$W" 1 1 10 >/dev/null 2>&1; then
+		same diff_other_events "" "$TMP/A.data" "$TMP/pf.data" --
+		grep -q "no event of '$TMP/A.data' is in the other files" "$TMP/err" ||
+			fail diff_other_events_warning "no warning: $(head -c 300 "$TMP/err")"
+	fi
+fi
+
+# The marks: a real shift is marked, two recordings of the same workload mostly are not.
+if [ -n "$rec_ok" ]; then
+	marks() {
+		"$PERFEV" diff "$1" "$2" >"$TMP/marks.txt" 2>/dev/null &&
+			python3 tests/cli/oracle.py diff-marks "$TMP/marks.txt"
+	}
+	marks "$TMP/A.data" "$TMP/B.data" >"$TMP/m1"
+	if grep -qx '\*\*\*|\[\.\] hot_a' "$TMP/m1" && grep -qx '\*\*\*|\[\.\] hot_b' "$TMP/m1"; then
+		pass diff_sig_shift
+	else
+		fail diff_sig_shift "hot_a and hot_b not marked ***: $(head -5 "$TMP/m1" | tr '\n' ' ')"
+	fi
+	marks "$TMP/A.data" "$TMP/A2.data" >"$TMP/m2"
+	rows=$(wc -l <"$TMP/m2")
+	marked=$(grep -vc '^-|' "$TMP/m2")
+	# At 5% each, two marked rows of a same-workload pair are already unlikely, and hot_a
+	# (three quarters of the samples) at 1% even less (the timer's regular sampling of a
+	# deterministic loop varies less than the binomial the test assumes).
+	if [ "$rows" -ge 3 ] && [ "$marked" -le 2 ] && grep -Eq '^(-|\*)\|\[\.\] hot_a$' "$TMP/m2"; then
+		pass diff_sig_same
+	else
+		fail diff_sig_same "$marked of $rows rows marked for two runs of one workload: $(grep -v '^-|' "$TMP/m2" | head -3 | tr '\n' ' ')"
+	fi
+	if grep -q '^# Sig: ' "$TMP/marks.txt"; then
+		pass diff_sig_legend
+	else
+		fail diff_sig_legend "no legend line"
+	fi
+fi
+
+# --html: one page, no network, with both profiles embedded as JSON a parser reads; in a
+# headless browser it draws, hot_b (grown) red and hot_a (shrunk) blue.
+cat >"$TMP/html.py" <<'PY'
+import json, re, sys
+s = open(sys.argv[1], encoding="utf-8").read()
+data = {}
+for m in re.finditer(r'<script type="application/json" id="perfev-([a-z]+)">(.*?)</script>', s, re.S):
+    data[m.group(1)] = json.loads(m.group(2))
+if set(data) != {"files", "base", "new"}:
+    sys.exit("data elements: %s" % sorted(data))
+for side in ("base", "new"):
+    d = data[side]
+    total = sum(st[3] for st in d["stacks"])
+    if total != d["events"][0]["period"] or len(d["events"]) != 1:
+        sys.exit("%s: stacks sum to %d, the event's period is %d" % (side, total, d["events"][0]["period"]))
+    names = {d["strings"][d["frames"][3 * st[-1]]] for st in d["stacks"]}
+    if not {"hot_a", "hot_b"} <= names:
+        sys.exit("%s: leaves %s" % (side, sorted(names)[:10]))
+    if not any(d["strings"][d["frames"][3 * st[-2]]] == "main" for st in d["stacks"] if len(st) > 5):
+        sys.exit("%s: no call chains through main" % side)
+page = re.sub(r'<script type="application/json".*?</script>', "", s, flags=re.S)
+ext = re.search(r'<[^>]*\s(src|href)\s*=|@import|url\(', page)
+if ext:
+    sys.exit("loads something: %s" % page[ext.start():ext.start() + 80])
+print(data["files"]["base"], data["files"]["new"])
+PY
+if [ -n "$rec_ok" ]; then
+	run "$PERFEV" diff --html "$TMP/d.html" "$TMP/A.data" "$TMP/B.data"
+	if expect_rc diff_html 0; then
+		if [ -s "$TMP/out" ]; then
+			fail diff_html "--html alone printed the table too"
+		elif python3 "$TMP/html.py" "$TMP/d.html" >"$TMP/html.err" 2>&1; then
+			pass diff_html
+		else
+			fail diff_html "$(cat "$TMP/html.err")"
+		fi
+	fi
+	run "$PERFEV" diff --stdio --html "$TMP/d2.html" "$TMP/A.data" "$TMP/B.data"
+	if expect_rc diff_html_stdio 0 && grep -q 'hot_a' "$TMP/out" && cmp -s "$TMP/d.html" "$TMP/d2.html"; then
+		pass diff_html_stdio
+	else
+		fail diff_html_stdio "--stdio --html: no table, or another page"
+	fi
+	browser=
+	for b in chromium chromium-browser google-chrome; do
+		command -v "$b" >/dev/null 2>&1 && browser=$b && break
+	done
+	if [ -z "$browser" ]; then
+		skip chromium diff_html_browser "chromium is not installed (make check installs it: sh scripts/deps.sh --test)"
+	elif ! timeout 120 "$browser" --headless=new --no-sandbox --disable-gpu --enable-logging=stderr \
+		--user-data-dir="$TMP/browser" --dump-dom "file://$TMP/d.html" >"$TMP/dom.html" \
+		2>"$TMP/browser.err" || [ ! -s "$TMP/dom.html" ]; then
+		fail diff_html_browser "$browser --dump-dom failed: $(tail -c 300 "$TMP/browser.err")"
+	else
+		sum=$(grep -o '<div id="summary"[^>]*>' "$TMP/dom.html")
+		attr() {
+			printf '%s\n' "$sum" | sed -n "s/.* data-$1=\"\\([^\"]*\\)\".*/\\1/p"
+		}
+		if [ "$(attr ready)" != 1 ] || [ -n "$(attr error)" ] ||
+			grep -q 'Uncaught' "$TMP/browser.err"; then
+			fail diff_html_browser "the page's script failed: $(attr error) $(grep -m1 Uncaught "$TMP/browser.err")"
+		elif [ "$(attr up)" != hot_b ] || [ "$(attr down)" != hot_a ] ||
+			! attr up-color | grep -q '^hsl(0,' || ! attr down-color | grep -q '^hsl(215,' ||
+			[ "$(attr drawn)" -lt 5 ]; then
+			fail diff_html_browser "summary: $sum"
+		else
+			pass diff_html_browser
+		fi
+	fi
+fi
+
+# Errors, as perf's cases: a missing file, a file that is not perf.data, one file (the
+# baseline is then perf.data.old), bad options.
+run "$PERFEV" diff "$TMP/nope.data" "$TMP/nope2.data"
+expect_rc diff_missing 1 && grep -q "cannot open the baseline '$TMP/nope.data': no such file" "$TMP/err" &&
+	pass diff_missing || fail diff_missing "message: $(head -c 300 "$TMP/err")"
+printf 'not a recording\n' >"$TMP/text.data"
+if [ -n "$rec_ok" ]; then
+	run "$PERFEV" diff "$TMP/A.data" "$TMP/text.data"
+	expect_rc diff_not_perf_data 1 && grep -q "$TMP/text.data" "$TMP/err" &&
+		pass diff_not_perf_data || fail diff_not_perf_data "message: $(head -c 300 "$TMP/err")"
+	mkdir -p "$TMP/one"
+	cp "$TMP/A.data" "$TMP/one/new.data"
+	(cd "$TMP/one" && "$OLDPWD/$PERFEV" diff new.data >"$TMP/out" 2>"$TMP/err")
+	rc=$?
+	expect_rc diff_one_file 1 && grep -q "cannot open the baseline 'perf.data.old': no such file (give both files" "$TMP/err" &&
+		pass diff_one_file || fail diff_one_file "message: $(head -c 300 "$TMP/err")"
+	cp "$TMP/A.data" "$TMP/one/perf.data.old"
+	(cd "$TMP/one" && "$OLDPWD/$PERFEV" diff --no-significance new.data >"$TMP/out" 2>"$TMP/err")
+	rc=$?
+	expect_rc diff_one_file_old 0 && grep -q '+0.00%' "$TMP/out" && pass diff_one_file_old ||
+		fail diff_one_file_old "perfev diff NEW with perf.data.old: $(head -c 300 "$TMP/out")"
+fi
+for bad in "-c median" "-c wdiff:1" "-s srcfile" "--percentage some" "-o 5" "-t ."; do
+	# shellcheck disable=SC2086
+	run "$PERFEV" diff $bad "$TMP/A.data" "$TMP/B.data"
+	n=diff_usage_$(printf '%s' "$bad" | tr -c 'a-z0-9' _)
+	expect_rc "$n" 2 && [ -s "$TMP/err" ] && pass "$n"
+done
+run "$PERFEV" diff -h
+expect_rc diff_help 0 && grep -q -- '--html' "$TMP/out" && grep -q -- '--compute' "$TMP/out" &&
+	pass diff_help || fail diff_help "-h: $(head -c 200 "$TMP/out")"
+
+exit $status

@@ -78,6 +78,14 @@ if command -v perf >/dev/null 2>&1; then
 fi
 
 echo
+echo "== where in main the samples fell: its instructions with their share (perfev annotate; lines of 1% or more)"
+step "$PERFEV" annotate -i "$dir/perf.data" main --no-source | awk 'NR <= 3 || $1 + 0 >= 1'
+
+echo
+echo "== a live profile of a run of the workload: perfev top's snapshot each second (--stdio)"
+step "$PERFEV" top --stdio -d 1 -E 3 -- "$WORKLOAD" 300000000 1024 2>/dev/null | grep -v '^-*$'
+
+echo
 echo "== the profile as one HTML file: flame graph (click to zoom, search), top functions, the run"
 step "$PERFEV" report -i "$dir/perf.data" --html "$HTML"
 echo "wrote $HTML ($(wc -c <"$HTML") bytes); open it in a browser"

@@ -352,7 +352,8 @@ struct perfev_record {
  * place: such a record fails with -EBADMSG or gives a false build id.
  * A caller that knows the record's event and that its attr did not set
  * build_id clears the bit in a copy of the record before decoding it;
- * perfev_source_* does so for every record it reads.
+ * perfev_source_* reads every record with its event's attr so (and
+ * keeps the bit of a record of no known event when some event asked).
  *
  * Errors: -EBADMSG (header size smaller than 8, larger than @len, any
  * field past the record or into its trailer, a string without its NUL

@@ -344,6 +344,17 @@ struct perfev_record {
  * only the header: callers skip them.  Bytes after the last field
  * (a newer kernel's additions) are ignored.
  *
+ * An MMAP2 record is read with its build id when its misc has
+ * PERFEV_RECORD_MISC_MMAP_BUILD_ID, else with maj/min/ino/ino_generation.
+ * Linux leaves that bit set on the MMAP2 records of events that did not
+ * set attr.build_id while another event on the system does (the record
+ * is shared and its misc never restored), the device and inode fields in
+ * place: such a record fails with -EBADMSG or gives a false build id.
+ * A caller that knows the record's event and that its attr did not set
+ * build_id clears the bit in a copy of the record before decoding it;
+ * perfev_source_* reads every record with its event's attr so (and
+ * keeps the bit of a record of no known event when some event asked).
+ *
  * Errors: -EBADMSG (header size smaller than 8, larger than @len, any
  * field past the record or into its trailer, a string without its NUL
  * before the trailer, an MMAP2 build_id_size above 20), -EINVAL (NULL

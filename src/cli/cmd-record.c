@@ -941,6 +941,7 @@ static void put_offcpu(const void *rec, size_t len, void *arg)
 static int take(const struct perf_event_header *h, void *ctx)
 {
 	struct rec *rc = ctx;
+	uint64_t fixed[1024]; /* an MMAP2 with a path up to PATH_MAX */
 
 	if (rc->oc && rec_offcpu_take(rc->oc, event_of(rc, h), h))
 		return 0;
@@ -962,7 +963,11 @@ static int take(const struct perf_event_header *h, void *ctx)
 		rc->throttles++;
 		break;
 	case PERF_RECORD_MMAP2:
-		build_ids_note(&rc->build_ids, &rc->layout, h);
+		if (rc->want_build_ids)
+			build_ids_note(&rc->build_ids, &rc->layout, h);
+		else
+			/* So that readers trusting the bit (perf) read the file right. */
+			h = build_ids_clear_stale(h, fixed, sizeof(fixed));
 		break;
 	}
 	rc->records++;

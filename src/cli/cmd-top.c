@@ -309,27 +309,6 @@ static int feed(void *arg, const void *rec, size_t len)
 	return err == -EBADMSG ? 0 : err;
 }
 
-/*
- * top asks for no build ids, yet the kernel (6.1 at least) sets the
- * build-id bit of an MMAP2 record while another session on the system
- * asks for them: the bit is left on the shared record it writes to every
- * event, the device and inode fields still in place.  Read so, the
- * record would not decode (the map lost) or give a false build id (the
- * file's symbols refused): the bit is cleared.
- */
-static void feed_mmap2(struct top *t, const struct perf_event_header *h)
-{
-	unsigned char buf[sizeof(struct perf_event_header) + 8192];
-	struct perf_event_header *copy = (struct perf_event_header *)buf;
-
-	if (h->size > sizeof(buf))
-		return;
-	memcpy(buf, h, h->size);
-	copy->misc &= (uint16_t)~PERF_RECORD_MISC_MMAP_BUILD_ID;
-	if (feed(t, copy, copy->size) == -ENOMEM)
-		cli_die("out of memory");
-}
-
 static void drain(struct top *t)
 {
 	const struct perf_event_header *h;
@@ -358,11 +337,6 @@ static void drain(struct top *t)
 				t->st.throttled++;
 				continue;
 			case PERF_RECORD_UNTHROTTLE:
-				continue;
-			}
-			if (h->type == PERF_RECORD_MMAP2 &&
-			    (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
-				feed_mmap2(t, h);
 				continue;
 			}
 			if (feed(t, h, h->size) == -ENOMEM)

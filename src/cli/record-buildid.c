@@ -69,6 +69,18 @@ void build_ids_note(struct build_ids *b, const struct perfev_sample_layout *layo
 	(void)add(b, r.u.mmap2.filename, r.u.mmap2.build_id, r.u.mmap2.build_id_size);
 }
 
+const struct perf_event_header *build_ids_clear_stale(const struct perf_event_header *h, void *buf,
+						      size_t size)
+{
+	struct perf_event_header *copy = buf;
+
+	if (!(h->misc & PERFEV_RECORD_MISC_MMAP_BUILD_ID) || h->size > size)
+		return h;
+	memcpy(copy, h, h->size);
+	copy->misc &= (uint16_t)~PERFEV_RECORD_MISC_MMAP_BUILD_ID;
+	return copy;
+}
+
 /* The running kernel's build id: its length, 0 when none fits a record. */
 static size_t kernel_build_id(uint8_t id[20])
 {

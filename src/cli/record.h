@@ -78,6 +78,14 @@ struct build_ids {
 
 /* Whether this kernel accepts attr.build_id (one probe of a dummy event). */
 bool build_ids_supported(void);
+/*
+ * The MMAP2 record @h of an event without attr.build_id as the file keeps
+ * it: without the build-id bit Linux leaves on it while another event on
+ * the system asks for build ids (device and inode are in place), copied
+ * into @buf (@size bytes); @h itself when the bit is clear or @h too big.
+ */
+const struct perf_event_header *build_ids_clear_stale(const struct perf_event_header *h, void *buf,
+						      size_t size);
 /* Note the build id of an MMAP2 record that carries one (others are ignored). */
 void build_ids_note(struct build_ids *b, const struct perfev_sample_layout *layout,
 		    const struct perf_event_header *h);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* Non-sample record types, with and without trailers, decoded and re-encoded; malformed records. */
 #include "record-synth.h"
+#include "sample/record-internal.h"
 
 /* ---- other records ---------------------------------------------------------------- */
 
@@ -66,10 +67,11 @@ static bool mmap2_head_ok(const struct perfev_record *r)
 	return true;
 }
 
-static size_t b_mmap2_inode(struct bld *b, const struct perfev_sample_layout *l)
+/* An MMAP2 of /bin/true on device @maj:1 with @misc (the build-id bit: the kernel's stale one). */
+static size_t mmap2_dev(struct bld *b, uint16_t misc, uint32_t maj)
 {
-	mmap2_head(b, PERF_RECORD_MISC_USER);
-	put32(b, 8);
+	mmap2_head(b, misc);
+	put32(b, maj);
 	put32(b, 1);
 	put64(b, 1234567);
 	put64(b, 0x9e9e);
@@ -79,19 +81,30 @@ static size_t b_mmap2_inode(struct bld *b, const struct perfev_sample_layout *l)
 	return 72 + 10;
 }
 
-static bool c_mmap2_inode(const struct perfev_sample_layout *l, const struct perfev_record *r)
+/* It decoded with device and inode, misc without the build-id bit. */
+static bool c_mmap2_dev(const struct perfev_record *r, uint32_t maj)
 {
 	if (!mmap2_head_ok(r))
 		return false;
 	EQ(r->misc, PERF_RECORD_MISC_USER);
 	EQ(r->u.mmap2.has_build_id, false);
-	EQ(r->u.mmap2.maj, 8);
+	EQ(r->u.mmap2.maj, maj);
 	EQ(r->u.mmap2.min, 1);
 	EQ(r->u.mmap2.ino, 1234567);
 	EQ(r->u.mmap2.ino_generation, 0x9e9e);
 	EQ(r->u.mmap2.build_id_size, 0);
 	STREQ(r->u.mmap2.filename, "/bin/true");
 	return true;
+}
+
+static size_t b_mmap2_inode(struct bld *b, const struct perfev_sample_layout *l)
+{
+	return mmap2_dev(b, PERF_RECORD_MISC_USER, 8);
+}
+
+static bool c_mmap2_inode(const struct perfev_sample_layout *l, const struct perfev_record *r)
+{
+	return c_mmap2_dev(r, 8);
 }
 
 static size_t b_mmap2_bid(struct bld *b, const struct perfev_sample_layout *l, uint8_t size,
@@ -890,4 +903,56 @@ TEST(unknown_and_perf_types_decode_only_the_header)
 	begin(&b, PERFEV_RECORD_FINISHED_ROUND, 0);
 	finish(&b);
 	CHECK_INT(decode_bld(&l, &b), 0);
+}
+
+/* ---- the kernel's stale MMAP2 build-id bit ------------------------------------------ */
+
+/*
+ * An MMAP2 as Linux writes it to an event without attr.build_id while
+ * another event on the system sets it: the build-id bit in misc, device
+ * and inode in the union.  @maj's low byte is what a reader trusting the
+ * bit takes for the build id's size.
+ */
+static void b_mmap2_stale(struct bld *b, uint32_t maj)
+{
+	mmap2_dev(b, PERF_RECORD_MISC_USER | MISC_BUILD_ID, maj);
+	finish(b);
+}
+
+TEST(mmap2_stale_build_id_bit)
+{
+	struct perfev_sample_layout l;
+	struct perfev_record r;
+	static struct bld b;
+
+	layout_for(&l, 0, 0, false);
+	cur_case = "stale bit, device 253";
+	b_mmap2_stale(&b, 253);
+	/* Trusted, the bit makes a build id of 253 bytes: malformed. */
+	CHECK_INT(perfev_record_decode(&l, b.b, b.n, &r), -EBADMSG);
+	/* The record's event did not ask for build ids: device and inode. */
+	CHECK_INT(perfev__record_decode_flags(&l, b.b, b.n, PERFEV__DECODE_NO_BUILD_ID, &r), 0);
+	CHECK(c_mmap2_dev(&r, 253));
+	CHECK(r.bytes == b.b && r.size == b.n);
+
+	cur_case = "stale bit, device 8";
+	b_mmap2_stale(&b, 8);
+	/* Trusted: a false 8-byte build id made of the device and inode. */
+	CHECK_INT(perfev_record_decode(&l, b.b, b.n, &r), 0);
+	CHECK(r.u.mmap2.has_build_id);
+	CHECK_INT(perfev__record_decode_flags(&l, b.b, b.n, PERFEV__DECODE_NO_BUILD_ID, &r), 0);
+	CHECK(c_mmap2_dev(&r, 8));
+
+	/* An event that asked: the same bit is a build id. */
+	cur_case = "build id asked";
+	b_mmap2_bid20(&b, &l);
+	finish(&b);
+	CHECK_INT(perfev__record_decode_flags(&l, b.b, b.n, 0, &r), 0);
+	CHECK(c_mmap2_bid20(&l, &r));
+	/* Without the bit the flag changes nothing. */
+	cur_case = "no bit";
+	b_mmap2_inode(&b, &l);
+	finish(&b);
+	CHECK_INT(perfev__record_decode_flags(&l, b.b, b.n, PERFEV__DECODE_NO_BUILD_ID, &r), 0);
+	CHECK(c_mmap2_inode(&l, &r));
 }

@@ -437,6 +437,93 @@ TEST(live_window)
 	free(b.p);
 }
 
+/*
+ * An MMAP2 with the build-id bit set: with @real, a build id (its event
+ * asked); else as Linux writes it to an event that did not ask while
+ * another one on the system does, device 253:1 and an inode in place.
+ */
+static void mmap2_bit(struct buf *b, const struct perf_event_attr *a, bool real)
+{
+	struct perfev_record r = {.type = PERF_RECORD_MMAP2, .misc = PERF_RECORD_MISC_USER};
+	size_t at = b->len;
+	uint16_t misc;
+
+	r.u.mmap2.pid = r.u.mmap2.tid = 42;
+	r.u.mmap2.addr = 0x400000;
+	r.u.mmap2.len = 0x10000;
+	r.u.mmap2.pgoff = 0x1000;
+	r.u.mmap2.prot = 5;
+	r.u.mmap2.filename = "/nonexistent/work";
+	r.u.mmap2.has_build_id = real;
+	r.u.mmap2.build_id_size = real ? 20 : 0;
+	memset(r.u.mmap2.build_id, 0xab, sizeof(r.u.mmap2.build_id));
+	r.u.mmap2.maj = 253;
+	r.u.mmap2.min = 1;
+	r.u.mmap2.ino = 1234567;
+	sid(&r, 42, 110);
+	put(b, a, &r);
+	memcpy(&misc, b->p + at + 4, 2);
+	misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+	memcpy(b->p + at + 4, &misc, 2);
+}
+
+/* The source reads an MMAP2's build-id bit as its event's attr.build_id says. */
+TEST(mmap2_build_id_bit_by_attr)
+{
+	struct perf_event_attr a;
+	struct buf data = {0}, f = {0};
+	struct perfev_source *src;
+	const struct perfev_source_event *ev;
+	const struct perfev_frame *fr;
+	size_t n, mmaps, samples;
+	int asked, live;
+
+	for (asked = 0; asked < 2; asked++)
+		for (live = 0; live < 2; live++) {
+			src = NULL;
+			data.len = 0;
+			src_attr(&a);
+			a.mmap2 = 1;
+			a.build_id = (unsigned int)asked;
+			comm(&data, &a, 42, "work", 100);
+			mmap2_bit(&data, &a, asked);
+			sample(&data, &a, 42, 0x401234, 200, 0);
+			if (live) {
+				CHECK_INT(perfev_source_new_live(NULL, &src), 0);
+				CHECK_INT(perfev_source_add_attr(src, &a, NULL, NULL, 0), 0);
+				CHECK_INT(perfev_source_feed(src, data.p, data.len), 0);
+				CHECK_INT(perfev_source_finish(src), 0);
+			} else {
+				CHECK_INT(open_file(&a, 1, NULL, 0, &data, &f, NULL, &src), 0);
+			}
+			mmaps = samples = 0;
+			while (perfev_source_next(src, &ev) == 1) {
+				if (ev->type == PERF_RECORD_MMAP2) {
+					CHECK(ev->rec != NULL);
+					CHECK_INT(ev->rec->u.mmap2.has_build_id, asked);
+					CHECK_INT(ev->rec->u.mmap2.maj, asked ? 0 : 253);
+					CHECK_U64(ev->rec->u.mmap2.ino, asked ? 0 : 1234567);
+					CHECK_INT(ev->rec->u.mmap2.build_id_size, asked ? 20 : 0);
+					mmaps++;
+				}
+				if (ev->kind != PERFEV_SOURCE_SAMPLE)
+					continue;
+				CHECK_INT(perfev_source_frames(src, ev, PERFEV_FRAMES_NO_SYMBOLS,
+							       &fr, &n),
+					  0);
+				CHECK_INT(n, 1);
+				CHECK_STR(fr[0].dso, "/nonexistent/work");
+				CHECK_U64(fr[0].addr, 0x2234);
+				samples++;
+			}
+			CHECK_INT(mmaps, 1);
+			CHECK_INT(samples, 1);
+			perfev_source_free(src);
+		}
+	free(data.p);
+	free(f.p);
+}
+
 static void process(struct perfev_machine *m, const struct perf_event_attr *a,
 		    struct perfev_record *r)
 {

@@ -18,6 +18,7 @@ struct src_qent {
 	uint16_t size;
 	bool copy;    /* @bytes are the queue's (malloc()ed), not the reader's */
 	bool untimed; /* no timestamp: goes out at once (live sources) */
+	bool guessed; /* @idx is the first event: the record names none known */
 };
 
 /* A binary min-heap of records. */

@@ -13,6 +13,7 @@
 #include "common/internal.h"
 #include "profile/machine-internal.h"
 #include "profile/source-internal.h"
+#include "sample/record-internal.h"
 
 #define NONE UINT32_MAX
 /* A live record waits this long for older ones of other rings, by default. */
@@ -106,6 +107,33 @@ static const struct perfev_sample_layout *layout_of(const struct perfev_source *
 	static const struct perfev_sample_layout none;
 
 	return idx == NONE ? &none : &src->attrs.v[idx]->da->layout;
+}
+
+/*
+ * Whether the MMAP2 record @e may trust its build-id bit: only when its
+ * event set attr.build_id (the kernel leaves the bit on the records of
+ * the others, see record-internal.h).  A record of no known event (one a
+ * tool synthesized with a zero id) trusts it when some event set it.
+ */
+static unsigned int decode_flags(const struct perfev_source *src, const struct src_qent *e)
+{
+	size_t i;
+
+	if (e->type != PERF_RECORD_MMAP2 || e->idx == NONE)
+		return 0;
+	if (!e->guessed)
+		return src->attrs.v[e->idx]->da->attr->build_id ? 0 : PERFEV__DECODE_NO_BUILD_ID;
+	for (i = 0; i < src->attrs.n; i++)
+		if (src->attrs.v[i]->da->attr->build_id)
+			return 0;
+	return PERFEV__DECODE_NO_BUILD_ID;
+}
+
+static int decode(const struct perfev_source *src, const struct src_qent *e,
+		  struct perfev_record *out)
+{
+	return perfev__record_decode_flags(layout_of(src, e->idx), e->bytes, e->size,
+					   decode_flags(src, e), out);
 }
 
 /* Note the ids of event @idx; an id two events claim stays the first's. */
@@ -407,8 +435,7 @@ static int deliver(struct perfev_source *src, const struct src_qent *e, bool dec
 	release_cur(src);
 	src->cur = *e;
 	src->frames_valid = false;
-	if (!decoded &&
-	    perfev_record_decode(layout_of(src, e->idx), e->bytes, e->size, &src->rec)) {
+	if (!decoded && decode(src, e, &src->rec)) {
 		/* Checked when the record was read; this only guards against surprises. */
 		src->st.bad++;
 		return 0;
@@ -548,13 +575,15 @@ static int read_one(struct perfev_source *src)
 	if (dr.attr && perfev__hashmap_find(&src->by_ptr, perfev__ptr_key(dr.attr), &v))
 		e.idx = (uint32_t)v;
 	/* Records of no known event: samples cannot be decoded, the others share a trailer. */
-	else if (dr.type != PERF_RECORD_SAMPLE && src->attrs.n)
+	else if (dr.type != PERF_RECORD_SAMPLE && src->attrs.n) {
 		e.idx = 0;
+		e.guessed = true;
+	}
 	if (dr.type == PERF_RECORD_SAMPLE && e.idx == NONE) {
 		src->st.unknown_id++;
 		return src->raw ? deliver_raw(src, &e, -ENOENT) : 0;
 	}
-	ret = perfev_record_decode(layout_of(src, e.idx), e.bytes, e.size, &src->rec);
+	ret = decode(src, &e, &src->rec);
 	if (src->raw) {
 		if (ret)
 			corrupt(src, &e, ret);
@@ -753,14 +782,16 @@ int perfev_source_feed(struct perfev_source *src, const void *buf, size_t len)
 		e.size = size;
 		e.type = type;
 		e.idx = live_attr(src, e.bytes, type, size);
-		if (e.idx == NONE && type != PERF_RECORD_SAMPLE && src->attrs.n)
+		if (e.idx == NONE && type != PERF_RECORD_SAMPLE && src->attrs.n) {
 			e.idx = 0;
+			e.guessed = true;
+		}
 		if (type == PERF_RECORD_SAMPLE && e.idx == NONE) {
 			src->st.unknown_id++;
 			continue;
 		}
 		/* The record handed out last may still be in use: decoded apart. */
-		if (perfev_record_decode(layout_of(src, e.idx), e.bytes, size, &rec))
+		if (decode(src, &e, &rec))
 			goto bad;
 		src->st.records++;
 		count(src, &rec);

@@ -46,4 +46,20 @@ static inline bool perfev__layout_ok(const struct perfev_sample_layout *l)
 	       !(l->read_format & ~PERFEV__FORMAT_KNOWN);
 }
 
+/*
+ * The record's event did not set attr.build_id: an MMAP2's build-id bit is
+ * stale.  Linux writes one MMAP2 record to every event that asked for
+ * mmap records; while some event on the system sets build_id, it ORs
+ * PERF_RECORD_MISC_MMAP_BUILD_ID into that shared header's misc and never
+ * clears it (kernel/events/core.c, perf_event_mmap_output() restores only
+ * size and type), so an event that did not ask gets the bit with the
+ * device and inode fields in place.  With this flag the union is read as
+ * maj/min/ino/ino_generation and the bit is cleared in @out->misc.
+ */
+#define PERFEV__DECODE_NO_BUILD_ID 1U
+
+/* perfev_record_decode() with PERFEV__DECODE_* @flags. */
+int perfev__record_decode_flags(const struct perfev_sample_layout *layout, const void *buf,
+				size_t len, unsigned int flags, struct perfev_record *out);
+
 #endif /* PERFEV_RECORD_INTERNAL_H */

@@ -343,7 +343,7 @@ static bool rd_mmap_head(struct rd *r, uint32_t *pid, uint32_t *tid, uint64_t *a
 	       rd_u64(r, pgoff);
 }
 
-static int decode_mmap2(struct rd *r, uint16_t misc, struct perfev_record *out)
+static int decode_mmap2(struct rd *r, unsigned int flags, struct perfev_record *out)
 {
 	typeof(out->u.mmap2) *m = &out->u.mmap2;
 	const void *bid;
@@ -352,7 +352,10 @@ static int decode_mmap2(struct rd *r, uint16_t misc, struct perfev_record *out)
 
 	if (!rd_mmap_head(r, &m->pid, &m->tid, &m->addr, &m->len, &m->pgoff))
 		return -EBADMSG;
-	m->has_build_id = misc & PERFEV_RECORD_MISC_MMAP_BUILD_ID;
+	/* The kernel's stale bit (see record-internal.h): device and inode follow. */
+	if (flags & PERFEV__DECODE_NO_BUILD_ID)
+		out->misc &= (uint16_t)~PERFEV_RECORD_MISC_MMAP_BUILD_ID;
+	m->has_build_id = out->misc & PERFEV_RECORD_MISC_MMAP_BUILD_ID;
 	if (m->has_build_id) {
 		if (!rd_u8(r, &m->build_id_size) || !rd_u8(r, &res1) || !rd_u16(r, &res2) ||
 		    !rd_take(r, sizeof(m->build_id), &bid))
@@ -371,7 +374,7 @@ static int decode_mmap2(struct rd *r, uint16_t misc, struct perfev_record *out)
 }
 
 /* The body of a kernel record other than SAMPLE, between the header and r->end. */
-static int decode_body(const struct perfev_sample_layout *l, struct rd *r,
+static int decode_body(const struct perfev_sample_layout *l, struct rd *r, unsigned int flags,
 		       struct perfev_record *out)
 {
 	const void *tag;
@@ -384,7 +387,7 @@ static int decode_body(const struct perfev_sample_layout *l, struct rd *r,
 		     rd_str(r, &out->u.mmap.filename);
 		break;
 	case PERF_RECORD_MMAP2:
-		return decode_mmap2(r, out->misc, out);
+		return decode_mmap2(r, flags, out);
 	case PERF_RECORD_LOST:
 		ok = rd_u64(r, &out->u.lost.id) && rd_u64(r, &out->u.lost.lost);
 		break;
@@ -612,8 +615,8 @@ int perfev_cpu_map_cpus(const struct perfev_record *rec, int *cpus, size_t max)
 	return cpu_map_read(type, p + 2, len - 2, cpus, max);
 }
 
-int perfev_record_decode(const struct perfev_sample_layout *layout, const void *buf, size_t len,
-			 struct perfev_record *out)
+int perfev__record_decode_flags(const struct perfev_sample_layout *layout, const void *buf,
+				size_t len, unsigned int flags, struct perfev_record *out)
 {
 	struct perf_event_header h;
 	struct rd r;
@@ -649,7 +652,13 @@ int perfev_record_decode(const struct perfev_sample_layout *layout, const void *
 	if (ret)
 		return ret;
 	r.end = body_end;
-	return decode_body(layout, &r, out);
+	return decode_body(layout, &r, flags, out);
+}
+
+int perfev_record_decode(const struct perfev_sample_layout *layout, const void *buf, size_t len,
+			 struct perfev_record *out)
+{
+	return perfev__record_decode_flags(layout, buf, len, 0, out);
 }
 
 int perfev_record_id(const struct perfev_sample_layout *layout, const void *buf, size_t len,

@@ -38,9 +38,9 @@ TEP_CFLAGS := $(shell pkg-config --cflags libtraceevent 2>/dev/null || echo -I/u
 TEP_LIBS   := $(shell pkg-config --libs libtraceevent 2>/dev/null || echo -ltraceevent)
 LIB_CFLAGS := $(BASE_CFLAGS) -Isrc/lib $(TEP_CFLAGS) -fPIC -fvisibility=hidden
 # libiberty (static, PIC) demangles C++ and Rust names.
-CAPSTONE_LIBS   := $(shell pkg-config --libs capstone 2>/dev/null || echo -lcapstone)
-CURSES_LIBS   := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
-LIB_LIBS   := $(TEP_LIBS) -ldw -lelf -liberty -lpthread -lzstd $(CAPSTONE_LIBS)
+# capstone is not linked: the library loads it when it first disassembles
+# (src/lib/symbols/capstone.c), so the programs that never do start faster.
+LIB_LIBS   := $(TEP_LIBS) -ldw -lelf -liberty -lpthread -lzstd -ldl
 SAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 LIB_SRCS   := $(wildcard src/lib/*/*.c)
@@ -161,8 +161,11 @@ $(PROTO_GEN)/%.pb-c.o: $(PROTO_GEN)/%.pb-c.c $(PROTO_GEN)/%.pb-c.h
 # The tool links the library, and libtraceevent where its archive exists,
 # statically: fewer shared objects to load makes start-up faster.
 TEP_STATIC := $(firstword $(wildcard $(shell pkg-config --variable=libdir libtraceevent 2>/dev/null)/libtraceevent.a /usr/lib/$(shell $(CC) -dumpmachine 2>/dev/null)/libtraceevent.a))
+# So is ncurses (top's full screen) with its terminfo library, where both archives exist.
+CURSES_STATIC := $(foreach l,ncursesw tinfo,$(wildcard /usr/lib/$(shell $(CC) -dumpmachine 2>/dev/null)/lib$(l).a))
+CURSES_LIBS := $(if $(word 2,$(CURSES_STATIC)),$(CURSES_STATIC),$(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw))
 CLI_LIBS := $(if $(TEP_STATIC),$(TEP_STATIC),$(TEP_LIBS)) -ldw -lelf -liberty -lpthread -lprotobuf-c -lz -lzstd \
-	$(CAPSTONE_LIBS) $(CURSES_LIBS)
+	-ldl $(CURSES_LIBS)
 $(PERFEV): $(CLI_OBJS) $(PROTO_OBJS) $(STLIB)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(BASE_CFLAGS) -o $@ $(CLI_OBJS) $(PROTO_OBJS) $(STLIB) $(CLI_LIBS)

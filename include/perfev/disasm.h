@@ -46,7 +46,9 @@ struct perfev_insn {
  * (PERFEV_INSN_BAD), as objdump shows them.  *@out is an array of *@n
  * instructions the caller frees with perfev_disasm_free().  Pure and
  * thread-safe.  Errors: -EINVAL (NULL pointers, unknown @flags),
- * -ENOMEM, -ENOSYS (capstone cannot decode x86).
+ * -ENOMEM, -ENOSYS (capstone cannot decode x86), -ENOENT (capstone, loaded
+ * on first use, is not installed), -ENOTSUP (the one installed is of
+ * another major version than perfev was built for).
  */
 PERFEV_API int perfev_disasm_x86(const void *code, size_t len, uint64_t addr, unsigned int flags,
 				 struct perfev_insn **out, size_t *n);

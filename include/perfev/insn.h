@@ -20,7 +20,8 @@ extern "C" {
  * displacement and immediate, as perf's decoder counts them; @is64 for
  * 64-bit code.  Undefined opcodes count as their opcode bytes.  Pure.
  * Returns 1 to 15; -EBADMSG when the instruction runs past @len bytes
- * or past 15; -EINVAL for a NULL @buf.
+ * or past 15; -EINVAL for a NULL @buf; -ENOTSUP when capstone (loaded on
+ * first use) is not installed; -ENOMEM.
  */
 PERFEV_API int perfev_insn_len_x86(const void *buf, size_t len, bool is64);
 

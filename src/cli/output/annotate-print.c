@@ -416,6 +416,10 @@ int annotate_print(struct perfev_symbolizer *s, const struct ann_sym *a,
 	free(code);
 	if (err == -ENOMEM)
 		cli_die("out of memory");
+	if (err == -ENOENT || err == -ENOTSUP)
+		cli_die("cannot disassemble: capstone's shared library %s (install the Debian "
+			"package libcapstone4, which perfev was built against)",
+			err == -ENOENT ? "is not installed" : "is of another version");
 	if (err || !c.n)
 		return cannot(a, "cannot disassemble it", err ? err : -ENODATA, NULL);
 	fill_lines(&c, tot);

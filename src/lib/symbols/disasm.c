@@ -4,7 +4,6 @@
  * file's, through the symbolizer's module of it, and the kernel's, from
  * /proc/kcore.
  */
-#include <capstone/capstone.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -14,6 +13,7 @@
 #include <unistd.h>
 #include <perfev/disasm.h>
 #include "common/array.h"
+#include "symbols/capstone.h"
 #include "symbols/symbolizer-internal.h"
 
 static int disasm_errno(cs_err e)
@@ -65,6 +65,7 @@ int perfev_disasm_x86(const void *code, size_t len, uint64_t addr, unsigned int 
 	const uint8_t *p = code;
 	struct perfev_insn *v = NULL;
 	size_t cap = 0, cnt = 0;
+	const struct perfev__capstone *cs;
 	cs_insn *ci;
 	cs_err e;
 	csh h;
@@ -73,15 +74,18 @@ int perfev_disasm_x86(const void *code, size_t len, uint64_t addr, unsigned int 
 		return -EINVAL;
 	*out = NULL;
 	*n = 0;
-	e = cs_open(CS_ARCH_X86, flags & PERFEV_DISASM_32 ? CS_MODE_32 : CS_MODE_64, &h);
+	cs = perfev__capstone();
+	if (!cs)
+		return -errno;
+	e = cs->open(CS_ARCH_X86, flags & PERFEV_DISASM_32 ? CS_MODE_32 : CS_MODE_64, &h);
 	if (e != CS_ERR_OK)
 		return disasm_errno(e);
-	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
+	cs->option(h, CS_OPT_DETAIL, CS_OPT_ON);
 	if (!(flags & PERFEV_DISASM_INTEL))
-		cs_option(h, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
-	ci = cs_malloc(h);
+		cs->option(h, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+	ci = cs->malloc(h);
 	if (!ci) {
-		cs_close(&h);
+		cs->close(&h);
 		return -ENOMEM;
 	}
 	while (len) {
@@ -89,14 +93,14 @@ int perfev_disasm_x86(const void *code, size_t len, uint64_t addr, unsigned int 
 
 		if (perfev__grow(&v, &cap, cnt + 1, sizeof(*v))) {
 			free(v);
-			cs_free(ci, 1);
-			cs_close(&h);
+			cs->free(ci, 1);
+			cs->close(&h);
 			return -ENOMEM;
 		}
 		in = &v[cnt++];
 		memset(in, 0, sizeof(*in));
 		in->addr = addr;
-		if (cs_disasm_iter(h, &p, &len, &addr, ci)) {
+		if (cs->disasm_iter(h, &p, &len, &addr, ci)) {
 			in->size = ci->size;
 			memcpy(in->bytes, ci->bytes, ci->size < 16 ? ci->size : 16);
 			snprintf(in->mnemonic, sizeof(in->mnemonic), "%s", ci->mnemonic);
@@ -114,8 +118,8 @@ int perfev_disasm_x86(const void *code, size_t len, uint64_t addr, unsigned int 
 		len--;
 		addr++;
 	}
-	cs_free(ci, 1);
-	cs_close(&h);
+	cs->free(ci, 1);
+	cs->close(&h);
 	*out = v;
 	*n = cnt;
 	return 0;

@@ -5,12 +5,12 @@
  * capstone finds no instruction in count as perf's decoder counts an
  * undefined opcode: its prefixes and opcode bytes.
  */
-#include <capstone/capstone.h>
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
 #include <perfev/insn.h>
 #include "common/hashmap.h"
+#include "symbols/capstone.h"
 
 #define INSN_MAX 15
 
@@ -25,18 +25,21 @@ static __thread struct {
 	int err;
 } decoders[2];
 
-static cs_insn *decoder(bool is64, csh *h)
+static cs_insn *decoder(bool is64, csh *h, const struct perfev__capstone **cs)
 {
 	__typeof__(decoders[0]) *d = &decoders[is64];
 
+	*cs = perfev__capstone();
+	if (!*cs)
+		return NULL;
 	if (!d->insn && !d->err) {
-		if (cs_open(CS_ARCH_X86, is64 ? CS_MODE_64 : CS_MODE_32, &d->h) != CS_ERR_OK) {
+		if ((*cs)->open(CS_ARCH_X86, is64 ? CS_MODE_64 : CS_MODE_32, &d->h) != CS_ERR_OK) {
 			d->err = 1;
 			return NULL;
 		}
-		d->insn = cs_malloc(d->h);
+		d->insn = (*cs)->malloc(d->h);
 		if (!d->insn) {
-			cs_close(&d->h);
+			(*cs)->close(&d->h);
 			d->err = 1;
 			return NULL;
 		}
@@ -74,13 +77,14 @@ static int decode(bool is64, const uint8_t *code, size_t len)
 {
 	const uint8_t *p = code;
 	uint64_t addr = 0;
+	const struct perfev__capstone *cs;
 	cs_insn *insn;
 	csh h;
 
-	insn = decoder(is64, &h);
+	insn = decoder(is64, &h, &cs);
 	if (!insn)
-		return -ENOMEM;
-	return cs_disasm_iter(h, &p, &len, &addr, insn) ? insn->size : 0;
+		return cs ? -ENOMEM : -ENOTSUP;
+	return cs->disasm_iter(h, &p, &len, &addr, insn) ? insn->size : 0;
 }
 
 /*

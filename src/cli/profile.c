@@ -191,6 +191,11 @@ void profile_add_tagged(struct profile *p, uint32_t ev, const char *comm, uint32
 	p->nstacks++;
 }
 
+uint32_t profile_stack_first(const struct profile *p, const struct profile_stack *s)
+{
+	return s->nframes > 1 && p->frames[s->frames[0]].sampled_only;
+}
+
 const char *profile_frame_name(const struct profile_frame *f)
 {
 	return f->sym ? f->sym : "[unknown]";

@@ -776,6 +776,11 @@ static void parse_graph(struct report *r, const char *spec, bool *order_set,
 	}
 }
 
+static bool stack_listed(const struct profile_stack *s, void *r)
+{
+	return report_stack_listed(r, s);
+}
+
 /*
  * Write one export to @path ("-": standard output).  A failure is said
  * and gives status 1; the other exports are written all the same.
@@ -1211,6 +1216,8 @@ int cmd_report(int argc, const char **argv)
 			report_hist_print(&r);
 		if (export_event)
 			export_ev = export_event_index(&r.prof, export_event);
+		/* The exports hold the stacks the filters let through (--time and -C's already). */
+		profile_keep(&r.prof, stack_listed, &r);
 		status |= write_export(&r, folded, "folded", export_ev, profile_write_folded);
 		status |=
 		    write_export(&r, speedscope, "speedscope", export_ev, profile_write_speedscope);

@@ -129,6 +129,10 @@ void profile_add_tagged(struct profile *p, uint32_t ev, const char *comm, uint32
  */
 uint32_t profile_stack_first(const struct profile *p, const struct profile_stack *s);
 
+/* Keep only the stacks @keep says true of (in their order); the events' sums stay. */
+void profile_keep(struct profile *p, bool (*keep)(const struct profile_stack *s, void *ctx),
+		  void *ctx);
+
 /* The name a frame is shown by in the exports: its symbol, else "[unknown]". */
 const char *profile_frame_name(const struct profile_frame *f);
 

@@ -74,6 +74,29 @@ static bool id_listed(const uint32_t *ids, size_t n, uint32_t id)
 	return !n;
 }
 
+bool report_stack_listed(const struct report *r, const struct profile_stack *s)
+{
+	const struct profile_frame *f;
+	uint32_t i = 0, fi;
+
+	if (!report_listed(&r->fcomm, s->comm) || !id_listed(r->ftid, r->nftid, s->tid) ||
+	    !id_listed(r->fpid, r->nfpid, s->pid))
+		return false;
+	if (!r->fdso.on && !r->fsym.on)
+		return true;
+	/* The sampled function: a branch's target, else the stack's first frame not inlined. */
+	if (r->branch_mode)
+		i = s->nframes == 2;
+	while (i + 1 < s->nframes && r->prof.frames[s->frames[i]].inlined)
+		i++;
+	if (i >= s->nframes)
+		return false;
+	fi = s->frames[i];
+	f = &r->prof.frames[fi];
+	return report_listed(&r->fdso, r->short_dso[fi]) &&
+	       report_listed(&r->fsym, f->unwound_inline ? r->labels[fi] : f->sym);
+}
+
 /* The event whose lines event @ev's samples go to: its group's leader in the group view. */
 static uint32_t line_event(const struct report *r, uint32_t ev)
 {

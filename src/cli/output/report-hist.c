@@ -16,7 +16,7 @@ static const struct {
 	const char *name, *header;
 } key_names[SK_MAX] = {
     [SK_COMM] = {"comm", "Command"},
-    [SK_PID] = {"pid", "Pid:Command"},
+    [SK_PID] = {"pid", "    Pid:Command"}, /* perf's, as perf diff's */
     [SK_DSO] = {"dso", "Shared Object"},
     [SK_SYM] = {"sym", "Symbol"},
     [SK_SRCLINE] = {"srcline", "Source:Line"},
@@ -940,8 +940,7 @@ static void print_event(struct report *r, size_t ev, struct hent **v, size_t nv)
 			else if (line)
 				print_head("  ", NULL, width[k], true);
 			else
-				printf(r->keys[k] == SK_PID ? "  %*s" : "  %-*s", (int)width[k],
-				       key_names[r->keys[k]].header);
+				printf("  %-*s", (int)width[k], key_names[r->keys[k]].header);
 		}
 		putchar('\n');
 	}

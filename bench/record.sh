@@ -17,7 +17,9 @@
 #   max_stall_s is the longest a process sleeping 100 ms at a time waited to
 #   run again meanwhile: when the machine itself stalls (a virtual machine
 #   at 100 kHz can stop every process for seconds), no reader keeps up and
-#   only the ring's size bounds the loss.
+#   only the ring's size bounds the loss.  The dwarf2 case (in LOST_CASES)
+#   is two events in one ring with stack copies, -e cpu-clock -e page-faults
+#   --call-graph dwarf -F 4000, for the workload of the overhead case (ITER).
 #
 # Prints machine-readable lines:
 #
@@ -25,7 +27,7 @@
 #   bench=record case=true ratio=perfev/perf-no-bpf
 #   bench=record case=overhead tool=none|perfev|perf median_ms=X overhead_pct=Y
 #   bench=record case=overhead ratio=perfev_overhead/perf_overhead
-#   bench=record case=lost-task|lost-system rate=R tool=perfev|perf samples=S lost=L runs=3
+#   bench=record case=lost-task|lost-system|lost-dwarf2 rate=R tool=perfev|perf samples=S lost=L runs=3
 #     max_stall_s=T
 set -eu
 PERFEV=${PERFEV:-build/perfev}
@@ -137,10 +139,11 @@ while True:
 ' "$dir/stall" &
 	probe=$!
 }
-for c in ${LOST_CASES:-task system}; do
-	flags=""
-	[ $c = system ] && flags="-a"
-	for rate in ${LOST_RATES:-max}; do
+for c in ${LOST_CASES:-task system dwarf2}; do
+	flags="-g" rates=${LOST_RATES:-max} iter=$LOST_ITER
+	[ $c = system ] && flags="-g -a"
+	[ $c = dwarf2 ] && flags="-e cpu-clock -e page-faults --call-graph dwarf" rates=4000 iter=$ITER
+	for rate in $rates; do
 		for t in perfev perf; do
 			ts=0 tl=0 stall=0
 			i=0
@@ -148,8 +151,8 @@ for c in ${LOST_CASES:-task system}; do
 				[ $t = perfev ] && tool=$PERFEV || tool=perf
 				stall_probe
 				# shellcheck disable=SC2086
-				timeout -s INT "$LOST_SECS" "$tool" record -q -F "$rate" -g $flags \
-					-o "$dir/l.data" -- "$WORKLOAD" "$LOST_ITER" >/dev/null 2>&1 || :
+				timeout -s INT "$LOST_SECS" "$tool" record -q -F "$rate" $flags \
+					-o "$dir/l.data" -- "$WORKLOAD" "$iter" >/dev/null 2>&1 || :
 				kill -KILL "$probe"
 				wait "$probe" 2>/dev/null || :
 				set -- $(count "$dir/l.data")

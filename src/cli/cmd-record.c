@@ -1225,7 +1225,14 @@ static void loop(struct rec *rc)
 			} else {
 				struct rec_fd *f = d;
 
-				ready |= f->ring != NULL;
+				/*
+				 * Any of a shared ring's descriptors may be the one
+				 * that says it is ready: the kernel tells it once, to
+				 * the first it is asked for (the ring's poll state is
+				 * taken by that poll), and that may be an event that
+				 * writes into another's ring.
+				 */
+				ready = true;
 				if (evs[i].hangup && !f->hung_up) {
 					/* Its task has exited: it has nothing more to say. */
 					f->hung_up = true;

@@ -222,6 +222,14 @@ static uint32_t profile_frame(struct builder *b, const struct perfev_frame *f, s
 	return idx;
 }
 
+/* Put the sampled function's frame @sampled ahead of the sample's frames. */
+static void insert_sampled(struct builder *b, uint32_t sampled)
+{
+	push_index(b, sampled);
+	memmove(b->frames + 1, b->frames, (b->nframes - 1) * sizeof(*b->frames));
+	b->frames[0] = sampled;
+}
+
 /* The frames of a sample: its call chain as perf reads it, or its address. */
 static void sample_frames(struct builder *b, const struct perfev_source_event *ev)
 {
@@ -229,7 +237,7 @@ static void sample_frames(struct builder *b, const struct perfev_source_event *e
 	struct perfev_machine *m = perfev_source_machine(b->src);
 	const struct perfev_frame *f = NULL;
 	size_t i, n = 0;
-	uint32_t sampled;
+	const struct perfev_sample *smp;
 	uint64_t leaf_ip;
 	int err = 0;
 
@@ -252,6 +260,21 @@ static void sample_frames(struct builder *b, const struct perfev_source_event *e
 	for (i = 0; i < n; i++)
 		push_index(b, profile_frame(b, f, i, n, ev->pid, false));
 	/*
+	 * A chain that does not start at the sampled address (perf record
+	 * --off-cpu's samples: the address is the task's user one, the
+	 * chain starts in the scheduler): as perf, the address names the
+	 * sample's line, the chain its call graph.
+	 */
+	smp = &ev->rec->u.sample;
+	if (n && !b->leaf_only && (smp->present & PERF_SAMPLE_IP) && smp->ip != f[0].ip) {
+		if (perfev_source_frames(b->src, ev, flags, &f, &n))
+			cli_die("out of memory");
+		if (n) {
+			insert_sampled(b, profile_frame(b, f, n - 1, n, ev->pid, true));
+			return;
+		}
+	}
+	/*
 	 * An unwound sampled address in an inlined function: the chain names
 	 * DWARF's functions there, the sampled function is the symbol's,
 	 * ahead of them.
@@ -261,10 +284,7 @@ static void sample_frames(struct builder *b, const struct perfev_source_event *e
 		leaf_ip = f[0].ip;
 		if (perfev_machine_resolve(m, ev->pid, ev->cpumode, leaf_ip, flags, &f, &n) || !n)
 			cli_die("out of memory");
-		sampled = profile_frame(b, f, n - 1, n, ev->pid, true);
-		push_index(b, sampled);
-		memmove(b->frames + 1, b->frames, (b->nframes - 1) * sizeof(*b->frames));
-		b->frames[0] = sampled;
+		insert_sampled(b, profile_frame(b, f, n - 1, n, ev->pid, true));
 	}
 }
 
@@ -756,6 +776,11 @@ static void parse_graph(struct report *r, const char *spec, bool *order_set,
 	}
 }
 
+static bool stack_listed(const struct profile_stack *s, void *r)
+{
+	return report_stack_listed(r, s);
+}
+
 /*
  * Write one export to @path ("-": standard output).  A failure is said
  * and gives status 1; the other exports are written all the same.
@@ -1191,6 +1216,8 @@ int cmd_report(int argc, const char **argv)
 			report_hist_print(&r);
 		if (export_event)
 			export_ev = export_event_index(&r.prof, export_event);
+		/* The exports hold the stacks the filters let through (--time and -C's already). */
+		profile_keep(&r.prof, stack_listed, &r);
 		status |= write_export(&r, folded, "folded", export_ev, profile_write_folded);
 		status |=
 		    write_export(&r, speedscope, "speedscope", export_ev, profile_write_speedscope);

@@ -191,6 +191,33 @@ void profile_add_tagged(struct profile *p, uint32_t ev, const char *comm, uint32
 	p->nstacks++;
 }
 
+void profile_keep(struct profile *p, bool (*keep)(const struct profile_stack *s, void *ctx),
+		  void *ctx)
+{
+	size_t i, n = 0;
+	bool added;
+
+	for (i = 0; i < p->nstacks; i++)
+		if (keep(&p->stacks[i], ctx))
+			p->stacks[n++] = p->stacks[i];
+	if (n == p->nstacks)
+		return;
+	p->nstacks = n;
+	/* The stacks moved: indexed again where they are now. */
+	perfev__hashmap_clear(&p->stack_idx);
+	p->stack_idx.hash = stack_hash;
+	p->stack_idx.equal = stack_equal;
+	p->stack_idx.ctx = p;
+	for (i = 0; i < n; i++)
+		if (!perfev__hashmap_upsert(&p->stack_idx, i, &added))
+			cli_die("out of memory");
+}
+
+uint32_t profile_stack_first(const struct profile *p, const struct profile_stack *s)
+{
+	return s->nframes > 1 && p->frames[s->frames[0]].sampled_only;
+}
+
 const char *profile_frame_name(const struct profile_frame *f)
 {
 	return f->sym ? f->sym : "[unknown]";

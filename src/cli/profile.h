@@ -123,6 +123,16 @@ void profile_add_tagged(struct profile *p, uint32_t ev, const char *comm, uint32
 			uint32_t tid, int32_t cpu, const struct profile_tags *tags,
 			const uint32_t *frames, uint32_t n, uint64_t period);
 
+/*
+ * The first frame of @s the exports show: past a sampled_only frame (the
+ * table's name for the sample, which its call chain holds as well).
+ */
+uint32_t profile_stack_first(const struct profile *p, const struct profile_stack *s);
+
+/* Keep only the stacks @keep says true of (in their order); the events' sums stay. */
+void profile_keep(struct profile *p, bool (*keep)(const struct profile_stack *s, void *ctx),
+		  void *ctx);
+
 /* The name a frame is shown by in the exports: its symbol, else "[unknown]". */
 const char *profile_frame_name(const struct profile_frame *f);
 

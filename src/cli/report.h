@@ -205,6 +205,12 @@ void report_hist_release(struct report *r);
 const char *report_frame_label(const struct profile_frame *f, char *buf, size_t len);
 /* The command, object, symbol and source line filters let this line through. */
 bool report_listed(const struct names *f, const char *s);
+/*
+ * The filters let stack @s through (after report_hist_build()): its
+ * command, process and thread, and the object and symbol of its sampled
+ * function (the line its samples are the self share of).
+ */
+bool report_stack_listed(const struct report *r, const struct profile_stack *s);
 
 /* report-mem.c */
 /* The text of --mem-mode column @k (SK_MEM ... SK_BLOCKED) for @data_src, as perf 6.1's. */

@@ -1100,6 +1100,25 @@ def stacks_weight(args):
     print("%d %d" % (hit, total))
 
 
+def filtered_samples(args):
+    """filtered-samples PERF FOLDED HTML: the samples of perf report -n's lines (PERF) are
+    those of the folded stacks and of the HTML page's stacks; prints the count."""
+    import re
+    want = 0
+    for line in open(args[0], errors="replace"):
+        f = line.split()
+        if len(f) > 1 and not line.startswith("#") and f[0].endswith("%"):
+            want += int(f[1])
+    folded = sum(int(l.rpartition(" ")[2]) for l in open(args[1]).read().splitlines())
+    text = open(args[2], errors="replace").read()
+    m = re.search(r'<script type="application/json" id="perfev-data">(.*?)</script>', text, re.S)
+    html = sum(st[2] for st in json.loads(m.group(1))["stacks"])
+    if folded != want or html != want:
+        sys.exit("perf report shows %d samples, the folded stacks hold %d, the HTML page %d" %
+                 (want, folded, html))
+    print(want)
+
+
 ANN_HEAD = re.compile(r"^\s*Percent\s.*\|\s+Source code & Disassembly of (\S+) for (\S+) \((\d+) samples")
 ANN_SYM = re.compile(r"^\s*:\s*(?:\d+\s+)?([0-9a-f]+) <(.+)>:\s*$")
 ANN_LINE = re.compile(r"^\s*(\d+\.\d+)\s+(?:\d+\s+)?:\s+([0-9a-f]+):")
@@ -1371,6 +1390,7 @@ COMMANDS = {"same": same, "top-find": top_find, "report-cmp": report_cmp, "set-b
             "compressed-layout": compressed_layout, "cut-compressed": cut_compressed,
             "feat-cmp": feat_cmp, "attr-full": attr_full,
             "stacks-weight": stacks_weight, "annotate-cmp": annotate_cmp,
+            "filtered-samples": filtered_samples,
             "fake-kcore": fake_kcore, "annotate-samples-cmp": annotate_samples_cmp,
             "print-line-cmp": print_line_cmp,
             "diff-cmp": diff_cmp, "diff-marks": diff_marks}

@@ -157,6 +157,31 @@ rsame report_time_ranges --time 0%-10%,50%-60%
 rsame report_cpu -C "$cpu"
 rsame report_pid --pid "$ls_pid"
 rsame report_pid_time --pid "$sh_pid" --time 0%-50%
+
+# The exports hold the samples the table shows: perf report -n's count of the lines the
+# filters let through is that of the folded stacks and of the HTML page's.
+esame() {
+	name=$1
+	shift
+	perf report -i "$TMP/f.data" --stdio -n --no-children -g none "$@" >"$TMP/perf.txt" 2>/dev/null
+	run "$PERFEV" report -i "$TMP/f.data" "$@" --folded "$TMP/e.folded" --html "$TMP/e.html"
+	expect_rc "$name" 0 || return
+	if ! n=$(python3 "$ORACLE" filtered-samples "$TMP/perf.txt" "$TMP/e.folded" "$TMP/e.html" \
+		2>"$TMP/cmp.err"); then
+		fail "$name" "$(head -c 600 "$TMP/cmp.err")"
+	elif [ "$n" -eq 0 ] || [ "$n" -ge "$total" ]; then
+		fail "$name" "the filter kept $n of $total samples: not a test"
+	else
+		pass "$name"
+	fi
+}
+sym=$(perf report -i "$TMP/f.data" --stdio --sort sym 2>/dev/null | awk '/%/ && !/^#/ {print $3; exit}')
+esame export_comm --comms ls
+esame export_pid --pid "$ls_pid"
+esame export_tid --tid "$sh_pid"
+esame export_dsos --dsos libc.so.6
+esame export_symbols -S "$sym"
+esame export_together --comms sh --dsos "libc.so.6,[kernel.kallsyms]" --time 0%-50%
 run "$PERFEV" report -i "$TMP/f.data" --stdio --time x
 if [ "$rc" -eq 2 ] && grep -q "cannot use --time 'x'" "$TMP/err"; then
 	pass report_time_bad

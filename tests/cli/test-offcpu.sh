@@ -82,6 +82,15 @@ for mode in g nog dwarf; do
 		fi
 	fi
 
+	# The whole chain, once: the sampled address that names the table's line is in it.
+	if [ -s "$TMP/off.folded" ] &&
+		awk '{ n = split($1, f, ";"); for (i = 2; i < n; i++) if (f[i] == f[n]) bad = 1 } END { exit bad }' \
+			"$TMP/off.folded"; then
+		pass "folded_chain_$mode"
+	else
+		fail "folded_chain_$mode" "$(head -c 400 "$TMP/off.folded")"
+	fi
+
 	# HTML: both events, the waits in the nanosleep stack.
 	run "$PERFEV" report -i "$data" --html "$TMP/$mode.html"
 	expect_rc "html_$mode" 0 &&
@@ -127,6 +136,24 @@ else
 			else
 				fail "script_vs_perf_$mode" "$(head -c 600 "$TMP/cmp.err")"
 			fi
+		fi
+	done
+	# The waits' lines as perf report shows them: named by the sampled (user) address, the
+	# call chain from the scheduler below it, and each of its functions a caller line.
+	for opts in "--no-children" "--children" "--no-children --sort sym" "--children --sort sym" \
+		"--no-children -g caller" "--children -g callee" "--no-children -g none"; do
+		name=report_vs_perf_$(echo "$opts" | tr -d -- '-' | tr ' ' _)
+		for tool in perf "$PERFEV"; do
+			# shellcheck disable=SC2086
+			"$tool" report --stdio $opts -i "$TMP/g.data" 2>/dev/null |
+				sed -n "/of event 'offcpu-time'/,\$p" | grep -v '^#$\|^# (Tip' >"$TMP/$(basename "$tool").off"
+		done
+		if [ ! -s "$TMP/perf.off" ]; then
+			fail "$name" "perf report $opts shows no offcpu-time section"
+		elif python3 tests/cli/oracle.py same "$TMP/perf.off" "$TMP/perfev.off" >"$TMP/cmp.err" 2>&1; then
+			pass "$name"
+		else
+			fail "$name" "$(head -c 600 "$TMP/cmp.err")"
 		fi
 	done
 	if perf evlist -i "$TMP/g.data" 2>/dev/null | grep -qx "offcpu-time"; then

@@ -237,6 +237,32 @@ else
 	skip perf topology_features "perf is not installed: its file is the reference"
 fi
 
+# Two events in one ring: the reader is woken through whichever of the ring's events the
+# kernel tells it by, the one that writes into another's ring too.  Stack copies at 1000 Hz
+# fill a 256 KiB ring (about 30 samples) many times over in a second: perfev keeps as many
+# samples as perf record on the same command (at least half: the machine is shared), where
+# a reader that slept until the end kept one ring's worth.
+W=${PERFEV_BUILD:-build}/bench/report-workload
+have_perf61
+if [ -z "$have_perf" ]; then
+	skip perf two_events_one_ring "$why_no_perf"
+elif ! perf_rec -q -e cpu-clock -e task-clock --call-graph dwarf -F 1000 -m 256K \
+	-o "$TMP/pr.data" -- "$W" 1000 >/dev/null 2>&1; then
+	skip perf two_events_one_ring "perf record --call-graph dwarf fails here"
+else
+	run "$PERFEV" record -q -e cpu-clock -e task-clock --call-graph dwarf -F 1000 -m 256K \
+		-o "$TMP/pv.data" -- "$W" 1000
+	if expect_rc two_events_one_ring 0; then
+		np=$(perf script -F event -i "$TMP/pr.data" 2>/dev/null | wc -l)
+		nv=$(perf script -F event -i "$TMP/pv.data" 2>/dev/null | wc -l)
+		if [ "$np" -gt 100 ] && [ $((nv * 2)) -ge "$np" ]; then
+			pass two_events_one_ring
+		else
+			fail two_events_one_ring "perf record kept $np samples, perfev record $nv"
+		fi
+	fi
+fi
+
 # -v: the attr of each event as opened, perf -vv's fields.
 run "$PERFEV" record -q -v -e task-clock -o "$TMP/v.data" -- true
 if expect_rc verbose 0; then

@@ -191,6 +191,19 @@ if perf record -q -g -o "$TMP/pg.data" -F 2000 -- "$W" 1000 >/dev/null 2>&1; the
 	else
 		fail report_total_period_graph "$(tail -3 "$TMP/cmp.err")"
 	fi
+	# The pid column line for line, its header perf's "    Pid:Command": the header and the
+	# first three lines with their graphs (further down, lines of equal shares may come in
+	# another order).
+	first3='/^ +[0-9.]+%/ { n++ } n > 3 { exit } !/^#$|^# \(Tip/ { print }'
+	for keys in pid pid,sym comm,pid; do
+		perf report -i "$TMP/pg.data" --stdio -s $keys 2>/dev/null | awk "$first3" >"$TMP/perf.txt"
+		"$PERFEV" report -i "$TMP/pg.data" --stdio -s $keys 2>/dev/null | awk "$first3" >"$TMP/out"
+		if python3 tests/cli/oracle.py same "$TMP/perf.txt" "$TMP/out" >"$TMP/cmp.err" 2>&1; then
+			pass "report_sort_$(echo $keys | tr , _)_whole"
+		else
+			fail "report_sort_$(echo $keys | tr , _)_whole" "$(head -c 400 "$TMP/cmp.err")"
+		fi
+	done
 else
 	fail report_total_period_children "perf record -g failed"
 fi

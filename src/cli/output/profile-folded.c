@@ -53,7 +53,7 @@ int profile_write_folded(const struct profile *p, size_t ev, FILE *f)
 		if (s->ev != ev)
 			continue;
 		put_name(f, s->comm ? s->comm : "[unknown]");
-		for (k = s->nframes; k-- > 0;) {
+		for (k = s->nframes; k-- > profile_stack_first(p, s);) {
 			fputc(';', f);
 			put_name(f, profile_frame_name(&p->frames[s->frames[k]]));
 		}
@@ -146,7 +146,7 @@ int profile_write_speedscope(const struct profile *p, size_t ev, FILE *f)
 			perfev__hashmap_find(&comms, perfev__ptr_key(s->comm), &c);
 			json_arr_begin(&w);
 			json_u64(&w, c);
-			for (k = s->nframes; k-- > 0;)
+			for (k = s->nframes; k-- > profile_stack_first(p, s);)
 				json_u64(&w, s->frames[k]);
 			json_arr_end(&w);
 		}

@@ -135,7 +135,7 @@ int profile_write_html_data(const struct profile *p, size_t ev, FILE *f)
 		if (!wanted(p, ev, s))
 			continue;
 		err = page_str(&pg, s->comm ? s->comm : "[unknown]", &comm[i]);
-		for (k = 0; !err && k < s->nframes; k++)
+		for (k = profile_stack_first(p, s); !err && k < s->nframes; k++)
 			err = s->frames[k] < p->nframes ? page_frame(&pg, p, s->frames[k], &fi)
 							: -EINVAL;
 		if (err)
@@ -208,7 +208,7 @@ int profile_write_html_data(const struct profile *p, size_t ev, FILE *f)
 		json_u64(&j, s->samples);
 		json_u64(&j, s->period);
 		/* The profile lists the leaf first; the page wants the root first. */
-		for (k = s->nframes; k-- > 0;)
+		for (k = s->nframes; k-- > profile_stack_first(p, s);)
 			json_u64(&j, pg.map[s->frames[k]]);
 		json_arr_end(&j);
 	}

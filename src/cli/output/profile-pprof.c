@@ -342,7 +342,7 @@ static int add_samples(struct pprof *x, size_t ev)
 		const struct profile_stack *st = &p->stacks[i];
 		pb_sample *s;
 		pb_label *lb;
-		size_t col, run = 0;
+		size_t col, run = profile_stack_first(p, st);
 
 		if (one && st->ev != ev)
 			continue;
@@ -352,7 +352,7 @@ static int add_samples(struct pprof *x, size_t ev)
 		lb = &x->labels[3 * n];
 		perftools__profiles__sample__init(s);
 		s->location_id = &x->loc_ids[x->nloc_ids];
-		for (uint32_t k = 0; k < st->nframes; k++) {
+		for (uint32_t k = (uint32_t)run; k < st->nframes; k++) {
 			if (st->frames[k] >= p->nframes)
 				return -EINVAL;
 			/* A run of inlined frames ends at the frame they are inlined in. */

@@ -16,7 +16,7 @@ static const struct {
 	const char *name, *header;
 } key_names[SK_MAX] = {
     [SK_COMM] = {"comm", "Command"},
-    [SK_PID] = {"pid", "Pid:Command"},
+    [SK_PID] = {"pid", "    Pid:Command"}, /* perf's, as perf diff's */
     [SK_DSO] = {"dso", "Shared Object"},
     [SK_SYM] = {"sym", "Symbol"},
     [SK_SRCLINE] = {"srcline", "Source:Line"},
@@ -72,6 +72,29 @@ static bool id_listed(const uint32_t *ids, size_t n, uint32_t id)
 		if (ids[i] == id)
 			return true;
 	return !n;
+}
+
+bool report_stack_listed(const struct report *r, const struct profile_stack *s)
+{
+	const struct profile_frame *f;
+	uint32_t i = 0, fi;
+
+	if (!report_listed(&r->fcomm, s->comm) || !id_listed(r->ftid, r->nftid, s->tid) ||
+	    !id_listed(r->fpid, r->nfpid, s->pid))
+		return false;
+	if (!r->fdso.on && !r->fsym.on)
+		return true;
+	/* The sampled function: a branch's target, else the stack's first frame not inlined. */
+	if (r->branch_mode)
+		i = s->nframes == 2;
+	while (i + 1 < s->nframes && r->prof.frames[s->frames[i]].inlined)
+		i++;
+	if (i >= s->nframes)
+		return false;
+	fi = s->frames[i];
+	f = &r->prof.frames[fi];
+	return report_listed(&r->fdso, r->short_dso[fi]) &&
+	       report_listed(&r->fsym, f->unwound_inline ? r->labels[fi] : f->sym);
 }
 
 /* The event whose lines event @ev's samples go to: its group's leader in the group view. */
@@ -917,8 +940,7 @@ static void print_event(struct report *r, size_t ev, struct hent **v, size_t nv)
 			else if (line)
 				print_head("  ", NULL, width[k], true);
 			else
-				printf(r->keys[k] == SK_PID ? "  %*s" : "  %-*s", (int)width[k],
-				       key_names[r->keys[k]].header);
+				printf("  %-*s", (int)width[k], key_names[r->keys[k]].header);
 		}
 		putchar('\n');
 	}

@@ -167,8 +167,7 @@ void rec_offcpu_start(struct perfev_session *s, size_t sw_ev, uint64_t id, bool 
 		      struct rec_offcpu **out);
 void rec_offcpu_free(struct rec_offcpu *oc);
 /* Declare the offcpu-time event to the file (and to --unwind's writer). */
-int rec_offcpu_add_attr(struct rec_offcpu *oc, struct perfev_data_writer *w,
-			struct rec_unwind *uw);
+int rec_offcpu_add_attr(struct rec_offcpu *oc, struct perfev_data_writer *w, struct rec_unwind *uw);
 /*
  * A record of a ring, of event @ev: noted when it matters.  True when it
  * is not to be written (a sched_switch sample; a context switch without

@@ -96,7 +96,7 @@ struct script {
 	bool json, dump, header, header_only;
 	bool show_info; /* -I: the header's topology, cache and memory in full */
 	bool show_mmap, show_task, show_switch, show_namespaces, hide_callchain;
-	bool insn_warned; /* the insn field's missing decoder said once */
+	bool insn_warned;		  /* the insn field's missing decoder said once */
 	bool no_demangle;		  /* symbol names as the files spell them */
 	bool per_event_dump;		  /* each event's samples to INPUT.EVENT.dump */
 	const char *kallsyms;		  /* --kallsyms: the recording's kernel symbols */

@@ -33,8 +33,8 @@ struct top_entry {
 	uint64_t addr;		      /* sym unknown: the address, shown instead */
 	uint32_t pid;
 	bool kernel;
-	double weight;	/* periods, decayed at each refresh */
-	double samples; /* samples, decayed the same way */
+	double weight;		  /* periods, decayed at each refresh */
+	double samples;		  /* samples, decayed the same way */
 	struct top_chain *chains; /* TOP_MAX_CHAINS of them, made at the first (-g) */
 	unsigned int nchains;
 	double other_chains; /* the weight of chains past TOP_MAX_CHAINS */

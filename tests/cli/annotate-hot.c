@@ -6,7 +6,7 @@
  */
 #include <math.h>
 
-/* Another value, another build id: the test's stripped and missing binaries are builds of their own. */
+/* Another value, another build id: the stripped and missing binaries are builds of their own. */
 #ifndef LOOPS
 #define LOOPS 20
 #endif

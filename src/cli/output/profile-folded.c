@@ -57,7 +57,8 @@ int profile_write_folded(const struct profile *p, size_t ev, FILE *f)
 			fputc(';', f);
 			put_name(f, profile_frame_name(&p->frames[s->frames[k]]));
 		}
-		/* Off-CPU stacks weigh the time waited, in nanoseconds; the others their samples. */
+		/* Off-CPU stacks weigh the time waited, in nanoseconds; the others their samples.
+		 */
 		fprintf(f, " %" PRIu64 "\n", wait ? s->period : s->samples);
 	}
 	return fflush(f) || ferror(f) ? -EIO : 0;

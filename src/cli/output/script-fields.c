@@ -425,8 +425,9 @@ int script_insn(struct script *s, uint32_t pid, uint64_t ip, unsigned char *buf)
 	len = perfev_insn_len_x86(buf, n, c->is64);
 	if (len == -ENOTSUP && !s->insn_warned) {
 		s->insn_warned = true;
-		cli_error("warning: the insn field stays empty: capstone's shared library cannot be loaded "
-			 "(install the Debian package libcapstone4)");
+		cli_error("warning: the insn field stays empty: capstone's shared library cannot "
+			  "be loaded "
+			  "(install the Debian package libcapstone4)");
 	}
 	return len > 0 ? len : 0;
 }

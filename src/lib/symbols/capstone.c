@@ -9,8 +9,8 @@
 #include <pthread.h>
 #include "symbols/capstone.h"
 
-#define STR_(x) #x
-#define STR(x) STR_(x)
+#define STR_(x)		#x
+#define STR(x)		STR_(x)
 #define CAPSTONE_SONAME "libcapstone.so." STR(CS_API_MAJOR)
 
 static struct perfev__capstone cs;

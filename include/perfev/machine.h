@@ -87,6 +87,15 @@ PERFEV_API int perfev_machine_set_build_id(struct perfev_machine *m, const char 
 					   const void *id, size_t len);
 
 /*
+ * The build id the recording saw for file @path or for the kernel
+ * ("[kernel.kallsyms]"), as perfev_machine_set_build_id() or an MMAP2
+ * record told it: copied to @id (@size bytes of room).  Returns its
+ * length, 0 when none is known, -ENOSPC (@size too small), -EINVAL.
+ */
+PERFEV_API int perfev_machine_build_id(const struct perfev_machine *m, const char *path, void *id,
+				       size_t size);
+
+/*
  * The command name of thread @tid, from the COMM or FORK records seen so
  * far ("swapper" for 0), or NULL when none named it (perf shows ":TID").
  * Valid until the thread is renamed or the machine freed.

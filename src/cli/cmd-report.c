@@ -148,6 +148,31 @@ static void push_index(struct builder *b, uint32_t frame)
 }
 
 /*
+ * The build ids the recording saw of the objects of the profile's
+ * frames, which the pprof export puts in its mappings.
+ */
+static void note_build_ids(struct profile *p, const struct perfev_machine *m)
+{
+	struct perfev__intern seen;
+
+	perfev__intern_init(&seen);
+	for (size_t i = 0; i < p->nframes; i++) {
+		const char *dso = p->frames[i].dso;
+		unsigned char id[20];
+		size_t k;
+		int n;
+
+		/* The dsos are interned: one look-up per pointer. */
+		if (!dso || perfev__intern_bytes(&seen, &dso, sizeof(dso), &k) <= 0)
+			continue;
+		n = perfev_machine_build_id(m, dso, id, sizeof(id));
+		if (n > 0)
+			(void)profile_set_build_id(p, dso, id, (size_t)n);
+	}
+	perfev__intern_release(&seen);
+}
+
+/*
  * The profile frame of frame @i of @f (@n frames) of process @pid, made
  * once per resolution (the machine gives equal resolutions one id) and
  * role (@sampled_only).  An inlined frame takes after the function it
@@ -416,7 +441,7 @@ static uint32_t event_of(struct builder *b, size_t idx)
 /* The sample's CPU when lines are kept apart by it, else -1. */
 static int32_t sample_cpu(const struct report *r, const struct perfev_sample *smp)
 {
-	return r->want[SK_CPU] && (smp->present & PERF_SAMPLE_CPU) ? (int32_t)smp->cpu : -1;
+	return (r->want[SK_CPU] || r->cpu_labels) && (smp->present & PERF_SAMPLE_CPU) ? (int32_t)smp->cpu : -1;
 }
 
 /* perf's data source of a sample without one: every field "not available". */
@@ -1154,6 +1179,7 @@ int cmd_report(int argc, const char **argv)
 	/* Source lines are read when shown: the srcline key, inlined frames, the exports that carry
 	 * them. */
 	r.inline_frames = inline_frames;
+	r.cpu_labels = pprof != NULL;
 	r.lines = r.want[SK_SRCLINE] || inline_frames || pprof || html || speedscope;
 	b.r = &r;
 	/* perf report's inlined entries of DWARF call chains, in the text report alone. */
@@ -1200,6 +1226,8 @@ int cmd_report(int argc, const char **argv)
 	}
 	if (r.verbose)
 		frame_origins(&r, b.src);
+	if (pprof && b.src)
+		note_build_ids(&r.prof, perfev_source_machine(b.src));
 	/* The profile holds copies of what it needs: the symbols' memory goes now. */
 	input_close(&b.in);
 	b.src = NULL;

@@ -22,11 +22,38 @@ void profile_release(struct profile *p)
 	free(p->stacks);
 	free(p->frames);
 	free(p->events);
+	free(p->build_ids);
 	perfev__hashmap_release(&p->frame_idx);
 	perfev__hashmap_release(&p->stack_idx);
 	perfev__intern_release(&p->strs);
 	perfev__arena_release(&p->mem);
 	memset(p, 0, sizeof(*p));
+}
+
+int profile_set_build_id(struct profile *p, const char *dso, const void *id, size_t len)
+{
+	struct profile_build_id *b;
+	const unsigned char *u = id;
+
+	if (!p || !dso || !id || !len || len > 20)
+		return -EINVAL;
+	dso = profile_intern(p, dso);
+	if (!dso || perfev__grow(&p->build_ids, &p->cap_build_ids, p->nbuild_ids + 1,
+				 sizeof(*p->build_ids)))
+		return -ENOMEM;
+	b = &p->build_ids[p->nbuild_ids++];
+	b->dso = dso;
+	for (size_t i = 0; i < len; i++)
+		snprintf(b->hex + 2 * i, 3, "%02x", u[i]);
+	return 0;
+}
+
+const char *profile_build_id(const struct profile *p, const char *dso)
+{
+	for (size_t i = 0; dso && i < p->nbuild_ids; i++)
+		if (!strcmp(p->build_ids[i].dso, dso))
+			return p->build_ids[i].hex;
+	return NULL;
 }
 
 const char *profile_intern(struct profile *p, const char *s)

@@ -78,6 +78,12 @@ struct profile_meta {
 	uint64_t lost;			/* samples the kernel lost */
 };
 
+/* An object's build id as the recording saw it, in hex. */
+struct profile_build_id {
+	const char *dso; /* interned */
+	char hex[2 * 20 + 1];
+};
+
 struct profile {
 	struct profile_frame *frames;
 	size_t nframes;
@@ -86,12 +92,14 @@ struct profile {
 	struct profile_event *events;
 	size_t nevents;
 	struct profile_meta meta;
+	struct profile_build_id *build_ids; /* of the objects that have one, when told */
+	size_t nbuild_ids;
 
 	/* private: the interned strings; frames and stacks by index, hashed by what they hold */
 	struct perfev__intern strs;
 	struct perfev__hashmap frame_idx, stack_idx;
 	struct perfev__arena mem; /* the stacks' frame lists */
-	size_t cap_frames, cap_stacks, cap_events;
+	size_t cap_frames, cap_stacks, cap_events, cap_build_ids;
 };
 
 void profile_init(struct profile *p);
@@ -132,6 +140,11 @@ uint32_t profile_stack_first(const struct profile *p, const struct profile_stack
 /* Keep only the stacks @keep says true of (in their order); the events' sums stay. */
 void profile_keep(struct profile *p, bool (*keep)(const struct profile_stack *s, void *ctx),
 		  void *ctx);
+
+/* Note object @dso's build id (@len bytes, 1 to 20).  Returns 0, -EINVAL or -ENOMEM. */
+int profile_set_build_id(struct profile *p, const char *dso, const void *id, size_t len);
+/* Object @dso's build id in hex, or NULL when none was noted. */
+const char *profile_build_id(const struct profile *p, const char *dso);
 
 /* The name a frame is shown by in the exports: its symbol, else "[unknown]". */
 const char *profile_frame_name(const struct profile_frame *f);

@@ -1383,6 +1383,94 @@ def diff_marks(args):
     return 0
 
 
+# ---- pprof (perfev report --pprof, record --push) ----------------------------------------------
+
+def protoc_text(path):
+    """protoc --decode's text format as nested dicts of lists."""
+    from collections import defaultdict
+    root, stack = defaultdict(list), []
+    cur = root
+    for line in open(path, errors="replace"):
+        line = line.strip()
+        if not line:
+            continue
+        if line.endswith("{"):
+            child = defaultdict(list)
+            cur[line[:-1].strip()].append(child)
+            stack.append(cur)
+            cur = child
+        elif line == "}":
+            cur = stack.pop()
+        else:
+            k, v = line.split(":", 1)
+            v = v.strip()
+            if v.startswith('"'):
+                v = v[1:-1].encode().decode("unicode_escape")
+            else:
+                v = {"true": 1, "false": 0}.get(v, v)
+                v = int(v)
+            cur[k].append(v)
+    return root
+
+
+def pprof_errors(pb, types=None):
+    """What is inconsistent in a decoded pprof, with the value types expected."""
+    one = lambda m, k: m[k][0] if m[k] else 0
+    strs = pb["string_table"]
+    errs = []
+    if not strs or strs[0] != "":
+        return ["string_table[0] is not empty"]
+    st = lambda i: strs[i] if 0 <= i < len(strs) else errs.append("string %d out of range" % i)
+    got = [(st(one(t, "type")), st(one(t, "unit"))) for t in pb["sample_type"]]
+    if types and got != types:
+        errs.append("sample types %s, expected %s" % (got, types))
+    pt = pb["period_type"]
+    if types and (not pt or (st(one(pt[0], "type")), st(one(pt[0], "unit"))) != types[-1]):
+        errs.append("period type is not %s/%s" % types[-1])
+    maps = {one(m, "id") for m in pb["mapping"]}
+    for loc in pb["location"]:
+        if one(loc, "mapping_id") not in maps:
+            errs.append("location %d: no mapping" % one(loc, "id"))
+    if not pb["sample"]:
+        errs.append("no samples")
+    for smp in pb["sample"]:
+        keys = {st(one(lb, "key")) for lb in smp["label"]}
+        if not {"comm", "pid", "tid"} <= keys:
+            errs.append("a sample lacks the comm/pid/tid labels: %s" % sorted(keys))
+            break
+    return errs
+
+
+def pprof_check(args):
+    """pprof-check TEXT PATH BUILDID: a stripped binary's profile keeps its raw addresses."""
+    text, path, bid = args
+    pb = protoc_text(text)
+    one = lambda m, k: m[k][0] if m[k] else 0
+    errs = pprof_errors(pb, [("samples", "count"), ("cpu", "nanoseconds")])
+    strs = pb["string_table"]
+    m = pb["mapping"][0] if pb["mapping"] else None
+    if not m:
+        errs.append("no mapping")
+    else:
+        if strs[one(m, "filename")] != path:
+            errs.append("the first mapping is %s, not the main binary %s" % (strs[one(m, "filename")], path))
+        if strs[one(m, "build_id")] != bid:
+            errs.append("the first mapping's build id is '%s', not %s" % (strs[one(m, "build_id")], bid))
+        if one(m, "has_functions"):
+            errs.append("the stripped binary's mapping says it has functions")
+        locs = [loc for loc in pb["location"] if one(loc, "mapping_id") == one(m, "id")]
+        if not locs:
+            errs.append("no location in the main binary")
+        for loc in locs:
+            if loc["line"] or not one(loc, "address"):
+                errs.append("location %d: lines %s, address %d: expected an address alone" %
+                            (one(loc, "id"), len(loc["line"]), one(loc, "address")))
+                break
+    if errs:
+        sys.exit("\n".join(errs[:10]))
+    return 0
+
+
 COMMANDS = {"same": same, "top-find": top_find, "report-cmp": report_cmp, "set-build-id": set_build_id, "chains-cmp": chains_cmp,
             "chains-find": chains_find, "chains-dist": chains_dist, "graph-cmp": graph_cmp,
             "attr-delta": attr_delta, "stat-attr-delta": stat_attr_delta,
@@ -1393,7 +1481,8 @@ COMMANDS = {"same": same, "top-find": top_find, "report-cmp": report_cmp, "set-b
             "filtered-samples": filtered_samples,
             "fake-kcore": fake_kcore, "annotate-samples-cmp": annotate_samples_cmp,
             "print-line-cmp": print_line_cmp,
-            "diff-cmp": diff_cmp, "diff-marks": diff_marks}
+            "diff-cmp": diff_cmp, "diff-marks": diff_marks,
+            "pprof-check": pprof_check}
 
 
 

@@ -551,7 +551,7 @@ types = [(s(one(t, "type"), "sample_type"), s(one(t, "unit"), "sample_type")) fo
 funcs = {one(f, "id"): s(one(f, "name"), "function") for f in pb["function"]}
 for f in pb["function"]:
     s(one(f, "system_name"), "function"), s(one(f, "filename"), "function")
-maps = {one(m, "id") for m in pb["mapping"]}
+maps = {one(m, "id"): m for m in pb["mapping"]}
 for m in pb["mapping"]:
     s(one(m, "filename"), "mapping"), s(one(m, "build_id"), "mapping")
 locs = {}
@@ -559,8 +559,9 @@ for l in pb["location"]:
     locs[one(l, "id")] = l
     if one(l, "mapping_id") and one(l, "mapping_id") not in maps:
         errs.append("location %d: no mapping %d" % (one(l, "id"), one(l, "mapping_id")))
-    if not l["line"]:
-        errs.append("location %d has no line" % one(l, "id"))
+    # A location without a line is an address left for a backend to symbolize.
+    if not l["line"] and not one(l, "address"):
+        errs.append("location %d has neither a line nor an address" % one(l, "id"))
     for ln in l["line"]:
         if one(ln, "function_id") not in funcs:
             errs.append("location %d: no function %d" % (one(l, "id"), one(ln, "function_id")))
@@ -586,11 +587,11 @@ for smp in pb["sample"]:
     # line (the ones before it are functions inlined there), as the
     # report's symbol column has it.
     if smp["location_id"] and smp["location_id"][0] in locs:
-        leaf = locs[smp["location_id"][0]]["line"][-1]
-        self_samples[funcs.get(one(leaf, "function_id"), "?")] += v[0]
+        lines = locs[smp["location_id"][0]]["line"]
+        self_samples[funcs.get(one(lines[-1], "function_id"), "?") if lines else "[unknown]"] += v[0]
 
-if types != [("samples", "count"), ("cpu-clock", "nanoseconds")]:
-    errs.append("sample types %s, expected samples/count, cpu-clock/nanoseconds" % types)
+if types != [("samples", "count"), ("cpu", "nanoseconds")]:
+    errs.append("sample types %s, expected samples/count, cpu/nanoseconds" % types)
 elif sums != [want_samples, want_count]:
     errs.append("values sum to %s, the report says %d samples, event count %d" %
                 (sums, want_samples, want_count))

@@ -6,24 +6,35 @@
  *
  * How the profile maps onto the message:
  *  - sample_type: per exported event a pair, the sample count
- *    ("samples"/"count") and the summed period (the event's name, in
- *    "nanoseconds" for cpu-clock and task-clock, else "count").  With
- *    several events exported, the count is named "samples-<event>" so
- *    that each value type has a name of its own, every sample carries a
- *    pair of values per event (zeros for the events it is not of), and
- *    the default value is the first event's period.
+ *    ("samples"/"count") and the summed period: "cpu"/"nanoseconds" for
+ *    cpu-clock and task-clock, "offcpu"/"nanoseconds" for offcpu-time,
+ *    else "events"/"count" (cycles too: their period counts cycles, not
+ *    time), the names continuous-profiling backends (Pyroscope, Parca)
+ *    know.  With several events exported, the pair is named
+ *    "samples-<event>" and "<event>" so that each value type has a name
+ *    of its own, every sample carries a pair of values per event (zeros
+ *    for the events it is not of), and the default value is the first
+ *    event's period.  period_type is the first event's period type,
+ *    period its mean period per sample.
  *  - Function: one per distinct (name, object, source file); its
  *    system_name is its name (the model keeps demangled names only).
  *  - Location: one per frame, except that frames inlined into their
  *    caller are folded into the caller's location, as pprof expects: one
  *    location for the address, its lines the innermost function first.
  *    is_folded (identical code folding) is never set: nothing tells it.
- *  - Mapping: one per object.  Frame addresses are the object's own (file
- *    addresses, or the kernel's), so a mapping covers from the lowest to
- *    past the highest address seen in it with file_offset equal to its
- *    start: address - memory_start + file_offset is the address again.
+ *  - Mapping: one per object, the main binary (the user-space
+ *    executable most samples are in) first as pprof expects, build_id the
+ *    recording's build id of the object in hex when it has one.  Frame
+ *    addresses are the object's own (file addresses, or the kernel's), so
+ *    a mapping covers from the lowest to past the highest address seen in
+ *    it with file_offset equal to its start: address - memory_start +
+ *    file_offset is the address again.
+ *  - Unresolved frames (no symbol, no debug info) are locations with an
+ *    address and a mapping but no line, in a mapping whose has_functions
+ *    is false: a backend symbolizes them itself by the build id.
  *  - Sample: one per distinct stack (locations leaf first), labelled
- *    "comm" (string), "pid" and "tid" (numbers).
+ *    "comm" (string), "pid" and "tid" (numbers), and "cpu" (number) when
+ *    the profile keeps stacks per CPU.
  *  - duration_nanos spans the first to the last sample.  time_nanos is
  *    left unset: sample times count from boot, not from the epoch pprof
  *    wants, and the model has nothing to convert them with.
@@ -66,6 +77,9 @@ static int key_index(struct perfev__intern *t, const void *key, size_t len, bool
 	return (int)i;
 }
 
+/* A sample's labels: comm, pid, tid, and cpu when known. */
+#define NLABELS 4
+
 struct pprof {
 	const struct profile *p;
 
@@ -73,6 +87,7 @@ struct pprof {
 
 	/* per profile frame: its function id and mapping id, 0 until a sample uses it */
 	uint64_t *frame_func, *frame_map;
+	bool *frame_done;
 
 	struct perfev__intern funcmap; /* (name, system_name, file) string indexes -> function */
 	pb_function *funcs;
@@ -93,13 +108,14 @@ struct pprof {
 	size_t nlines, cap_lines;
 
 	pb_value_type *types;
-	size_t ntypes;
+	size_t ntypes, first_ev; /* the first exported event */
 	pb_sample *samples;
 	size_t nsamples;
 	uint64_t *loc_ids; /* every sample's location ids, one after another */
 	size_t nloc_ids;
 	int64_t *values;
-	pb_label *labels;
+	pb_label *labels; /* NLABELS per sample, of which nlabels[] are used */
+	uint8_t *nlabels;
 	int64_t *comments;
 	size_t ncomments;
 };
@@ -160,10 +176,11 @@ static int64_t function_id(struct pprof *x, const struct profile_frame *f)
 	return i + 1;
 }
 
-/* The mapping id of frame @f's object. */
-static int64_t mapping_id(struct pprof *x, const struct profile_frame *f)
+/* The mapping id of object @dso. */
+static int64_t mapping_id(struct pprof *x, const char *dso)
 {
-	int64_t name = str_index(x, f->dso ? f->dso : "[unknown]");
+	int64_t name = str_index(x, dso ? dso : "[unknown]");
+	const char *bid = profile_build_id(x->p, dso);
 	bool added;
 	int i;
 
@@ -178,6 +195,10 @@ static int64_t mapping_id(struct pprof *x, const struct profile_frame *f)
 	perftools__profiles__mapping__init(&x->maps[i]);
 	x->maps[i].id = (uint64_t)i + 1;
 	x->maps[i].filename = name;
+	if (bid)
+		x->maps[i].build_id = str_index(x, bid);
+	if (x->maps[i].build_id < 0)
+		return -ENOMEM;
 	x->map_seen[i] = false;
 	return i + 1;
 }
@@ -208,14 +229,15 @@ static int frame_ids(struct pprof *x, uint32_t i)
 	const struct profile_frame *f = &x->p->frames[i];
 	int64_t fid, mid;
 
-	if (x->frame_func[i])
+	if (x->frame_done[i])
 		return 0;
-	fid = function_id(x, f);
-	mid = mapping_id(x, f);
+	fid = f->sym || f->inlined ? function_id(x, f) : 0;
+	mid = mapping_id(x, f->dso);
 	if (fid < 0 || mid < 0)
 		return fid < 0 ? (int)fid : (int)mid;
 	x->frame_func[i] = (uint64_t)fid;
 	x->frame_map[i] = (uint64_t)mid;
+	x->frame_done[i] = true;
 	return 0;
 }
 
@@ -249,30 +271,41 @@ static int64_t location_id(struct pprof *x, const uint32_t *run, size_t n)
 	l->mapping_id = x->frame_map[run[n - 1]];
 	/* Inlined frames stand at the address of the code they were inlined in. */
 	l->address = outer->addr;
-	l->n_line = n;
 	x->loc_line[i] = x->nlines;
 	for (size_t k = 0; k < n; k++) {
 		const struct profile_frame *f = &x->p->frames[run[k]];
-		pb_line *ln = &x->lines[x->nlines++];
+		pb_line *ln;
 
+		mapping_note(x, l->mapping_id, outer->addr, f);
+		/* No function: the address alone, for the backend to symbolize. */
+		if (!x->frame_func[run[k]])
+			continue;
+		ln = &x->lines[x->nlines++];
+		l->n_line++;
 		perftools__profiles__line__init(ln);
 		ln->function_id = x->frame_func[run[k]];
 		ln->line = f->line;
-		mapping_note(x, l->mapping_id, outer->addr, f);
 	}
 	return i + 1;
 }
 
-/* The unit of event @name's period. */
-static const char *event_unit(const char *name)
+/* The type and unit of event @name's period, as profiling backends name them. */
+static void event_type(const char *name, const char **type, const char **unit)
 {
 	size_t len = strcspn(name, ":/");
 
 	/* The software clocks count nanoseconds ("cpu-clock:u" is still one). */
 	if ((len == 9 && !strncmp(name, "cpu-clock", len)) ||
-	    (len == 10 && !strncmp(name, "task-clock", len)))
-		return "nanoseconds";
-	return "count";
+	    (len == 10 && !strncmp(name, "task-clock", len))) {
+		*type = "cpu";
+		*unit = "nanoseconds";
+	} else if (len == 11 && !strncmp(name, "offcpu-time", len)) {
+		*type = "offcpu";
+		*unit = "nanoseconds";
+	} else {
+		*type = "events";
+		*unit = "count";
+	}
 }
 
 static int add_types(struct pprof *x, size_t ev)
@@ -280,12 +313,14 @@ static int add_types(struct pprof *x, size_t ev)
 	const struct profile *p = x->p;
 	size_t first = ev < p->nevents ? ev : 0, last = ev < p->nevents ? ev + 1 : p->nevents;
 
+	x->first_ev = first;
 	x->types = calloc(2 * (last - first) + 1, sizeof(*x->types));
 	if (!x->types)
 		return -ENOMEM;
 	for (size_t e = first; e < last; e++) {
 		const char *name = p->events[e].name ? p->events[e].name : "unknown";
 		pb_value_type *t = &x->types[x->ntypes];
+		const char *type, *unit;
 
 		perftools__profiles__value_type__init(&t[0]);
 		perftools__profiles__value_type__init(&t[1]);
@@ -294,13 +329,76 @@ static int add_types(struct pprof *x, size_t ev)
 		else
 			t[0].type = str_indexf(x, "samples-%s", name);
 		t[0].unit = str_index(x, "count");
-		t[1].type = str_index(x, name);
-		t[1].unit = str_index(x, event_unit(name));
+		event_type(name, &type, &unit);
+		t[1].type = str_index(x, last - first == 1 ? type : name);
+		t[1].unit = str_index(x, unit);
 		if (t[0].type < 0 || t[0].unit < 0 || t[1].type < 0 || t[1].unit < 0)
 			return -ENOMEM;
 		x->ntypes += 2;
 	}
 	return 0;
+}
+
+/* A user-space executable's path: absolute, not a shared library's. */
+static bool executable_dso(const struct profile_frame *f)
+{
+	const char *base;
+
+	if (f->level != '.' || !f->dso || f->dso[0] != '/')
+		return false;
+	base = strrchr(f->dso, '/') + 1;
+	return !strstr(base, ".so") && strncmp(f->dso, "/tmp/perf-", 10);
+}
+
+/*
+ * Make the main binary's mapping first, as pprof expects: the user-space
+ * executable with the most samples, when there is one.
+ */
+static int add_main_mapping(struct pprof *x, size_t ev)
+{
+	const struct profile *p = x->p;
+	struct perfev__intern seen;
+	uint64_t *count = NULL, best = 0;
+	size_t cap = 0, k;
+	const char *main_dso = NULL;
+	int err = 0;
+
+	perfev__intern_init(&seen);
+	for (size_t i = 0; i < p->nstacks && !err; i++) {
+		const struct profile_stack *st = &p->stacks[i];
+
+		if (ev < p->nevents && st->ev != ev)
+			continue;
+		for (uint32_t j = 0; j < st->nframes; j++) {
+			const struct profile_frame *f;
+
+			if (st->frames[j] >= p->nframes)
+				continue;
+			f = &p->frames[st->frames[j]];
+			if (!executable_dso(f))
+				continue;
+			int added = perfev__intern_bytes(&seen, &f->dso, sizeof(f->dso), &k);
+
+			if (added < 0 || perfev__grow(&count, &cap, k + 1, sizeof(*count))) {
+				err = -ENOMEM;
+				break;
+			}
+			if (added)
+				count[k] = 0;
+			count[k] += st->samples;
+			if (count[k] > best) {
+				best = count[k];
+				main_dso = f->dso;
+			}
+			/* Once per stack is enough to weigh it. */
+			break;
+		}
+	}
+	if (!err && main_dso)
+		err = mapping_id(x, main_dso) < 0 ? -ENOMEM : 0;
+	perfev__intern_release(&seen);
+	free(count);
+	return err;
 }
 
 static int add_samples(struct pprof *x, size_t ev)
@@ -311,7 +409,8 @@ static int add_samples(struct pprof *x, size_t ev)
 
 	x->frame_func = calloc(p->nframes + 1, sizeof(*x->frame_func));
 	x->frame_map = calloc(p->nframes + 1, sizeof(*x->frame_map));
-	if (!x->frame_func || !x->frame_map)
+	x->frame_done = calloc(p->nframes + 1, sizeof(*x->frame_done));
+	if (!x->frame_func || !x->frame_map || !x->frame_done)
 		return -ENOMEM;
 
 	for (size_t i = 0; i < p->nstacks; i++) {
@@ -329,13 +428,15 @@ static int add_samples(struct pprof *x, size_t ev)
 	x->samples = calloc(x->nsamples + 1, sizeof(*x->samples));
 	x->loc_ids = calloc(nloc + 1, sizeof(*x->loc_ids));
 	x->values = calloc(x->nsamples * x->ntypes + 1, sizeof(*x->values));
-	x->labels = calloc(3 * x->nsamples + 1, sizeof(*x->labels));
-	if (!x->samples || !x->loc_ids || !x->values || !x->labels)
+	x->labels = calloc(NLABELS * x->nsamples + 1, sizeof(*x->labels));
+	x->nlabels = calloc(x->nsamples + 1, sizeof(*x->nlabels));
+	if (!x->samples || !x->loc_ids || !x->values || !x->labels || !x->nlabels)
 		return -ENOMEM;
 
 	int64_t comm = str_index(x, "comm"), pid = str_index(x, "pid"), tid = str_index(x, "tid");
+	int64_t cpu = str_index(x, "cpu");
 
-	if (comm < 0 || pid < 0 || tid < 0)
+	if (comm < 0 || pid < 0 || tid < 0 || cpu < 0)
 		return -ENOMEM;
 	size_t n = 0;
 	for (size_t i = 0; i < p->nstacks; i++) {
@@ -349,7 +450,7 @@ static int add_samples(struct pprof *x, size_t ev)
 		if (st->ev >= p->nevents)
 			return -EINVAL;
 		s = &x->samples[n];
-		lb = &x->labels[3 * n];
+		lb = &x->labels[NLABELS * n];
 		perftools__profiles__sample__init(s);
 		s->location_id = &x->loc_ids[x->nloc_ids];
 		for (uint32_t k = (uint32_t)run; k < st->nframes; k++) {
@@ -371,7 +472,7 @@ static int add_samples(struct pprof *x, size_t ev)
 		col = one ? 0 : 2 * (size_t)st->ev;
 		s->value[col] = (int64_t)st->samples;
 		s->value[col + 1] = (int64_t)st->period;
-		for (int k = 0; k < 3; k++)
+		for (int k = 0; k < NLABELS; k++)
 			perftools__profiles__label__init(&lb[k]);
 		lb[0].key = comm;
 		lb[0].str = str_index(x, st->comm);
@@ -381,6 +482,9 @@ static int add_samples(struct pprof *x, size_t ev)
 		lb[1].num = st->pid;
 		lb[2].key = tid;
 		lb[2].num = st->tid;
+		lb[3].key = cpu;
+		lb[3].num = st->cpu;
+		x->nlabels[n] = st->cpu >= 0 ? 4 : 3;
 		n++;
 	}
 	return 0;
@@ -504,6 +608,8 @@ static void pprof_release(struct pprof *x)
 	perfev__intern_release(&x->locmap);
 	free(x->frame_func);
 	free(x->frame_map);
+	free(x->frame_done);
+	free(x->nlabels);
 	free(x->funcs);
 	free(x->maps);
 	free(x->map_seen);
@@ -557,7 +663,7 @@ static int pack(struct pprof *x, FILE *f)
 	msg.function = (pb_function **)pointers(x->funcs, msg.n_function, sizeof(*x->funcs));
 	locs = (pb_location **)pointers(x->locs, nlocs, sizeof(*x->locs));
 	lines = (pb_line **)pointers(x->lines, x->nlines, sizeof(*x->lines));
-	labels = (pb_label **)pointers(x->labels, 3 * x->nsamples, sizeof(*x->labels));
+	labels = (pb_label **)pointers(x->labels, NLABELS * x->nsamples, sizeof(*x->labels));
 	if (!strs || !msg.sample_type || !msg.sample || !msg.mapping || !msg.function || !locs ||
 	    !lines || !labels)
 		goto out;
@@ -565,14 +671,20 @@ static int pack(struct pprof *x, FILE *f)
 	for (size_t i = 0; i < nlocs; i++)
 		x->locs[i].line = &lines[x->loc_line[i]];
 	for (size_t i = 0; i < x->nsamples; i++) {
-		x->samples[i].n_label = 3;
-		x->samples[i].label = &labels[3 * i];
+		x->samples[i].n_label = x->nlabels[i];
+		x->samples[i].label = &labels[NLABELS * i];
 	}
 	if (p->meta.time_last > p->meta.time_first && p->meta.time_first)
 		msg.duration_nanos = (int64_t)(p->meta.time_last - p->meta.time_first);
 	/* With several events, show the first event's period by default rather than the last's. */
 	if (x->ntypes > 2)
 		msg.default_sample_type = x->types[1].type;
+	if (x->ntypes >= 2) {
+		const struct profile_event *e = &p->events[x->first_ev];
+
+		msg.period_type = &x->types[1];
+		msg.period = e->samples ? (int64_t)(e->period / e->samples) : 0;
+	}
 	err = write_gzip(&msg, f);
 out:
 	free(strs);
@@ -597,6 +709,8 @@ int profile_write_pprof(const struct profile *p, size_t ev, FILE *f)
 	err = str_index(&x, "") < 0 ? -ENOMEM : 0;
 	if (!err)
 		err = add_types(&x, ev);
+	if (!err)
+		err = add_main_mapping(&x, ev);
 	if (!err)
 		err = add_samples(&x, ev);
 	if (!err)

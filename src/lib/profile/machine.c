@@ -588,6 +588,26 @@ static int dup_opt(const char **p)
 	return 0;
 }
 
+int perfev_machine_build_id(const struct perfev_machine *m, const char *path, void *id,
+			    size_t size)
+{
+	const struct perfev__hashmap_entry *e;
+	const struct pm_build_id *b;
+	uint64_t v;
+
+	if (!m || !path || (!id && size))
+		return -EINVAL;
+	/* The build ids are keyed by the machine's copy of the path. */
+	e = perfev__hashmap_entry(&m->strings, perfev__ptr_key(path));
+	if (!e || !perfev__hashmap_find(&m->build_ids, e->key, &v))
+		return 0;
+	b = perfev__key_ptr(v);
+	if (size < b->len)
+		return -ENOSPC;
+	memcpy(id, b->id, b->len);
+	return b->len;
+}
+
 /* A copy of the caller's symbolizer options, strings included. */
 static int copy_sopts(struct perfev_symbolizer_opts *dst, const struct perfev_symbolizer_opts *src)
 {

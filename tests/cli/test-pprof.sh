@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# perfev report --pprof as a backend reads it: build ids, the main binary first, value types, labels, raw addresses.
+. tests/cli/lib.sh
+
+W=${PERFEV_BUILD:-build}/examples/workload
+
+# A stripped copy of the workload: nothing to symbolize it with here.
+cp "$W" "$TMP/stripped" && strip -s "$TMP/stripped"
+bid=$(readelf -n "$TMP/stripped" 2>/dev/null | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p')
+
+if [ -z "$bid" ]; then
+	skip readelf pprof_build_id "the workload has no build id to check (readelf -n shows none)"
+elif ! "$PERFEV" record -q -e cpu-clock -F 999 -o "$TMP/s.data" -- "$TMP/stripped" 100000000 >/dev/null 2>"$TMP/err"; then
+	fail pprof_build_id "perfev record failed: $(head -c 300 "$TMP/err")"
+else
+	run "$PERFEV" report -i "$TMP/s.data" --pprof "$TMP/s.pb.gz"
+	expect_rc pprof_build_id 0
+	if ! command -v protoc >/dev/null 2>&1; then
+		skip protoc pprof_build_id "protoc is not installed (Debian: protobuf-compiler) to decode the output"
+	elif gunzip -c "$TMP/s.pb.gz" | protoc --decode perftools.profiles.Profile -I proto \
+		proto/profile.proto >"$TMP/pb.txt" 2>"$TMP/err" &&
+		python3 tests/cli/oracle.py pprof-check "$TMP/pb.txt" "$TMP/stripped" "$bid" \
+			>"$TMP/cmp.err" 2>&1; then
+		pass pprof_build_id
+	else
+		fail pprof_build_id "$(cat "$TMP/err" "$TMP/cmp.err" | head -c 600)"
+	fi
+	# go tool pprof, as the backends' own library reads it.
+	if ! command -v go >/dev/null 2>&1; then
+		skip go pprof_go_raw "go is not installed (Debian: golang-go) to run go tool pprof"
+	elif ! HOME=$TMP GOCACHE=$TMP/go go tool pprof -raw "$TMP/s.pb.gz" >"$TMP/raw" 2>"$TMP/err"; then
+		fail pprof_go_raw "go tool pprof -raw failed: $(head -c 300 "$TMP/err")"
+	elif grep -q '^PeriodType: cpu nanoseconds' "$TMP/raw" &&
+		grep -q '^samples/count cpu/nanoseconds' "$TMP/raw" &&
+		sed -n '/^Mappings/{n;p;}' "$TMP/raw" | grep -q "$TMP/stripped $bid" &&
+		grep -q "comm:\[stripped\]" "$TMP/raw"; then
+		pass pprof_go_raw
+	else
+		fail pprof_go_raw "no cpu/nanoseconds types, first mapping with build id $bid or comm label: $(head -c 800 "$TMP/raw")"
+	fi
+	if command -v go >/dev/null 2>&1; then
+		if HOME=$TMP GOCACHE=$TMP/go go tool pprof -top "$TMP/s.pb.gz" >"$TMP/top" 2>"$TMP/err" &&
+			grep -q '^Type: cpu' "$TMP/top"; then
+			pass pprof_go_top
+		else
+			fail pprof_go_top "$(head -c 400 "$TMP/err" "$TMP/top")"
+		fi
+	fi
+fi
+
+# -a: samples carry the CPU they were taken on.
+if ! command -v go >/dev/null 2>&1; then
+	skip go pprof_cpu_label "go is not installed (Debian: golang-go) to run go tool pprof"
+elif ! "$PERFEV" record -q -a -e cpu-clock -F 499 -o "$TMP/a.data" -- "$W" 50000000 >/dev/null 2>"$TMP/err"; then
+	if grep -qi 'permi\|paranoid' "$TMP/err"; then
+		skip perm pprof_cpu_label "perfev record -a is not permitted: $(head -c 200 "$TMP/err")"
+	else
+		fail pprof_cpu_label "perfev record -a failed: $(head -c 300 "$TMP/err")"
+	fi
+else
+	run "$PERFEV" report -i "$TMP/a.data" --pprof "$TMP/a.pb.gz"
+	if expect_rc pprof_cpu_label 0 &&
+		HOME=$TMP GOCACHE=$TMP/go go tool pprof -raw "$TMP/a.pb.gz" >"$TMP/raw" 2>"$TMP/err" &&
+		grep -q 'cpu:\[[0-9]*\]' "$TMP/raw"; then
+		pass pprof_cpu_label
+	else
+		fail pprof_cpu_label "no cpu label: $(head -c 600 "$TMP/err" "$TMP/raw")"
+	fi
+fi
+
+finish

@@ -62,6 +62,8 @@ struct rec_opts {
 	bool switch_signal;	 /* --switch-output (SIGUSR2) */
 	unsigned int synth_mask; /* SYNTH_* */
 	uint64_t max_bytes, flush_bytes;
+	/* --push */
+	const char *push, *push_labels, *push_app, *push_window, *push_spool, *push_spool_size;
 	uint64_t branch_type, regs_user, regs_intr; /* as parsed */
 	int clock, delay_ms;			    /* clock: -1 none */
 	int zlevel;				    /* -z: the zstd level, 0 none */
@@ -136,6 +138,7 @@ struct rec {
 	unsigned int nswitches;
 	char **dumped; /* the files written, oldest first (--switch-max-files) */
 	size_t ndumped, dumped_cap;
+	struct rec_push *push; /* --push: where each file goes */
 };
 
 /* --synth: what is described of the tasks that exist before the recording. */
@@ -1756,7 +1759,7 @@ static char *rename_timestamped(struct rec *rc)
 		free(to);
 		return NULL;
 	}
-	if (!rc->o->quiet)
+	if (!rc->o->quiet && !rc->o->push)
 		fprintf(stderr, "[ perfev record: Dump %s ]\n", to);
 	return to;
 }
@@ -1777,6 +1780,19 @@ static void note_dumped(struct rec *rc, char *name)
 		free(rc->dumped[0]);
 		memmove(rc->dumped, rc->dumped + 1, --rc->ndumped * sizeof(*rc->dumped));
 	}
+}
+
+/* A file is complete under its time's name: kept (--switch-output), or pushed (--push). */
+static void window_done(struct rec *rc)
+{
+	char *name = rename_timestamped(rc);
+
+	if (!rc->push) {
+		note_dumped(rc, name);
+		return;
+	}
+	rec_push_window(rc->push, name);
+	free(name);
 }
 
 /*
@@ -1801,7 +1817,7 @@ static void switch_output(struct rec *rc)
 	rc->w = NULL;
 	if (cli_output_close(&rc->out))
 		exit(1);
-	note_dumped(rc, rename_timestamped(rc));
+	window_done(rc);
 
 	create_output(rc, rc->argv, rc->argc);
 	add_attrs(rc);
@@ -1811,6 +1827,27 @@ static void switch_output(struct rec *rc)
 	end_round(rc);
 	if (rc->o->switch_secs)
 		rc->next_switch = now_s() + rc->o->switch_secs;
+}
+
+/* --push: windows of --window seconds, cut as --switch-output=TIME cuts files. */
+static void check_push(struct rec_opts *o, const struct option *opts)
+{
+	unsigned long long v;
+	const char *end;
+
+	if (o->switch_output)
+		usage_error(record_usage, opts, "--push cuts its own windows: not with --switch-output");
+	if (o->output && !strcmp(o->output, "-"))
+		usage_error(record_usage, opts, "--push records windows into files: not with -o -");
+	if (o->overwrite || o->unwind)
+		usage_error(record_usage, opts, "--push does not go with %s",
+			    o->overwrite ? "--overwrite" : "--unwind");
+	if (opt_parse_unsigned(o->push_window ? o->push_window : "10", 86400, &v, &end) || !v ||
+	    (*end && strcmp(end, "s")))
+		usage_error(record_usage, opts,
+			    "--window expects whole seconds from 1 to 86400, not '%s'", o->push_window);
+	o->switch_secs = (double)v;
+	o->timestamp_filename = true;
 }
 
 static void check_options(struct rec_opts *o, const struct option *opts)
@@ -1845,6 +1882,12 @@ static void check_options(struct rec_opts *o, const struct option *opts)
 		usage_error(record_usage, opts, "%s", rec_offcpu_conflict(o->overwrite));
 	/* --off-cpu times the waits: --per-thread keeps the sample times. */
 	o->timestamp |= o->off_cpu;
+	if (o->push)
+		check_push(o, opts);
+	else if (o->push_labels || o->push_app || o->push_window || o->push_spool ||
+		 o->push_spool_size)
+		usage_error(record_usage, opts,
+			    "--labels, --app, --window, --spool and --spool-size go with --push URL");
 	if (o->switch_output)
 		parse_switch_output(o, opts);
 	else if (o->switch_max_files)
@@ -2007,6 +2050,17 @@ int cmd_record(int argc, const char **argv)
 		"5m)"),
 	    OPT_NUM(0, "switch-max-files", &o.switch_max_files, "N",
 		    "with --switch-output: keep the newest N files"),
+	    OPT_STR(0, "push", &o.push, "URL",
+		    "continuous mode: each --window's pprof profile POSTed to URL/ingest "
+		    "(Pyroscope's API; http:// only)"),
+	    OPT_STR(0, "labels", &o.push_labels, "K=V,...", "with --push: the profiles' labels"),
+	    OPT_STR(0, "app", &o.push_app, "NAME",
+		    "with --push: the application name (default: the command's, or perfev)"),
+	    OPT_STR(0, "window", &o.push_window, "SECS", "with --push: seconds per profile (10)"),
+	    OPT_STR(0, "spool", &o.push_spool, "DIR",
+		    "with --push: where profiles wait until pushed (OUTPUT.spool)"),
+	    OPT_STR(0, "spool-size", &o.push_spool_size, "BYTES",
+		    "with --push: the spool's bound, oldest dropped beyond it (64M)"),
 	    OPT_STR(0, "max-size", &o.max_size, "SIZE",
 		    "stop once the file holds SIZE bytes (B, K, M, G)"),
 	    OPT_STR(0, "mmap-flush", &o.mmap_flush, "SIZE",
@@ -2077,6 +2131,28 @@ int cmd_record(int argc, const char **argv)
 			  " Hz (raise kernel.perf_event_max_sample_rate for more)",
 			  rc.freq, max_before);
 		rc.freq = max_before;
+	}
+	if (o.push) {
+		const char *out = o.output ? o.output : "perf.data";
+		struct rec_push_opts po = {
+		    .url = o.push,
+		    .labels = o.push_labels,
+		    .app = o.push_app				 ? o.push_app
+			   : nargs && strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1
+			   : nargs			    ? argv[0]
+							    : "perfev",
+		    .spool_size =
+			parse_bytes(o.push_spool_size ? o.push_spool_size : "64M", "--spool-size", opts),
+		    .freq = rc.freq,
+		    .quiet = o.quiet,
+		};
+		char *spool = NULL;
+
+		if (!o.push_spool && asprintf(&spool, "%s.spool", out) < 0)
+			cli_die("out of memory");
+		po.spool = o.push_spool ? o.push_spool : spool;
+		rc.push = rec_push_new(&po, record_usage, opts);
+		free(spool);
 	}
 	parse_events(&rc, &o);
 	rc.want_build_ids = !o.no_buildid && build_ids_supported();
@@ -2177,11 +2253,12 @@ int cmd_record(int argc, const char **argv)
 		status = 1;
 	/* Once the file is in place under its name (output.c writes a new one aside). */
 	else if (o.timestamp_filename)
-		note_dumped(&rc, rename_timestamped(&rc));
+		window_done(&rc);
 	while (rc.ndumped)
 		free(rc.dumped[--rc.ndumped]);
 	free(rc.dumped);
 	report_rates(&rc, max_before);
+	rec_push_free(rc.push);
 	release(&rc);
 	cli_target_release(&rc.ct);
 	cli_env_release(&env);

@@ -181,4 +181,26 @@ int rec_offcpu_finish(struct rec_offcpu *oc, rec_offcpu_emit_fn emit, void *arg)
 /* -q aside: how many waits, how long in all. */
 void rec_offcpu_summary(const struct rec_offcpu *oc, FILE *f);
 
+/* perfev record --push (record-push.c). */
+struct option;
+struct rec_push;
+struct rec_push_opts {
+	const char *url, *labels, *app;
+	const char *spool;   /* the directory windows wait in until pushed */
+	uint64_t spool_size; /* its bound in bytes */
+	uint64_t freq;	     /* the sampling frequency, 0 with -c */
+	bool quiet;
+};
+/* Check the URL and labels (usage errors exit 2) and make the spool directory. */
+struct rec_push *rec_push_new(const struct rec_push_opts *po, const char *const *usage,
+			      const struct option *opts);
+/*
+ * A window ends: its recording @data (or NULL) becomes a pprof profile
+ * in the spool (the file removed), then the spool is pushed.
+ */
+void rec_push_window(struct rec_push *pu, const char *data);
+/* Push what the spool holds, oldest first, until a push fails; trim it to its size. */
+void rec_push_flush(struct rec_push *pu);
+void rec_push_free(struct rec_push *pu);
+
 #endif /* PERFEV_CLI_RECORD_H */

@@ -1471,6 +1471,46 @@ def pprof_check(args):
     return 0
 
 
+def push_check(args):
+    """push-check DIR NAME MIN [contiguous]: what push-receiver.py got: at least MIN
+    windows named NAME (with its labels), each a pprof of cpu-clock samples; with
+    "contiguous", each window starts where the one before ended."""
+    import gzip
+    import subprocess
+    d, name, least = args[0], args[1], int(args[2])
+    contiguous = "contiguous" in args[3:]
+    n = len([f for f in os.listdir(d) if f.endswith(".query")])
+    errs, prev = [], None
+    for i in range(n):
+        q = dict(l.rstrip("\n").split("=", 1) for l in open(os.path.join(d, "%d.query" % i)))
+        if q.get("name") != name or q.get("format") != "pprof":
+            errs.append("window %d: name '%s' format '%s', expected %s and pprof" %
+                        (i, q.get("name"), q.get("format"), name))
+        if not q.get("from", "").isdigit() or int(q["until"]) < int(q["from"]):
+            errs.append("window %d: from %s until %s" % (i, q.get("from"), q.get("until")))
+        elif contiguous and prev is not None and int(q["from"]) != prev:
+            errs.append("window %d starts at %s, the one before ended at %d: a window is missing" %
+                        (i, q["from"], prev))
+        else:
+            prev = int(q["until"])
+        raw = gzip.decompress(open(os.path.join(d, "%d.pb.gz" % i), "rb").read())
+        out = subprocess.run(["protoc", "--decode", "perftools.profiles.Profile", "-I", "proto",
+                              "proto/profile.proto"], input=raw, capture_output=True)
+        if out.returncode:
+            errs.append("window %d: protoc cannot decode it: %s" % (i, out.stderr[:200]))
+            continue
+        txt = os.path.join(d, "%d.txt" % i)
+        open(txt, "wb").write(out.stdout)
+        errs += ["window %d: %s" % (i, e) for e in
+                 pprof_errors(protoc_text(txt), [("samples", "count"), ("cpu", "nanoseconds")])]
+    if n < least:
+        errs.append("%d windows arrived, expected at least %d" % (n, least))
+    if errs:
+        sys.exit("\n".join(errs[:10]))
+    print(n)
+    return 0
+
+
 COMMANDS = {"same": same, "top-find": top_find, "report-cmp": report_cmp, "set-build-id": set_build_id, "chains-cmp": chains_cmp,
             "chains-find": chains_find, "chains-dist": chains_dist, "graph-cmp": graph_cmp,
             "attr-delta": attr_delta, "stat-attr-delta": stat_attr_delta,
@@ -1482,7 +1522,7 @@ COMMANDS = {"same": same, "top-find": top_find, "report-cmp": report_cmp, "set-b
             "fake-kcore": fake_kcore, "annotate-samples-cmp": annotate_samples_cmp,
             "print-line-cmp": print_line_cmp,
             "diff-cmp": diff_cmp, "diff-marks": diff_marks,
-            "pprof-check": pprof_check}
+            "pprof-check": pprof_check, "push-check": push_check}
 
 
 

@@ -27,7 +27,7 @@
 #include "record.h"
 
 #define PUSH_TRIES 3
-#define PUSH_TIMEOUT_MS 10000
+#define PUSH_TIMEOUT_MS 5000
 
 struct rec_push {
 	struct http_url url;
@@ -222,7 +222,8 @@ static int push_one(struct rec_push *pu, const char *path)
 		cli_die("out of memory");
 	char ctype[96];
 	snprintf(ctype, sizeof(ctype), "multipart/form-data; boundary=%s", boundary);
-	for (int t = 0; t < PUSH_TRIES; t++) {
+	/* An endpoint known down gets one try a window: the rings wait meanwhile. */
+	for (int t = 0; t < (pu->down ? 1 : PUSH_TRIES); t++) {
 		/* Backoff: 250 ms, then 500 ms, before a retry. */
 		if (t) {
 			struct timespec ts = {0, 250000000L << (t - 1)};

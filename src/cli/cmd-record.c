@@ -1836,7 +1836,8 @@ static void check_push(struct rec_opts *o, const struct option *opts)
 	const char *end;
 
 	if (o->switch_output)
-		usage_error(record_usage, opts, "--push cuts its own windows: not with --switch-output");
+		usage_error(record_usage, opts,
+			    "--push cuts its own windows: not with --switch-output");
 	if (o->output && !strcmp(o->output, "-"))
 		usage_error(record_usage, opts, "--push records windows into files: not with -o -");
 	if (o->overwrite || o->unwind)
@@ -1845,7 +1846,8 @@ static void check_push(struct rec_opts *o, const struct option *opts)
 	if (opt_parse_unsigned(o->push_window ? o->push_window : "10", 86400, &v, &end) || !v ||
 	    (*end && strcmp(end, "s")))
 		usage_error(record_usage, opts,
-			    "--window expects whole seconds from 1 to 86400, not '%s'", o->push_window);
+			    "--window expects whole seconds from 1 to 86400, not '%s'",
+			    o->push_window);
 	o->switch_secs = (double)v;
 	o->timestamp_filename = true;
 }
@@ -1886,8 +1888,9 @@ static void check_options(struct rec_opts *o, const struct option *opts)
 		check_push(o, opts);
 	else if (o->push_labels || o->push_app || o->push_window || o->push_spool ||
 		 o->push_spool_size)
-		usage_error(record_usage, opts,
-			    "--labels, --app, --window, --spool and --spool-size go with --push URL");
+		usage_error(
+		    record_usage, opts,
+		    "--labels, --app, --window, --spool and --spool-size go with --push URL");
 	if (o->switch_output)
 		parse_switch_output(o, opts);
 	else if (o->switch_max_files)
@@ -2137,12 +2140,12 @@ int cmd_record(int argc, const char **argv)
 		struct rec_push_opts po = {
 		    .url = o.push,
 		    .labels = o.push_labels,
-		    .app = o.push_app				 ? o.push_app
+		    .app = o.push_app			    ? o.push_app
 			   : nargs && strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1
 			   : nargs			    ? argv[0]
 							    : "perfev",
-		    .spool_size =
-			parse_bytes(o.push_spool_size ? o.push_spool_size : "64M", "--spool-size", opts),
+		    .spool_size = parse_bytes(o.push_spool_size ? o.push_spool_size : "64M",
+					      "--spool-size", opts),
 		    .freq = rc.freq,
 		    .quiet = o.quiet,
 		};

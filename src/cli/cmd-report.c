@@ -441,7 +441,9 @@ static uint32_t event_of(struct builder *b, size_t idx)
 /* The sample's CPU when lines are kept apart by it, else -1. */
 static int32_t sample_cpu(const struct report *r, const struct perfev_sample *smp)
 {
-	return (r->want[SK_CPU] || r->cpu_labels) && (smp->present & PERF_SAMPLE_CPU) ? (int32_t)smp->cpu : -1;
+	return (r->want[SK_CPU] || r->cpu_labels) && (smp->present & PERF_SAMPLE_CPU)
+		   ? (int32_t)smp->cpu
+		   : -1;
 }
 
 /* perf's data source of a sample without one: every field "not available". */

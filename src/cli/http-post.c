@@ -25,7 +25,8 @@ int http_url_parse(const char *url, struct http_url *u, const char **why)
 
 	memset(u, 0, sizeof(*u));
 	if (!strncmp(url, "https://", 8)) {
-		*why = "https is not supported (perfev sends plain HTTP): give an http:// URL, such as "
+		*why = "https is not supported (perfev sends plain HTTP): give an http:// URL, "
+		       "such as "
 		       "a local Grafana Alloy pyroscope.receive_http or a proxy that adds TLS";
 		return -EPROTONOSUPPORT;
 	}

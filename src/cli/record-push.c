@@ -26,7 +26,7 @@
 #include "perfev-cli.h"
 #include "record.h"
 
-#define PUSH_TRIES 3
+#define PUSH_TRIES	3
 #define PUSH_TIMEOUT_MS 5000
 
 struct rec_push {
@@ -35,7 +35,7 @@ struct rec_push {
 	char *spool;
 	char *name; /* APP{k=v,...}, URL-encoded */
 	uint64_t spool_size, freq;
-	time_t from; /* the current window's start */
+	time_t from;	  /* the current window's start */
 	bool quiet, down; /* down: the last push failed (noted once until one succeeds) */
 	unsigned int seq;
 };
@@ -82,7 +82,8 @@ static char *push_name(const char *app, const char *labels, const char *const *u
 	while (p && *p) {
 		size_t n = strcspn(p, ","), k = strcspn(p, "=");
 
-		if (k >= n || !label_name(p, k) || k + 1 == n || strcspn(p + k + 1, "{}=\"") < n - k - 1)
+		if (k >= n || !label_name(p, k) || k + 1 == n ||
+		    strcspn(p + k + 1, "{}=\"") < n - k - 1)
 			usage_error(usage, opts,
 				    "cannot use label '%.*s': labels are NAME=VALUE, the name "
 				    "[A-Za-z_][A-Za-z0-9_.]*, the value without , { } = or \"",
@@ -231,8 +232,13 @@ static int push_one(struct rec_push *pu, const char *path)
 			nanosleep(&ts, NULL);
 		}
 		code = http_post(&pu->url, target, ctype, body, blen, PUSH_TIMEOUT_MS, &why);
-		/* A 4xx other than 429 says the profile itself is refused: no retry. */
-		if ((code >= 200 && code < 300) || (code >= 400 && code < 500 && code != 429))
+		/*
+		 * A 4xx other than 429 says the profile itself is refused, and an
+		 * endpoint that let a request time out would hold the rings again:
+		 * no retry.
+		 */
+		if ((code >= 200 && code < 300) || (code >= 400 && code < 500 && code != 429) ||
+		    code == -ETIMEDOUT)
 			break;
 	}
 	free(body);
@@ -252,9 +258,10 @@ static int push_one(struct rec_push *pu, const char *path)
 		return 0;
 	}
 	if (!pu->down && code > 0)
-		cli_error("cannot push to '%s': the server answers HTTP %d; windows are kept in '%s' "
-			  "(at most %" PRIu64 " bytes) and pushed when it takes them",
-			  pu->url_text, code, pu->spool, pu->spool_size);
+		cli_error(
+		    "cannot push to '%s': the server answers HTTP %d; windows are kept in '%s' "
+		    "(at most %" PRIu64 " bytes) and pushed when it takes them",
+		    pu->url_text, code, pu->spool, pu->spool_size);
 	else if (!pu->down)
 		cli_error("cannot push to '%s': %s; windows are kept in '%s' (at most %" PRIu64
 			  " bytes) and pushed when it answers",

@@ -149,7 +149,7 @@ struct report {
 	bool want[SK_MAX];
 	double percent_limit;
 	bool show_nr, children, lines, inline_frames;
-	bool cpu_labels; /* keep stacks per CPU: the pprof export labels them */
+	bool cpu_labels;  /* keep stacks per CPU: the pprof export labels them */
 	bool show_period; /* --show-total-period: a Period column after Samples */
 	/*
 	 * -v: whole paths of the files, and in the symbol column the first

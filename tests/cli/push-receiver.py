@@ -1,15 +1,17 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """A Pyroscope-style /ingest receiver on 127.0.0.1 for tests/cli/test-push.sh.
 
-push-receiver.py DIR PORT: serves POST /ingest until killed, saving each
+push-receiver.py DIR PORT [silent]: serves POST /ingest until killed, saving each
 request's query as DIR/N.query (one key=value a line, decoded) and the
 multipart form field "profile" as DIR/N.pb.gz; anything else is 400.
 PORT 0 takes a free port; the port is written to DIR/port once listening.
+With "silent", requests are read and never answered (an endpoint that hangs).
 """
 import os
 import sys
+import time
 import urllib.parse
-from http.server import BaseHTTPRequestHandler, HTTPServer
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 def multipart_field(body, ctype, name):
@@ -31,6 +33,9 @@ class Ingest(BaseHTTPRequestHandler):
     def do_POST(self):
         url = urllib.parse.urlsplit(self.path)
         body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        if self.server.silent:
+            time.sleep(60)
+            return
         prof = multipart_field(body, self.headers.get("Content-Type", ""), "profile")
         if url.path != "/ingest" or prof is None:
             self.send_response(400)
@@ -50,8 +55,10 @@ class Ingest(BaseHTTPRequestHandler):
 
 def main():
     d, port = sys.argv[1], int(sys.argv[2])
-    srv = HTTPServer(("127.0.0.1", port), Ingest)
+    srv = ThreadingHTTPServer(("127.0.0.1", port), Ingest)
+    srv.daemon_threads = True
     srv.dir = d
+    srv.silent = sys.argv[3:] == ["silent"]
     with open(os.path.join(d, "port.tmp"), "w") as f:
         f.write("%d\n" % srv.server_address[1])
     os.rename(os.path.join(d, "port.tmp"), os.path.join(d, "port"))

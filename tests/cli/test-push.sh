@@ -5,11 +5,11 @@
 W=${PERFEV_BUILD:-build}/examples/workload
 RX=
 
-# start_rx DIR PORT: the receiver, its port in $port once it listens.
+# start_rx DIR PORT [silent]: the receiver, its port in $port once it listens.
 start_rx() {
 	mkdir -p "$1"
 	rm -f "$1/port"
-	python3 tests/cli/push-receiver.py "$1" "$2" 2>"$1/log" &
+	python3 tests/cli/push-receiver.py "$@" 2>"$1/log" &
 	RX=$!
 	i=0
 	while [ ! -s "$1/port" ] && [ $i -lt 100 ] && kill -0 "$RX" 2>/dev/null; do
@@ -95,6 +95,19 @@ if [ -n "$port" ]; then
 		fail push_spool_bound "exit $rc, $kept windows kept with --spool-size 1: $(head -c 400 "$TMP/err")"
 	fi
 fi
+
+# An endpoint that never answers: the push gives up (a bounded wait), the window is spooled.
+start_rx "$TMP/rx4" 0 silent
+timeout 120 "$PERFEV" record -q -e cpu-clock -F 199 --push "http://127.0.0.1:$port" --window 60 \
+	--spool "$TMP/hang" -o "$TMP/h.data" -- "$W" 100000000 >/dev/null 2>"$TMP/err"
+rc=$?
+kept=$(ls "$TMP/hang" | grep -c '\.pprof$')
+if [ "$rc" = 0 ] && [ "$kept" = 1 ] && grep -q "no answer in time" "$TMP/err"; then
+	pass push_hung_endpoint
+else
+	fail push_hung_endpoint "exit $rc, $kept windows spooled: $(head -c 400 "$TMP/err")"
+fi
+stop_rx
 
 # Ctrl-C pushes the last, partial window.
 start_rx "$TMP/rx3" 0

@@ -506,31 +506,9 @@ cat >"$TMP/check-pprof.py" <<'PY'
 import sys
 from collections import defaultdict
 
-# protoc's text format: "name: value" and "name {" ... "}" lines.
-def parse(path):
-    root, stack = defaultdict(list), []
-    cur = root
-    for line in open(path, errors="replace"):
-        line = line.strip()
-        if not line:
-            continue
-        if line.endswith("{"):
-            child = defaultdict(list)
-            cur[line[:-1].strip()].append(child)
-            stack.append(cur)
-            cur = child
-        elif line == "}":
-            cur = stack.pop()
-        else:
-            k, v = line.split(":", 1)
-            v = v.strip()
-            if v.startswith('"'):
-                v = v[1:-1].encode().decode("unicode_escape")
-            else:
-                v = {"true": 1, "false": 0}.get(v, v)
-                v = int(v)
-            cur[k].append(v)
-    return root
+# protoc's text format, as oracle.py reads it (run from the source tree).
+sys.path.insert(0, "tests/cli")
+from oracle import protoc_text as parse
 
 def one(m, k):
     return m[k][0] if m[k] else 0

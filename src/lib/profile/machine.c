@@ -588,8 +588,7 @@ static int dup_opt(const char **p)
 	return 0;
 }
 
-int perfev_machine_build_id(const struct perfev_machine *m, const char *path, void *id,
-			    size_t size)
+int perfev_machine_build_id(const struct perfev_machine *m, const char *path, void *id, size_t size)
 {
 	const struct perfev__hashmap_entry *e;
 	const struct pm_build_id *b;

@@ -811,6 +811,19 @@ TEST(bad_arguments)
 	CHECK_INT(perfev_machine_new(NULL, &m), 0);
 	CHECK_INT(perfev_machine_process(m, NULL), -EINVAL);
 	CHECK_INT(perfev_machine_set_build_id(m, "/x", "1234", 4), 0);
+	/* What was told is read back; an unknown path or a short buffer is said so. */
+	{
+		char id[20];
+
+		CHECK_INT(perfev_machine_build_id(m, "/x", id, sizeof(id)), 4);
+		CHECK(!memcmp(id, "1234", 4));
+		CHECK_INT(perfev_machine_build_id(m, "/y", id, sizeof(id)), 0);
+		CHECK_INT(perfev_machine_build_id(m, "/x", id, 2), -ENOSPC);
+		CHECK_INT(perfev_machine_build_id(NULL, "/x", id, sizeof(id)), -EINVAL);
+		CHECK_INT(perfev_machine_set_build_id(m, "/x", "abcdef", 6), 0);
+		CHECK_INT(perfev_machine_build_id(m, "/x", id, sizeof(id)), 6);
+		CHECK(!memcmp(id, "abcdef", 6));
+	}
 	perfev_machine_free(m);
 	perfev_source_free(NULL);
 	perfev_machine_free(NULL);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The archives of perfev archive: POSIX ustar, optionally in one zstd
- * frame, written and read without an archiving library (Debian's
- * libarchive is not a dependency of perfev).  Only what a build-id cache
+ * The archives of perfev archive: POSIX ustar, plain or compressed by
+ * zstd, bzip2 (perf archive's .tar.bz2) or gzip, written and read
+ * without an archiving library (Debian's libarchive is not a dependency
+ * of perfev; the compressors' own libraries are).  Only what a build-id cache
  * holds: regular files, directories and symbolic links, names of at most
  * 255 bytes.
  */
@@ -15,8 +16,10 @@
 
 struct tar_writer;
 
-/* A writer on @fd (not closed), zstd-compressed when @zstd.  -ENOMEM. */
-int tar_writer_new(int fd, bool zstd, struct tar_writer **out);
+enum tar_codec { TAR_PLAIN, TAR_ZSTD, TAR_BZIP2, TAR_GZIP };
+
+/* A writer on @fd (not closed), its bytes compressed by @codec.  -ENOMEM. */
+int tar_writer_new(int fd, enum tar_codec codec, struct tar_writer **out);
 /* A regular file @name (relative) with the contents of the file open on @src_fd. */
 int tar_add_file(struct tar_writer *w, const char *name, int src_fd, uint32_t mode);
 /* A regular file @name holding @len bytes at @data. */
@@ -31,8 +34,8 @@ int tar_writer_finish(struct tar_writer *w);
 void tar_writer_free(struct tar_writer *w);
 
 /*
- * Extract the archive in file @path (ustar, plain or in zstd frames,
- * told apart by its first bytes) under the directory open on @dir_fd.
+ * Extract the archive in file @path (ustar, plain or compressed by one
+ * of the codecs, told apart by its first bytes) under the directory open on @dir_fd.
  * Names that are absolute or climb out with "..", links pointing out of
  * the tree, and entries of other types are skipped.  Errors: -errno of
  * the I/O, -EBADMSG (not an archive, cut short), -ENOMEM.

@@ -307,8 +307,8 @@ static bool ends_with(const char *s, const char *tail)
 }
 
 /* What the recording's objects with samples are: @missing counted, @n archived. */
-static int write_archive(struct archive *a, const char *out, bool zstd, const char *cache,
-			 size_t *added, size_t *missing, size_t *bytes)
+static int write_archive(struct archive *a, const char *out, enum tar_codec codec,
+			 const char *cache, size_t *added, size_t *missing, size_t *bytes)
 {
 	struct tar_writer *w;
 	char tmp[PATH_MAX + 16];
@@ -318,7 +318,7 @@ static int write_archive(struct archive *a, const char *out, bool zstd, const ch
 	fd = open_tmp(out, tmp, sizeof(tmp));
 	if (fd < 0)
 		return fd;
-	if ((err = tar_writer_new(fd, zstd, &w)))
+	if ((err = tar_writer_new(fd, codec, &w)))
 		goto fail;
 	for (i = 0; i < a->n && !err; i++) {
 		struct object *o = &a->v[i];
@@ -382,12 +382,12 @@ int cmd_archive(int argc, const char **argv)
 	struct input in;
 	char out[PATH_MAX], cache[PATH_MAX];
 	size_t added = 0, missing = 0, bytes = 0, i, hits = 0;
-	bool zstd = true;
+	enum tar_codec codec = TAR_ZSTD;
 	int nargs, err;
 	struct option opts[] = {
 	    OPT_STR('i', "input", &io.path, "FILE", "the recording (default perf.data)"),
 	    OPT_STR('o', "output", &output, "OUT",
-		    "write the archive to OUT (default FILE.tar.zst; OUT.tar: not compressed)"),
+		    "write the archive to OUT (default FILE.tar.zst; .tar.bz2, .tar.gz, .tar)"),
 	    OPT_TERMINATOR,
 	};
 
@@ -406,11 +406,15 @@ int cmd_archive(int argc, const char **argv)
 	if (!output)
 		strcat(out, ".tar.zst");
 	else if (ends_with(out, ".tar"))
-		zstd = false;
+		codec = TAR_PLAIN;
+	else if (ends_with(out, ".tar.bz2") || ends_with(out, ".tbz2"))
+		codec = TAR_BZIP2;
+	else if (ends_with(out, ".tar.gz") || ends_with(out, ".tgz"))
+		codec = TAR_GZIP;
 	else if (!ends_with(out, ".tar.zst") && !ends_with(out, ".tzst"))
 		usage_error(archive_usage, opts,
-			    "cannot write '%s': perfev writes .tar.zst or .tar archives "
-			    "(name the output so)",
+			    "cannot write '%s': the output's name says the format: .tar.zst, "
+			    ".tar.bz2, .tar.gz or .tar",
 			    out);
 	if (cache_env && *cache_env)
 		snprintf(cache, sizeof(cache), "%s", cache_env);
@@ -433,7 +437,7 @@ int cmd_archive(int argc, const char **argv)
 		err = 1;
 		goto out;
 	}
-	err = write_archive(&a, out, zstd, cache[0] ? cache : NULL, &added, &missing, &bytes);
+	err = write_archive(&a, out, codec, cache[0] ? cache : NULL, &added, &missing, &bytes);
 	if (err) {
 		cli_error("cannot write archive '%s': %s", out, perfev_strerror(err));
 		err = 1;

@@ -162,6 +162,19 @@ if "$PERFEV" record -q -B -e task-clock -o "$TMP/nob.data" -- "$TMP/moved/w" >/d
 		fail archive_no_buildid "$(head -c 300 "$TMP/err")"
 	fi
 fi
+# Build ids of a process that was running before the recording (its maps described from /proc,
+# not reported by the kernel): in the BUILD_ID section, so it can be archived too.
+"$TMP/moved/w" >/dev/null &
+wpid=$!
+timeout -s INT 0.5 "$PERFEV" record -q -e task-clock -p "$wpid" -o "$TMP/pid.data" >/dev/null 2>&1
+wait "$wpid"
+run env HOME="$TMP/home" "$PERFEV" archive "$TMP/pid.data"
+if expect_rc archive_running_process 0 && tar tf "$TMP/pid.data.tar.zst" >"$TMP/list" 2>&1 &&
+	grep -q '/moved/w/[0-9a-f]\{40\}/elf$' "$TMP/list"; then
+	pass archive_running_process
+else
+	fail archive_running_process "$(head -c 300 "$TMP/err") $(head -c 300 "$TMP/list")"
+fi
 printf 'not an archive at all, longer than nothing\n' >"$TMP/junk.tar.zst"
 run "$PERFEV" report -i "$D" --archive "$TMP/junk.tar.zst" --stdio
 if expect_rc archive_junk 1 && grep -q "cannot read archive" "$TMP/err"; then

@@ -6,14 +6,14 @@
 
 have_perf61
 mkdir -p "$TMP/home" "$TMP/src"
-cat >"$TMP/src/w.c" <<'C'
+cat >"$TMP/w.c" <<'C'
 #include <stdio.h>
 static volatile double x;
 __attribute__((noinline)) void leaf(void) { for (int i = 0; i < 3000000; i++) x += i * 0.5; }
 __attribute__((noinline)) void mid(void) { leaf(); }
 int main(void) { for (int j = 0; j < 40; j++) mid(); printf("%f\n", x); return 0; }
 C
-if ! cc -g -O1 -fno-omit-frame-pointer -o "$TMP/src/w" "$TMP/src/w.c"; then
+if ! cc -g -O1 -fno-omit-frame-pointer -o "$TMP/src/w" "$TMP/w.c"; then
 	fail archive_build "cannot build the workload"
 	exit 1
 fi
@@ -29,7 +29,9 @@ fi
 # What is read with the files in place: the reference.
 "$PERFEV" report -i "$D" --stdio -g none --sort dso,sym >"$TMP/ref-report.txt" 2>&1
 "$PERFEV" script -i "$D" -F ip,sym,dso,srcline >"$TMP/ref-script.txt" 2>&1
-if grep -q ' leaf' "$TMP/ref-report.txt" && grep -q 'w.c:3' "$TMP/ref-script.txt"; then
+"$PERFEV" annotate -i "$D" --stdio leaf >"$TMP/ref-annotate.txt" 2>&1
+if grep -q ' leaf' "$TMP/ref-report.txt" && grep -q 'w.c:3' "$TMP/ref-script.txt" &&
+	grep -q '<leaf>:' "$TMP/ref-annotate.txt"; then
 	pass archive_reference
 else
 	fail archive_reference "leaf or its source line not resolved with the files in place"
@@ -82,6 +84,9 @@ same_as archive_report "$TMP/ref-report.txt" "$TMP/a-report.txt"
 env HOME="$TMP/home" "$PERFEV" script -i "$D" --archive "$D.tar.zst" -F ip,sym,dso,srcline \
 	>"$TMP/a-script.txt" 2>&1
 same_as archive_script "$TMP/ref-script.txt" "$TMP/a-script.txt"
+env HOME="$TMP/home" "$PERFEV" annotate -i "$D" --archive "$D.tar.zst" --stdio leaf \
+	>"$TMP/a-annotate.txt" 2>&1
+same_as archive_annotate "$TMP/ref-annotate.txt" "$TMP/a-annotate.txt"
 # --archive extracts into a private directory under $TMPDIR, removed at the end.
 mkdir "$TMP/t"
 env HOME="$TMP/home" TMPDIR="$TMP/t" "$PERFEV" report -i "$D" --archive "$D.tar.zst" --stdio \

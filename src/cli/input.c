@@ -314,6 +314,9 @@ int input_open(struct input *in, const struct input_opts *o)
 		if (archive_open(in, o->archive))
 			return 1;
 		sym.buildid_dir = in->archive_dir;
+	} else if (!o->symfs && getenv("PERF_BUILDID_DIR") && *getenv("PERF_BUILDID_DIR")) {
+		/* perf's build-id cache where perf archive and perf buildid-cache are told it is. */
+		sym.buildid_dir = getenv("PERF_BUILDID_DIR");
 	}
 	so.raw = o->raw;
 	so.whole_reads = o->whole_reads;

@@ -104,6 +104,10 @@ tar xf "$D.tar.zst" -C "$TMP/x"
 env -u XDG_CACHE_HOME HOME="$TMP/home2" "$PERFEV" script -i "$D" --symfs "$TMP/x" -F ip,sym,dso,srcline \
 	>"$TMP/s-script.txt" 2>&1
 same_as archive_symfs "$TMP/ref-script.txt" "$TMP/s-script.txt"
+# PERF_BUILDID_DIR names the build-id cache, as for perf.
+env HOME="$TMP/home" PERF_BUILDID_DIR="$TMP/x" "$PERFEV" report -i "$D" --stdio -g none \
+	--sort dso,sym >"$TMP/b-report.txt" 2>&1
+same_as archive_buildid_dir "$TMP/ref-report.txt" "$TMP/b-report.txt"
 
 # perf reads it the way its own archives are used: extracted into ~/.debug.
 if [ -n "$have_perf" ]; then

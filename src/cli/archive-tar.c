@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <bzlib.h>
@@ -22,6 +23,7 @@
 
 struct tar_writer {
 	int fd;
+	time_t mtime; /* of every entry: when the archive was made */
 	enum tar_codec codec;
 	ZSTD_CStream *z;
 	bz_stream bz;
@@ -122,6 +124,7 @@ int tar_writer_new(int fd, enum tar_codec codec, struct tar_writer **out)
 		return -ENOMEM;
 	w->fd = fd;
 	w->codec = codec;
+	w->mtime = time(NULL);
 	if (codec == TAR_ZSTD) {
 		w->z = ZSTD_createCStream();
 		ok =
@@ -191,7 +194,7 @@ static int header(struct tar_writer *w, const char *name, char type, uint64_t si
 	octal((char *)h + 108, 8, 0);
 	octal((char *)h + 116, 8, 0);
 	octal((char *)h + 124, 12, size);
-	octal((char *)h + 136, 12, 0);
+	octal((char *)h + 136, 12, (unsigned long long)w->mtime);
 	h[156] = (unsigned char)type;
 	if (link)
 		memcpy(h + 157, link, strlen(link));

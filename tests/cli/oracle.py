@@ -1383,6 +1383,36 @@ def diff_marks(args):
     return 0
 
 
+def evil_tar(args):
+    """evil-tar OUT: a tar.gz whose entries try to leave the directory it is extracted into:
+    a name climbing out, an absolute name, links pointing out (absolute, climbing, through
+    another link) and a file written through such a link; plus one good file, "ok"."""
+    import io
+    import tarfile
+    out = args[0]
+
+    def add(t, name, data=None, link=None):
+        info = tarfile.TarInfo(name)
+        if link is not None:
+            info.type = tarfile.SYMTYPE
+            info.linkname = link
+            t.addfile(info)
+        else:
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+    with tarfile.open(out, "w:gz", format=tarfile.USTAR_FORMAT) as t:
+        add(t, "../evil", b"x")
+        add(t, "/tmp/perfev-evil-absolute", b"x")
+        add(t, "up", link="..")
+        add(t, "root", link="/")
+        add(t, "d/up2", link="../..")
+        add(t, "up/evil2", b"x")
+        add(t, "root/tmp/perfev-evil-root", b"x")
+        add(t, "same", link=".")
+        add(t, "same/ok", b"fine")
+    return 0
+
+
 COMMANDS = {"same": same, "top-find": top_find, "report-cmp": report_cmp, "set-build-id": set_build_id, "chains-cmp": chains_cmp,
             "chains-find": chains_find, "chains-dist": chains_dist, "graph-cmp": graph_cmp,
             "attr-delta": attr_delta, "stat-attr-delta": stat_attr_delta,
@@ -1393,7 +1423,8 @@ COMMANDS = {"same": same, "top-find": top_find, "report-cmp": report_cmp, "set-b
             "filtered-samples": filtered_samples,
             "fake-kcore": fake_kcore, "annotate-samples-cmp": annotate_samples_cmp,
             "print-line-cmp": print_line_cmp,
-            "diff-cmp": diff_cmp, "diff-marks": diff_marks}
+            "diff-cmp": diff_cmp, "diff-marks": diff_marks,
+            "evil-tar": evil_tar}
 
 
 

@@ -191,4 +191,16 @@ if expect_rc archive_junk 1 && grep -q "cannot read archive" "$TMP/err"; then
 else
 	fail archive_junk "$(head -c 300 "$TMP/err")"
 fi
+# An archive whose entries try to leave the directory it is extracted into: none gets out.
+mkdir -p "$TMP/t3/in"
+python3 tests/cli/oracle.py evil-tar "$TMP/evil.tar.gz"
+env TMPDIR="$TMP/t3/in" "$PERFEV" report -i "$D" --archive "$TMP/evil.tar.gz" --stdio >/dev/null 2>&1
+if [ ! -e "$TMP/t3/evil" ] && [ ! -e "$TMP/t3/evil2" ] && [ ! -e "$TMP/evil2" ] &&
+	[ ! -e /tmp/perfev-evil-absolute ] && [ ! -e /tmp/perfev-evil-root ] &&
+	[ -z "$(ls -A "$TMP/t3/in")" ]; then
+	pass archive_contained
+else
+	fail archive_contained "an entry was written outside: $(ls -A "$TMP/t3" "$TMP/t3/in")"
+	rm -f /tmp/perfev-evil-absolute /tmp/perfev-evil-root
+fi
 exit $status

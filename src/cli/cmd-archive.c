@@ -439,7 +439,10 @@ int cmd_archive(int argc, const char **argv)
 	}
 	err = write_archive(&a, out, codec, cache[0] ? cache : NULL, &added, &missing, &bytes);
 	if (err) {
-		cli_error("cannot write archive '%s': %s", out, perfev_strerror(err));
+		cli_error("cannot write archive '%s': %s%s", out, strerror(-err),
+			  err == -EACCES || err == -EROFS || err == -ENOENT
+			      ? " (write it elsewhere with -o)"
+			      : "");
 		err = 1;
 		goto out;
 	}

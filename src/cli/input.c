@@ -283,8 +283,10 @@ static int archive_open(struct input *in, const char *path)
 	if (fd >= 0)
 		close(fd);
 	if (err) {
-		cli_error("cannot read archive '%s': %s%s", path, perfev_strerror(err),
-			  err == -EBADMSG ? " (not a tar or tar.zst archive, or cut short)" : "");
+		cli_error("cannot read archive '%s': %s", path,
+			  err == -EBADMSG ? "not a tar archive (plain, zstd, bzip2 or gzip), or cut "
+					    "short"
+					  : strerror(-err));
 		archive_remove(in);
 		return 1;
 	}

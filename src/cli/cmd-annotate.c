@@ -231,7 +231,7 @@ int cmd_annotate(int argc, const char **argv)
 	struct ann_opts o = {.source = true};
 	struct opt_list syms = {0}, dsos = {0};
 	const char *input = NULL, *style = NULL, *ptype = NULL, *vmlinux = NULL;
-	const char *kallsyms = NULL, *symfs = NULL;
+	const char *kallsyms = NULL, *symfs = NULL, *archive = NULL;
 	bool no_source = false, source = false, stdio_ = false, skip_missing = false;
 	bool no_demangle = false;
 	struct cli_env env;
@@ -267,6 +267,8 @@ int cmd_annotate(int argc, const char **argv)
 		    "the recording's kernel symbols (its machine's /proc/kallsyms)"),
 	    OPT_STR(0, "symfs", &symfs, "DIR",
 		    "look every file up under DIR (the recording's files copied there)"),
+	    OPT_STR(0, "archive", &archive, "ARCHIVE",
+		    "the recording's files from ARCHIVE (perfev archive's, or perf's)"),
 	    OPT_FLAG(0, "no-demangle", &no_demangle, "show symbol names as the files spell them"),
 	    OPT_TERMINATOR,
 	};
@@ -301,6 +303,7 @@ int cmd_annotate(int argc, const char **argv)
 		struct input_opts io = {.path = input,
 					.kallsyms = kallsyms,
 					.symfs = symfs,
+					.archive = archive,
 					.no_demangle = no_demangle};
 
 		if (input_open(&an.in, &io)) {

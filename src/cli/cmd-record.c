@@ -1093,6 +1093,8 @@ static void synthesize(struct rec *rc)
 	sc.data_maps = rc->o->data_addr;
 	sc.no_maps = !(rc->o->synth_mask & SYNTH_MMAP);
 	sc.namespaces = rc->o->namespaces;
+	if (rc->want_build_ids)
+		sc.build_ids = &rc->build_ids;
 	/* Before the tasks, as perf: a sample's cgroup id is named by these. */
 	if (rc->o->all_cgroups && (rc->o->synth_mask & SYNTH_CGROUP))
 		synth_cgroups(&sc);

@@ -1125,6 +1125,8 @@ int cmd_report(int argc, const char **argv)
 			    "the recording's kernel symbols (its machine's /proc/kallsyms)"),
 		    OPT_STR(0, "symfs", &io.symfs, "DIR",
 			    "look every file up under DIR (the recording's files copied there)"),
+		    OPT_STR(0, "archive", &io.archive, "ARCHIVE",
+			    "the recording's files from ARCHIVE (perfev archive's, or perf's)"),
 		    OPT_FLAG(0, "group", &b.force_group,
 			     "a group's events side by side (the default; a file without groups "
 			     "is one group)"),

@@ -378,6 +378,8 @@ int cmd_script(int argc, const char **argv)
 			      "only samples in these objects (comma list of paths or file names)"),
 		    OPT_STR(0, "symfs", &s.symfs, "DIR",
 			    "look every file up under DIR (the recording's files copied there)"),
+		    OPT_STR(0, "archive", &s.archive, "ARCHIVE",
+			    "the recording's files from ARCHIVE (perfev archive's, or perf's)"),
 		    OPT_TERMINATOR,
 		};
 
@@ -397,6 +399,7 @@ int cmd_script(int argc, const char **argv)
 		struct input_opts io = {.path = s.input,
 					.kallsyms = s.kallsyms,
 					.symfs = s.symfs,
+					.archive = s.archive,
 					.no_demangle = s.no_demangle,
 					.raw = s.dump,
 					.whole_reads = s.json};

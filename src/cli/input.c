@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -16,6 +17,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "archive-tar.h"
 #include "input.h"
 #include "perfev-cli.h"
 
@@ -243,6 +245,54 @@ static void unmap_ahead(struct input_map *m)
 	free(m);
 }
 
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+/* Remove the directory --archive was extracted into. */
+static void archive_remove(struct input *in)
+{
+	if (in->archive_dir[0])
+		nftw(in->archive_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	in->archive_dir[0] = '\0';
+}
+
+/* Extract --archive @path into a new private directory; 0 or 1 after saying why not. */
+static int archive_open(struct input *in, const char *path)
+{
+	const char *tmp = getenv("TMPDIR");
+	int fd, err;
+
+	if (snprintf(in->archive_dir, sizeof(in->archive_dir), "%s/perfev-archive.XXXXXX",
+		     tmp && *tmp ? tmp : "/tmp") >= (int)sizeof(in->archive_dir) ||
+	    !mkdtemp(in->archive_dir)) {
+		cli_error("cannot read archive '%s': no directory to extract it into: %s", path,
+			  strerror(errno));
+		in->archive_dir[0] = '\0';
+		return 1;
+	}
+	fd = open(in->archive_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	err = fd < 0 ? -errno : tar_extract(path, fd);
+	if (fd >= 0)
+		close(fd);
+	if (err) {
+		cli_error("cannot read archive '%s': %s", path,
+			  err == -EBADMSG ? "not a tar archive (plain, zstd, bzip2 or gzip), or cut "
+					    "short"
+					  : strerror(-err));
+		archive_remove(in);
+		return 1;
+	}
+	return 0;
+}
+
 int input_open(struct input *in, const struct input_opts *o)
 {
 	struct perfev_symbolizer_opts sym = {.sz = sizeof(sym)};
@@ -262,6 +312,14 @@ int input_open(struct input *in, const struct input_opts *o)
 	sym.no_demangle = o->no_demangle;
 	sym.kallsyms = o->kallsyms;
 	sym.symfs = o->symfs;
+	if (o->archive) {
+		if (archive_open(in, o->archive))
+			return 1;
+		sym.buildid_dir = in->archive_dir;
+	} else if (!o->symfs && getenv("PERF_BUILDID_DIR") && *getenv("PERF_BUILDID_DIR")) {
+		/* perf's build-id cache where perf archive and perf buildid-cache are told it is. */
+		sym.buildid_dir = getenv("PERF_BUILDID_DIR");
+	}
 	so.raw = o->raw;
 	so.whole_reads = o->whole_reads;
 	perfev_set_log(on_log, PERFEV_LOG_WARN, NULL);
@@ -274,6 +332,7 @@ int input_open(struct input *in, const struct input_opts *o)
 	if (err) {
 		unmap_ahead(in->map);
 		in->map = NULL;
+		archive_remove(in);
 		return input_open_error(in->path, err);
 	}
 	return 0;
@@ -484,5 +543,6 @@ void input_close(struct input *in)
 	in->src = NULL;
 	unmap_ahead(in->map);
 	in->map = NULL;
+	archive_remove(in);
 	perfev_set_log(NULL, PERFEV_LOG_ERROR, NULL);
 }

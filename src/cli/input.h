@@ -19,6 +19,7 @@ struct input {
 	struct input_map *map;
 	/* The sample filters (input_filter()); NULL: every sample is shown. */
 	struct perfev_filter *filter;
+	char archive_dir[4096]; /* --archive: where it was extracted (removed at the end); "" none */
 };
 
 /* How the commands open it. */
@@ -26,6 +27,7 @@ struct input_opts {
 	const char *path;     /* -i; NULL: perf.data, or standard input when it is a pipe */
 	const char *kallsyms; /* --kallsyms */
 	const char *symfs;    /* --symfs */
+	const char *archive;  /* --archive: a perfev/perf archive used as the build-id cache */
 	bool no_demangle;
 	bool raw;	  /* perfev_source_opts.raw (script -D) */
 	bool whole_reads; /* perfev_source_opts.whole_reads (script -j) */

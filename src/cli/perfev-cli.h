@@ -72,6 +72,7 @@ int cmd_report(int argc, const char **argv);
 int cmd_top(int argc, const char **argv);
 int cmd_annotate(int argc, const char **argv);
 int cmd_diff(int argc, const char **argv);
+int cmd_archive(int argc, const char **argv);
 int cmd_watch(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
 int cmd_version(int argc, const char **argv);

@@ -29,6 +29,7 @@ static const struct command commands[] = {
     {"top", cmd_top, "a live profile of the system, processes or a command"},
     {"annotate", cmd_annotate, "show the instructions of sampled functions and their samples"},
     {"diff", cmd_diff, "compare the profiles of two or more perf.data files, as perf diff"},
+    {"archive", cmd_archive, "collect the files a recording needs into one archive, as perf archive"},
     {"watch", cmd_watch, "print each access to an address or symbol (hardware breakpoints)"},
     {"help", cmd_help, "show help for a command"},
     {"version", cmd_version, "show the version"},

@@ -7,10 +7,15 @@
  * the one that ran.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
+#include <elfutils/libdwelf.h>
 #include <perfev/symbols.h>
 #include "record.h"
 
@@ -67,6 +72,40 @@ void build_ids_note(struct build_ids *b, const struct perfev_sample_layout *layo
 		return;
 	/* Out of memory: the section is only missing an entry. */
 	(void)add(b, r.u.mmap2.filename, r.u.mmap2.build_id, r.u.mmap2.build_id_size);
+}
+
+void build_ids_note_file(struct build_ids *b, const char *map_files, const char *filename,
+			 uint64_t dev, uint64_t ino)
+{
+	uint64_t key[2] = {dev, ino};
+	const void *id = NULL;
+	struct stat st;
+	size_t idx;
+	ssize_t n;
+	Elf *elf;
+	int fd;
+
+	if (filename[0] != '/' || perfev__intern_bytes(&b->inodes, key, sizeof(key), &idx) != 1)
+		return;
+	fd = open(map_files, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		fd = open(filename, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	/* The path may name another file by now: only the one mapped counts. */
+	if (fstat(fd, &st) || st.st_ino != ino || (dev && st.st_dev != dev) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return;
+	}
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf) {
+		n = dwelf_elf_gnu_build_id(elf, &id);
+		if (n > 0 && n <= 20)
+			(void)add(b, filename, id, (size_t)n);
+		elf_end(elf);
+	}
+	close(fd);
 }
 
 const struct perf_event_header *build_ids_clear_stale(const struct perf_event_header *h, void *buf,
@@ -149,4 +188,5 @@ int build_ids_write(struct build_ids *b, struct perfev_data_writer *w, bool kern
 void build_ids_release(struct build_ids *b)
 {
 	perfev__intern_release(&b->files);
+	perfev__intern_release(&b->inodes);
 }

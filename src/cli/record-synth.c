@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include "record.h"
 
@@ -176,6 +177,15 @@ static void emit_maps(struct synth_ctx *sc, pid_t pid)
 		if (!parse_map(line, sc->data_maps, &rec, name, sizeof(name)))
 			continue;
 		rec.u.mmap2.pid = rec.u.mmap2.tid = (uint32_t)pid;
+		if (sc->build_ids && (rec.u.mmap2.prot & PROT_EXEC)) {
+			char mf[192];
+
+			snprintf(mf, sizeof(mf), "%s/%d/map_files/%" PRIx64 "-%" PRIx64,
+				 sc->procfs_root, (int)pid, rec.u.mmap2.addr,
+				 rec.u.mmap2.addr + rec.u.mmap2.len);
+			build_ids_note_file(sc->build_ids, mf, name,
+					    makedev(rec.u.mmap2.maj, rec.u.mmap2.min), rec.u.mmap2.ino);
+		}
 		emit(sc, &rec);
 	}
 	free(line);

@@ -25,6 +25,7 @@ struct synth_ctx {
 	bool data_maps;	 /* -d: non-executable mappings too */
 	bool no_maps;	 /* --synth=task: threads only */
 	bool namespaces; /* --namespaces: NAMESPACES of each thread */
+	struct build_ids *build_ids; /* the executable files' build ids noted here; NULL: not */
 	uint64_t records;
 	int err; /* first write error */
 	/*
@@ -74,6 +75,8 @@ void synth_cgroups(struct synth_ctx *sc);
 struct build_ids {
 	/* Per file, in the order seen: its id's length (a byte), the id, the file's name. */
 	struct perfev__intern files;
+	/* The files of the maps described from /proc (device and inode), each read once. */
+	struct perfev__intern inodes;
 };
 
 /* Whether this kernel accepts attr.build_id (one probe of a dummy event). */
@@ -89,6 +92,16 @@ const struct perf_event_header *build_ids_clear_stale(const struct perf_event_he
 /* Note the build id of an MMAP2 record that carries one (others are ignored). */
 void build_ids_note(struct build_ids *b, const struct perfev_sample_layout *layout,
 		    const struct perf_event_header *h);
+/*
+ * Note the build id of executable file @filename mapped before the
+ * recording (described from /proc/PID/maps at @map_files, that map's
+ * /proc/PID/map_files entry: the very file mapped): read from the file,
+ * once per device and inode @dev, @ino; nothing when the file there is
+ * not that one or has no build id.  The kernel reports build ids only
+ * for the maps made while the events run.
+ */
+void build_ids_note_file(struct build_ids *b, const char *map_files, const char *filename,
+			 uint64_t dev, uint64_t ino);
 /*
  * Set the BUILD_ID section: one perf build-id record per file noted, and
  * the kernel's own (from /sys/kernel/notes) when @kernel.  0 or -errno.

@@ -101,6 +101,7 @@ struct script {
 	bool per_event_dump;		  /* each event's samples to INPUT.EVENT.dump */
 	const char *kallsyms;		  /* --kallsyms: the recording's kernel symbols */
 	const char *symfs;		  /* --symfs: where the recording's files are */
+	const char *archive;		  /* --archive: an archive of the recording's files */
 	unsigned int fields[OT_MAX];	  /* what each output type prints */
 	bool user_set[OT_MAX];		  /* -F was given */
 	unsigned int user_fields[OT_MAX]; /* named in -F: missing sample bits are errors */

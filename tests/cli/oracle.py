@@ -1508,6 +1508,35 @@ def push_check(args):
     if errs:
         sys.exit("\n".join(errs[:10]))
     print(n)
+
+
+def evil_tar(args):
+    """evil-tar OUT: a tar.gz whose entries try to leave the directory it is extracted into:
+    a name climbing out, an absolute name, links pointing out (absolute, climbing, through
+    another link) and a file written through such a link; plus one good file, "ok"."""
+    import io
+    import tarfile
+    out = args[0]
+
+    def add(t, name, data=None, link=None):
+        info = tarfile.TarInfo(name)
+        if link is not None:
+            info.type = tarfile.SYMTYPE
+            info.linkname = link
+            t.addfile(info)
+        else:
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+    with tarfile.open(out, "w:gz", format=tarfile.USTAR_FORMAT) as t:
+        add(t, "../evil", b"x")
+        add(t, "/tmp/perfev-evil-absolute", b"x")
+        add(t, "up", link="..")
+        add(t, "root", link="/")
+        add(t, "d/up2", link="../..")
+        add(t, "up/evil2", b"x")
+        add(t, "root/tmp/perfev-evil-root", b"x")
+        add(t, "same", link=".")
+        add(t, "same/ok", b"fine")
     return 0
 
 
@@ -1522,7 +1551,7 @@ COMMANDS = {"same": same, "top-find": top_find, "report-cmp": report_cmp, "set-b
             "fake-kcore": fake_kcore, "annotate-samples-cmp": annotate_samples_cmp,
             "print-line-cmp": print_line_cmp,
             "diff-cmp": diff_cmp, "diff-marks": diff_marks,
-            "pprof-check": pprof_check, "push-check": push_check}
+            "pprof-check": pprof_check, "push-check": push_check, "evil-tar": evil_tar}
 
 
 

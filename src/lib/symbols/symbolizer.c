@@ -16,6 +16,7 @@
  * symbols are moved to where KASLR placed the recording's kernel.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <gelf.h>
 #include <link.h>
 #include <stdio.h>
@@ -93,6 +94,33 @@ struct perfev_symbolizer {
 };
 
 /*
+ * The debug file perf's build-id cache keeps beside a file's copy
+ * (.build-id/XX/REST/debug, as perf buildid-cache and perfev archive
+ * store it): its descriptor, or -1.
+ */
+static int cached_debug(const struct perfev_symbolizer *s, Dwfl_Module *mod, char **name)
+{
+	const unsigned char *id;
+	GElf_Addr vaddr;
+	char path[4096], hex[2 * 64 + 1];
+	int len = dwfl_module_build_id(mod, &id, &vaddr), fd, i;
+
+	if (!s->buildid_dir || len < 2 || len > 64)
+		return -1;
+	for (i = 0; i < len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	if (snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/debug", s->buildid_dir, hex,
+		     hex + 2) >= (int)sizeof(path))
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 && !(*name = strdup(path))) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/*
  * libdwfl's search for a file's debug file, then its inflated copy in the
  * cache directory when its DWARF is compressed.  The module's user data
  * is its symbolizer.
@@ -111,6 +139,8 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 		perfev__debug_check(s->cache_fd, id, (size_t)len);
 	fd = perfev__find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
 				    debuglink_crc, debuginfo_file_name);
+	if (fd < 0 && s)
+		fd = cached_debug(s, mod, debuginfo_file_name);
 	if (fd < 0 || !s || s->cache_fd < 0)
 		return fd;
 	len = dwfl_module_build_id(mod, &id, &vaddr);
@@ -119,6 +149,15 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	perfev__debug_keep_inflated(fd, *debuginfo_file_name, s->cache_dir, s->cache_fd, id,
 				    (size_t)len);
 	return fd;
+}
+
+/* Whether @dir holds a build-id cache's .build-id directory. */
+static bool is_buildid_cache(const char *dir)
+{
+	char path[4096];
+
+	return snprintf(path, sizeof(path), "%s/.build-id", dir) < (int)sizeof(path) &&
+	       !access(path, F_OK);
 }
 
 int perfev_symbolizer_new(const struct perfev_symbolizer_opts *opts, struct perfev_symbolizer **out)
@@ -183,9 +222,13 @@ int perfev_symbolizer_new(const struct perfev_symbolizer_opts *opts, struct perf
 		s->callbacks.debuginfo_path = &s->debuginfo_path;
 	}
 	root = PERFEV__OPT(opts, buildid_dir, NULL);
-	/* As perf's --symfs: the build-id cache is DIR/.debug, not this user's. */
+	/*
+	 * As perf's --symfs: the build-id cache is DIR/.debug, not this
+	 * user's; or DIR itself when it is one (an archive extracted there).
+	 */
 	if (!root && s->symfs) {
-		if (asprintf(&s->buildid_dir, "%s/.debug", s->symfs) < 0) {
+		if (asprintf(&s->buildid_dir, "%s%s", s->symfs,
+			     is_buildid_cache(s->symfs) ? "" : "/.debug") < 0) {
 			s->buildid_dir = NULL;
 			goto nomem;
 		}
@@ -615,9 +658,21 @@ static int load_kernel(struct perfev_symbolizer *s)
 
 	if (s->kallsyms_path)
 		return perfev__kallsyms_load_file(s->kallsyms_path, &s->ksyms);
-	/* As perf: with a symfs, no kallsyms of this machine's (nor its cache's) unless named. */
-	if (s->symfs)
+	/*
+	 * As perf: with a symfs, no kallsyms of this machine's unless named;
+	 * the one its build-id cache keeps of the recording's kernel, if any.
+	 */
+	if (s->symfs && !s->kernel_id_len)
 		return -ENOENT;
+	if (s->symfs) {
+		hex_id(s->kernel_id, s->kernel_id_len, hex);
+		if (!s->buildid_dir ||
+		    perfev__path(path, sizeof(path), s->buildid_dir, "/" KERNEL_PATH "/%s/kallsyms",
+				 hex) ||
+		    perfev__kallsyms_load_file(path, &s->ksyms))
+			return -ENOENT;
+		return 0;
+	}
 	if (s->kernel_id_len) {
 		n = perfev_kernel_build_id(s->sysfs_root, running, sizeof(running));
 		if (n <= 0 || (size_t)n != s->kernel_id_len ||

@@ -755,7 +755,8 @@ val() {
 # dom NAME FILE[#HASH]: the page's state after its script ran, in $TMP/page.txt.
 dom() {
 	if ! "$browser" --headless=new --no-sandbox --disable-gpu --user-data-dir="$TMP/browser" \
-		--dump-dom "file://$2" >"$TMP/dom.html" 2>"$TMP/browser.err" || [ ! -s "$TMP/dom.html" ]; then
+		--window-size="${DOM_WINDOW:-1280,900}" --dump-dom "file://$2" >"$TMP/dom.html" \
+		2>"$TMP/browser.err" || [ ! -s "$TMP/dom.html" ]; then
 		fail "$1" "$browser --dump-dom failed: $(tail -c 300 "$TMP/browser.err")"
 		return 1
 	fi
@@ -844,6 +845,29 @@ else
 		pass report_html_screenshot
 	else
 		fail report_html_screenshot "$(cat "$TMP/cmp.err" 2>/dev/null) $(tail -c 300 "$TMP/browser.err")"
+	fi
+	# Deep stacks: the first screen shows the roots, at the top (the icicle,
+	# by default) or scrolled to at the bottom of a flame graph taller than
+	# the window.
+	RW=${PERFEV_BUILD:-build}/bench/report-workload
+	if ! "$PERFEV" record -q -F 999 -g -o "$TMP/deep.data" -- "$RW" 600 >/dev/null 2>"$TMP/err"; then
+		fail report_html_roots "perfev record -g $RW failed: $(head -c 300 "$TMP/err")"
+	else
+		run "$PERFEV" report -i "$TMP/deep.data" --html "$TMP/deep.html"
+		got=''
+		for v in icicle flame; do
+			expect_rc report_html_roots 0 &&
+				DOM_WINDOW=1280,500 dom report_html_roots "$TMP/deep.html#view=$v" || break
+			got="$got $(val view) depth $(val depth) root at $(val root-y) of $(val window-h);"
+			rows=$(($(val depth) * 17)) y=$(val root-y) h=$(val window-h)
+			if [ "$(val view)" != $v ] || [ "$rows" -le "$h" ] || [ "$y" -lt 0 ] ||
+				[ $((y + 17)) -gt "$h" ]; then
+				fail report_html_roots "the root is not on the first screen:$got"
+				got=''
+				break
+			fi
+		done
+		[ -n "$got" ] && [ "${got#*flame}" != "$got" ] && pass report_html_roots
 	fi
 	# Two events: a selector, and the second event's graph on asking.
 	if ! "$PERFEV" record -q -F 999 -g -e cpu-clock -e page-faults -o "$TMP/html2.data" -- \

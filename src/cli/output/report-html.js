@@ -71,6 +71,9 @@
 
 	// ---- the call tree of one event, in flat arrays
 	var T, zoom = 0, matchRe = null, frameMatch = null, rows = [];
+	// An icicle (roots at the top) unless asked for a flame graph (roots at
+	// the bottom): the first screen shows the roots whatever the depth.
+	var flame = false;
 
 	function build(e) {
 		var st = D.stacks, order = [];
@@ -217,10 +220,37 @@
 			}
 		}
 		summary.setAttribute('data-drawn', drawn);
+		rootShown();
+	}
+
+	// Where the root's bar is in the window: a flame graph taller than the
+	// window is scrolled to its root once drawn.
+	function rootShown() {
+		var top = cv.getBoundingClientRect().top + rowY(0);
+		if (flame && (top + ROW > window.innerHeight || top < 0)) {
+			window.scrollBy(0, top + ROW - window.innerHeight + 8);
+			top = cv.getBoundingClientRect().top + rowY(0);
+		}
+		summary.setAttribute('data-view', flame ? 'flame' : 'icicle');
+		summary.setAttribute('data-root-y', Math.round(top));
+		summary.setAttribute('data-window-h', window.innerHeight);
+	}
+	function setView(f) {
+		flame = f;
+		$('view').textContent = flame ? 'Icicle' : 'Flame graph';
+		draw();
+	}
+	$('view').addEventListener('click', function () {
+		setView(!flame);
+	});
+
+	// The top of depth @d's row on the canvas.
+	function rowY(d) {
+		return flame ? H - (d + 1) * ROW : d * ROW;
 	}
 
 	function box(n, x, w, faded) {
-		var d = T.dep[n], y = H - (d + 1) * ROW, f = T.fr[n];
+		var d = T.dep[n], y = rowY(d), f = T.fr[n];
 		if (d >= rows.length)
 			return;
 		rows[d].push(n, x, w);
@@ -242,7 +272,7 @@
 
 	function hit(ev) {
 		var r = cv.getBoundingClientRect(), x = ev.clientX - r.left, y = ev.clientY - r.top;
-		var d = Math.floor((H - y) / ROW), row = rows[d];
+		var d = Math.floor((flame ? H - y : y) / ROW), row = rows[d];
 		if (!row)
 			return -1;
 		for (var i = 0; i < row.length; i += 3)
@@ -298,9 +328,26 @@
 		if (n >= 0)
 			setZoom(n);
 	});
+	// Keys: / searches, Esc clears the search then the zoom, f flips the graph.
 	document.addEventListener('keydown', function (ev) {
-		if (ev.key === 'Escape' && zoom > 0)
+		var typing = ev.target === search;
+		if (ev.key === 'Escape' && typing && search.value) {
+			search.value = '';
+			applySearch();
+		} else if (ev.key === 'Escape' && zoom > 0) {
 			setZoom(0);
+		} else if (ev.key === 'Escape' && typing) {
+			search.blur();
+		} else if (typing || ev.ctrlKey || ev.metaKey || ev.altKey) {
+			return;
+		} else if (ev.key === '/') {
+			search.focus();
+		} else if (ev.key === 'f') {
+			setView(!flame);
+		} else {
+			return;
+		}
+		ev.preventDefault();
 	});
 	$('reset').addEventListener('click', function () {
 		setZoom(0);
@@ -563,6 +610,8 @@
 	sel.value = ev;
 	if (want.search)
 		search.value = want.search;
+	flame = want.view === 'flame';
+	$('view').textContent = flame ? 'Icicle' : 'Flame graph';
 	var t0 = performance.now();
 	show(ev);
 	summary.setAttribute('data-ms', Math.round(performance.now() - t0));

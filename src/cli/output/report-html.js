@@ -4,7 +4,10 @@
 //   strings: every name once;
 //   frames:  [name, dso, kind] flattened, indexes into strings; kind is
 //            0 user, 1 kernel, 2 unresolved, plus 4 when inlined;
-//   stacks:  [event, comm, samples, period, root frame, ..., leaf frame].
+//   nodes:   the call trees, 4 numbers a node, parents first: how many
+//            nodes back its parent is (0: the root of an event), its frame
+//            (the root: the event), its self samples and self count;
+//   dropped: the paths merged into one node per parent as too small to draw.
 // Tree nodes name a frame by its index, or a command by NF + its string.
 'use strict';
 (function () {
@@ -58,11 +61,21 @@
 		return (colorCache[f] = c);
 	}
 
-	// ---- the events that have stacks, and the one shown
+	// ---- the call trees' nodes, decoded once
+	var ND = D.nodes, NN = ND.length / 4, NP = new Int32Array(NN), NFR = new Int32Array(NN);
+	var NEV = new Int32Array(NN);
+	for (var i0 = 0; i0 < NN; i0++) {
+		var back = ND[4 * i0];
+		NP[i0] = back ? i0 - back : -1;
+		NFR[i0] = ND[4 * i0 + 1];
+		NEV[i0] = back ? NEV[NP[i0]] : NFR[i0];
+	}
+
+	// ---- the events that have samples, and the one shown
 	var nev = D.events.length, evHas = [];
-	D.stacks.forEach(function (s) {
-		evHas[s[0]] = true;
-	});
+	for (i0 = 0; i0 < NN; i0++)
+		if (ND[4 * i0 + 2] > 0)
+			evHas[NEV[i0]] = true;
 	var ev = 0;
 	while (ev < nev && !evHas[ev])
 		ev++;
@@ -76,67 +89,34 @@
 	var flame = false;
 
 	function build(e) {
-		var st = D.stacks, order = [];
-		for (var j = 0; j < st.length; j++)
-			if (st[j][0] === e)
-				order.push(j);
-		// By command, then frames from the root: stacks that share a prefix are
-		// neighbours, so a stack's new nodes start where it leaves the one before
-		// it, and no node has to be looked up.
-		order.sort(function (a, b) {
-			var x = st[a], y = st[b], n = Math.min(x.length, y.length);
-			if (x[1] !== y[1])
-				return x[1] - y[1];
-			for (var i = 4; i < n; i++)
-				if (x[i] !== y[i])
-					return x[i] - y[i];
-			return x.length - y.length;
-		});
-		var cap = 1024, N = 1, maxDepth = 0;
-		var par = new Int32Array(cap), fr = new Int32Array(cap), dep = new Int32Array(cap);
-		var val = new Float64Array(cap), smp = new Float64Array(cap);
-		var slf = new Float64Array(cap), slfS = new Float64Array(cap);
-		function more(a) {
-			var b = new a.constructor(cap);
-			b.set(a);
-			return b;
-		}
+		// The event's nodes, renumbered from its root (node 0).
+		var loc = new Int32Array(NN), N = 0;
+		for (var i = 0; i < NN; i++)
+			loc[i] = NEV[i] === e ? N++ : -1;
+		var par = new Int32Array(Math.max(N, 1)), fr = new Int32Array(Math.max(N, 1));
+		var dep = new Int32Array(Math.max(N, 1)), val = new Float64Array(Math.max(N, 1));
+		var smp = new Float64Array(Math.max(N, 1)), slf = new Float64Array(Math.max(N, 1));
+		var slfS = new Float64Array(Math.max(N, 1)), maxDepth = 0;
 		par[0] = fr[0] = -1;
-		// path[d]: the node at depth d of the previous stack (d 1 is its command).
-		var path = [0], prev = null;
-		for (var o = 0; o < order.length; o++) {
-			var s = st[order[o]], ns = s[2], p = s[3], len = s.length - 2, same = 0;
-			if (prev && prev[1] === s[1]) {
-				same = 1;
-				var m = Math.min(prev.length, s.length);
-				while (same + 3 < m && prev[same + 3] === s[same + 3])
-					same++;
-			}
-			for (var d = same + 1; d < len; d++) {
-				if (N === cap) {
-					cap *= 2;
-					par = more(par);
-					fr = more(fr);
-					dep = more(dep);
-					val = more(val);
-					smp = more(smp);
-					slf = more(slf);
-					slfS = more(slfS);
-				}
-				par[N] = path[d - 1];
-				fr[N] = d === 1 ? NF + s[1] : s[d + 2];
-				dep[N] = d;
-				path[d] = N++;
-			}
-			if (len - 1 > maxDepth)
-				maxDepth = len - 1;
-			for (d = 0; d < len; d++) {
-				val[path[d]] += p;
-				smp[path[d]] += ns;
-			}
-			slf[path[len - 1]] += p;
-			slfS[path[len - 1]] += ns;
-			prev = s;
+		for (i = 0; i < NN; i++) {
+			var n = loc[i];
+			if (n < 0)
+				continue;
+			slfS[n] = smp[n] = ND[4 * i + 2];
+			slf[n] = val[n] = ND[4 * i + 3];
+			if (NP[i] < 0)
+				continue;
+			par[n] = loc[NP[i]];
+			fr[n] = NFR[i];
+			dep[n] = dep[par[n]] + 1;
+			if (dep[n] > maxDepth)
+				maxDepth = dep[n];
+		}
+		if (N === 0)
+			N = 1;
+		for (n = N - 1; n > 0; n--) {
+			val[par[n]] += val[n];
+			smp[par[n]] += smp[n];
 		}
 		// Children in one block per node, sorted by name as flame graphs are.
 		var start = new Int32Array(N + 1), kids = new Int32Array(N > 0 ? N - 1 : 0);
@@ -443,27 +423,38 @@
 			}
 			fnOf[f] = id;
 		}
-		var seen = new Int32Array(list.length).fill(-1), st = D.stacks;
-		for (var j = 0; j < st.length; j++) {
-			var s = st[j];
-			if (s[0] !== e || s.length < 5)
+		// Self time goes to the sampled symbol, as in the text report, not
+		// to functions inlined into it; total time once per path, however
+		// often the function recurs on it.
+		var cnt = new Int32Array(list.length), stack = [0], fr = T.fr;
+		for (var n = 1; n < T.n; n++) {
+			if (!T.slfS[n] && !T.slf[n])
 				continue;
-			// Self time goes to the sampled symbol, as in the text report, not
-			// to functions inlined into it.
-			var l = s.length - 1;
-			while (l > 4 && FR[3 * s[l] + 2] & 4)
-				l--;
-			var leaf = list[fnOf[s[l]]];
-			leaf.self += s[3];
-			leaf.selfS += s[2];
-			for (var i = 4; i < s.length; i++) {
-				var id2 = fnOf[s[i]];
-				if (seen[id2] === j)
-					continue;
-				seen[id2] = j;
-				list[id2].total += s[3];
-				list[id2].totalS += s[2];
+			var t = n;
+			while (T.dep[t] > 2 && FR[3 * fr[t] + 2] & 4)
+				t = T.par[t];
+			if (T.dep[t] < 2)
+				continue;
+			var leaf = list[fnOf[fr[t]]];
+			leaf.self += T.slf[n];
+			leaf.selfS += T.slfS[n];
+		}
+		while (stack.length) {
+			n = stack.pop();
+			var id2 = n > 0 && T.dep[n] >= 2 ? fnOf[fr[n]] : -1;
+			if (n < 0) {
+				cnt[fnOf[fr[~n]]]--;
+				continue;
 			}
+			if (id2 >= 0) {
+				if (cnt[id2]++ === 0) {
+					list[id2].total += T.val[n];
+					list[id2].totalS += T.smp[n];
+				}
+				stack.push(~n);
+			}
+			for (var k = T.start[n]; k < T.start[n + 1]; k++)
+				stack.push(T.kids[k]);
 		}
 		return list.filter(function (r) {
 			return r.totalS > 0;
@@ -550,6 +541,11 @@
 				(T.smp[0] !== e.samples ? ' (' + fmtInt(T.smp[0]) + ' in the graph)' : '')],
 			['event count', fmtInt(e.period)], ['lost samples', fmtInt(m.lost || 0)], ['duration', dur]
 		];
+		var dr = D.dropped;
+		if (dr && dr.subtrees)
+			items.push(['merged', fmtInt(dr.samples) + ' samples of ' + fmtInt(dr.subtrees) +
+				' call paths under 1/' + fmtInt(dr.below) + ' of the event each (too narrow to draw), ' +
+				'shown as one frame per caller']);
 		dl.textContent = '';
 		items.forEach(function (it) {
 			if (it[1] == null || it[1] === '')
@@ -615,6 +611,8 @@
 	var t0 = performance.now();
 	show(ev);
 	summary.setAttribute('data-ms', Math.round(performance.now() - t0));
+	// Since the browser began to load the page: its first view is drawn.
+	summary.setAttribute('data-first-ms', Math.round(performance.now()));
 	if (want.zoom) {
 		// The widest frame of that name.
 		var best = -1;

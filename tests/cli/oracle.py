@@ -1383,6 +1383,26 @@ def diff_marks(args):
     return 0
 
 
+def folded_neighbours(args):
+    """folded-neighbours FOLDED FUNC: the names next to FUNC's outermost frame on the folded
+    stacks (COMM;ROOT;...;LEAF COUNT) of FOLDED, as a sandwich view shows them: its callers
+    ('callers=A|B', sorted) and callees ('callees=C|D', sorted)."""
+    path, func = args
+    callers, callees = set(), set()
+    for line in open(path, errors="replace"):
+        stack, _, count = line.rstrip("\n").rpartition(" ")
+        frames = stack.split(";")
+        if not count.isdigit() or func not in frames[1:]:
+            continue
+        i = frames.index(func, 1)
+        callers.add(frames[i - 1])
+        if i + 1 < len(frames):
+            callees.add(frames[i + 1])
+    print("callers=" + "|".join(sorted(callers)))
+    print("callees=" + "|".join(sorted(callees)))
+    return 0
+
+
 COMMANDS = {"same": same, "top-find": top_find, "report-cmp": report_cmp, "set-build-id": set_build_id, "chains-cmp": chains_cmp,
             "chains-find": chains_find, "chains-dist": chains_dist, "graph-cmp": graph_cmp,
             "attr-delta": attr_delta, "stat-attr-delta": stat_attr_delta,
@@ -1393,7 +1413,8 @@ COMMANDS = {"same": same, "top-find": top_find, "report-cmp": report_cmp, "set-b
             "filtered-samples": filtered_samples,
             "fake-kcore": fake_kcore, "annotate-samples-cmp": annotate_samples_cmp,
             "print-line-cmp": print_line_cmp,
-            "diff-cmp": diff_cmp, "diff-marks": diff_marks}
+            "diff-cmp": diff_cmp, "diff-marks": diff_marks,
+            "folded-neighbours": folded_neighbours}
 
 
 

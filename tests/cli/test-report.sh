@@ -868,6 +868,25 @@ else
 			fi
 		done
 		[ -n "$got" ] && [ "${got#*flame}" != "$got" ] && pass report_html_roots
+		# The sandwich of a recursive function (#sandwich=NAME, as a click on
+		# its row shows it): its callers and callees are those next to its
+		# outermost frame in the folded stacks, its share its total's.
+		"$PERFEV" report --inline -i "$TMP/deep.data" --folded "$TMP/deep.folded" 2>"$TMP/err"
+		fn=$(tr ';' '\n' <"$TMP/deep.folded" | grep -m 1 '^term')
+		python3 tests/cli/oracle.py folded-neighbours "$TMP/deep.folded" "$fn" >"$TMP/want"
+		if [ -z "$fn" ]; then
+			fail report_html_sandwich "no function named term* in the folded stacks"
+		elif dom report_html_sandwich "$TMP/deep.html#sandwich=$fn"; then
+			sorted() { echo "$1" | tr '|' '\n' | sort | paste -sd '|'; }
+			got="callers=$(sorted "$(val callers)") callees=$(sorted "$(val callees)")"
+			want=$(paste -sd ' ' "$TMP/want")
+			if [ "$(val sandwich)" = "$fn" ] && [ "$got" = "$want" ] &&
+				[ "$(val sandwich-pct)" = "$(val "total.$fn")" ] && grep -q 'callers=.' "$TMP/want"; then
+				pass report_html_sandwich
+			else
+				fail report_html_sandwich "$fn: page $got, $(val sandwich-pct)% (table: $(val "total.$fn")%); folded stacks $want"
+			fi
+		fi
 	fi
 	# Two events: a selector, and the second event's graph on asking.
 	if ! "$PERFEV" record -q -F 999 -g -e cpu-clock -e page-faults -o "$TMP/html2.data" -- \

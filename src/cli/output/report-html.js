@@ -411,15 +411,16 @@
 	});
 
 	// ---- the top functions: a frame's name and object, summed over the tree's stacks
-	var fnRows = [], sortKey = 'self', sortDir = -1;
+	var fnRows = [], sortKey = 'self', sortDir = -1, fnIndex = null;
 	function functions(e) {
-		var ids = new Map(), fnOf = new Int32Array(NF), list = [];
+		var ids = new Map(), fnOf = new Int32Array(NF), list = [], rep = [];
 		for (var f = 0; f < NF; f++) {
 			var key = name(f) + '\u0000' + dso(f), id = ids.get(key);
 			if (id === undefined) {
 				id = list.length;
 				ids.set(key, id);
-				list.push({ name: name(f), dso: dso(f), self: 0, total: 0, selfS: 0, totalS: 0 });
+				list.push({ id: id, name: name(f), dso: dso(f), self: 0, total: 0, selfS: 0, totalS: 0 });
+				rep.push(f);
 			}
 			fnOf[f] = id;
 		}
@@ -456,6 +457,9 @@
 			for (var k = T.start[n]; k < T.start[n + 1]; k++)
 				stack.push(T.kids[k]);
 		}
+		fnIndex = { fnOf: fnOf, rep: rep, total: list.map(function (r) {
+			return r.total;
+		}) };
 		return list.filter(function (r) {
 			return r.totalS > 0;
 		});
@@ -487,6 +491,7 @@
 			cell(tr, fmtInt(r.selfS), 'num');
 			cell(tr, fmtInt(r.totalS), 'num');
 			tr.setAttribute('data-name', r.name);
+			tr.setAttribute('data-fn', r.id);
 			body.appendChild(tr);
 		}
 		var tb = $('top').tBodies[0];
@@ -526,7 +531,176 @@
 			return;
 		search.value = '^' + tr.getAttribute('data-name').replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '$';
 		applySearch();
+		showSandwich(+tr.getAttribute('data-fn'));
 		$('graph').scrollIntoView();
+	});
+
+	// ---- the sandwich of one function: who calls it (above, roots at the
+	// top of that half) and what it calls (below), over every place it runs;
+	// a call of it inside itself counts once, by its outermost frame.
+	var sw = { fn: -1 };
+	// A tree of paths: add(path of frame codes, weight) merges by frame.
+	function Paths() {
+		this.par = [-1];
+		this.fr = [-1];
+		this.val = [0];
+		this.map = new Map();
+	}
+	Paths.prototype.child = function (n, f) {
+		var key = n + ':' + f, c = this.map.get(key);
+		if (c === undefined) {
+			c = this.par.length;
+			this.map.set(key, c);
+			this.par.push(n);
+			this.fr.push(f);
+			this.val.push(0);
+		}
+		return c;
+	};
+	Paths.prototype.done = function () {
+		var N = this.par.length, start = new Int32Array(N + 1), kids = new Int32Array(N - 1);
+		var dep = new Int32Array(N), max = 0, par = this.par, fr = this.fr, val = this.val;
+		for (var a = 1; a < N; a++) {
+			start[par[a] + 1]++;
+			dep[a] = dep[par[a]] + 1;
+			max = Math.max(max, dep[a]);
+		}
+		for (a = 0; a < N; a++)
+			start[a + 1] += start[a];
+		var fill = start.slice(0, N);
+		for (a = 1; a < N; a++)
+			kids[fill[par[a]]++] = a;
+		for (a = 0; a < N; a++)
+			kids.subarray(start[a], start[a + 1]).sort(function (x, y) {
+				return val[y] - val[x] || (name(fr[x]) < name(fr[y]) ? -1 : 1);
+			});
+		return { par: par, fr: fr, val: val, dep: dep, start: start, kids: kids, n: N, maxDepth: max };
+	};
+	function sandwich(fid) {
+		var fnOf = fnIndex.fnOf, callers = new Paths(), callees = new Paths(), total = 0, totalS = 0;
+		var stack = [0];
+		// The function's outermost frames: their callers' chains and their subtrees.
+		while (stack.length) {
+			var n = stack.pop();
+			if (T.dep[n] >= 2 && fnOf[T.fr[n]] === fid) {
+				total += T.val[n];
+				totalS += T.smp[n];
+				var c = 0;
+				callers.val[0] += T.val[n];
+				for (var u = T.par[n]; u > 0; u = T.par[u]) {
+					c = callers.child(c, T.dep[u] >= 2 ? fnIndex.rep[fnOf[T.fr[u]]] : T.fr[u]);
+					callers.val[c] += T.val[n];
+				}
+				callees.val[0] += T.val[n];
+				var sub = [n], at = [0];
+				while (sub.length) {
+					var m = sub.pop(), cm = at.pop();
+					for (var k = T.start[m]; k < T.start[m + 1]; k++) {
+						var ch = T.kids[k], cc = callees.child(cm, fnIndex.rep[fnOf[T.fr[ch]]]);
+						callees.val[cc] += T.val[ch];
+						sub.push(ch);
+						at.push(cc);
+					}
+				}
+				continue;
+			}
+			for (k = T.start[n]; k < T.start[n + 1]; k++)
+				stack.push(T.kids[k]);
+		}
+		callers.fr[0] = callees.fr[0] = fnIndex.rep[fid];
+		return { fn: fid, callers: callers.done(), callees: callees.done(), total: total, totalS: totalS };
+	}
+	// Draw tree @t on canvas @c, its root at the top (down) or the bottom.
+	function paint(c, t, down) {
+		var g = c.getContext('2d'), w = Math.max(200, wrap.clientWidth), dpr = window.devicePixelRatio || 1;
+		var depth = Math.min(t.maxDepth, MAXROWS), h = (depth + 1) * ROW;
+		c.width = Math.round(w * dpr);
+		c.height = Math.round(h * dpr);
+		c.style.width = w + 'px';
+		c.style.height = h + 'px';
+		g.setTransform(dpr, 0, 0, dpr, 0, 0);
+		g.font = '12px ui-monospace, Menlo, Consolas, monospace';
+		g.textBaseline = 'middle';
+		if (t.val[0] <= 0)
+			return;
+		var scale = w / t.val[0], stack = [0], pos = [0];
+		while (stack.length) {
+			var n = stack.pop(), x = pos.pop(), bw = t.val[n] * scale, d = t.dep[n];
+			if (bw < 0.35 || d > depth)
+				continue;
+			var y = down ? d * ROW : h - (d + 1) * ROW;
+			g.fillStyle = n === 0 ? '#d61ad6' : color(t.fr[n]);
+			g.fillRect(x, y, bw > 2 ? bw - 1 : bw, ROW - 1);
+			var fit = Math.floor((bw - 6) / charW), label = name(t.fr[n]);
+			if (fit > 2) {
+				g.fillStyle = n === 0 ? '#fff' : '#111';
+				g.fillText(label.length > fit ? label.slice(0, fit - 2) + '..' : label, x + 3, y + ROW / 2);
+			}
+			for (var k = t.start[n]; k < t.start[n + 1]; k++) {
+				stack.push(t.kids[k]);
+				pos.push(x);
+				x += t.val[t.kids[k]] * scale;
+			}
+		}
+	}
+	// The callers' or callees' table: the nodes next to the function.
+	function nextTo(t, body) {
+		var list = [];
+		for (var k = t.start[0]; k < t.start[1]; k++)
+			list.push(t.kids[k]);
+		body.textContent = '';
+		list.slice(0, 50).forEach(function (n) {
+			var tr = document.createElement('tr');
+			cell(tr, name(t.fr[n]), 'fn');
+			cell(tr, dso(t.fr[n]), '');
+			cell(tr, pct(t.val[n], T.whole), 'num');
+			cell(tr, pct(t.val[n], t.val[0]), 'num');
+			tr.setAttribute('data-name', name(t.fr[n]));
+			body.appendChild(tr);
+		});
+		return list.map(function (n) {
+			return name(t.fr[n]);
+		}).join('|');
+	}
+	function showSandwich(fid) {
+		var box = $('sandwich');
+		if (fid < 0 || !fnIndex) {
+			box.hidden = true;
+			summary.removeAttribute('data-sandwich');
+			return;
+		}
+		sw = sandwich(fid);
+		var nm = name(fnIndex.rep[fid]);
+		box.hidden = false;
+		$('swname').textContent = nm + ': ' + pct(sw.total, T.whole) + '% of the event, ' +
+			fmtInt(sw.totalS) + ' samples';
+		paint($('callers'), sw.callers, false);
+		paint($('callees'), sw.callees, true);
+		summary.setAttribute('data-sandwich', nm);
+		summary.setAttribute('data-sandwich-pct', pct(sw.total, T.whole));
+		summary.setAttribute('data-callers', nextTo(sw.callers, $('callertab').tBodies[0]));
+		summary.setAttribute('data-callees', nextTo(sw.callees, $('calleetab').tBodies[0]));
+	}
+	function sandwichByName(nm) {
+		var best = -1;
+		for (var f = 0; f < NF; f++)
+			if (name(f) === nm) {
+				var id = fnIndex.fnOf[f];
+				if (best < 0 || fnIndex.total[id] > fnIndex.total[best])
+					best = id;
+			}
+		showSandwich(best);
+		return best;
+	}
+	['callertab', 'calleetab'].forEach(function (id) {
+		$(id).tBodies[0].addEventListener('click', function (ev) {
+			var tr = ev.target.closest && ev.target.closest('tr');
+			if (tr)
+				sandwichByName(tr.getAttribute('data-name'));
+		});
+	});
+	$('swclose').addEventListener('click', function () {
+		showSandwich(-1);
 	});
 
 	// ---- the recording's description
@@ -574,6 +748,7 @@
 		metadata();
 		fnRows = functions(e);
 		renderTable();
+		showSandwich(-1);
 		setZoom(0);
 		if (search.value)
 			applySearch();
@@ -613,6 +788,8 @@
 	summary.setAttribute('data-ms', Math.round(performance.now() - t0));
 	// Since the browser began to load the page: its first view is drawn.
 	summary.setAttribute('data-first-ms', Math.round(performance.now()));
+	if (want.sandwich && sandwichByName(want.sandwich) < 0)
+		summary.setAttribute('data-sandwich-missing', want.sandwich);
 	if (want.zoom) {
 		// The widest frame of that name.
 		var best = -1;

@@ -868,10 +868,23 @@ else
 			fi
 		done
 		[ -n "$got" ] && [ "${got#*flame}" != "$got" ] && pass report_html_roots
+		"$PERFEV" report --inline -i "$TMP/deep.data" --folded "$TMP/deep.folded" 2>"$TMP/err"
+		# Keys (#keys=...): down twice zooms into the widest command, then its
+		# widest outermost function; down and up again comes back to it.
+		want=$(awk '{ n = split($1, f, ";"); c[f[1]] += $NF; if (n > 1) s[f[1] ";" f[2]] += $NF }
+			END { for (k in c) if (c[k] > best) { best = c[k]; cm = k }
+				best = 0; for (k in s) if (index(k, cm ";") == 1 && s[k] > best) { best = s[k]; fn = substr(k, length(cm) + 2) }
+				print fn }' "$TMP/deep.folded" 2>/dev/null)
+		if dom report_html_keys "$TMP/deep.html#keys=ArrowDown,ArrowDown,ArrowDown,ArrowUp"; then
+			if [ -n "$want" ] && [ "$(val zoom)" = "$want" ]; then
+				pass report_html_keys
+			else
+				fail report_html_keys "zoomed into '$(val zoom)', the widest outermost function is '$want'"
+			fi
+		fi
 		# The sandwich of a recursive function (#sandwich=NAME, as a click on
 		# its row shows it): its callers and callees are those next to its
 		# outermost frame in the folded stacks, its share its total's.
-		"$PERFEV" report --inline -i "$TMP/deep.data" --folded "$TMP/deep.folded" 2>"$TMP/err"
 		fn=$(tr ';' '\n' <"$TMP/deep.folded" | grep -m 1 '^term')
 		python3 tests/cli/oracle.py folded-neighbours "$TMP/deep.folded" "$fn" >"$TMP/want"
 		if [ -z "$fn" ]; then

@@ -308,7 +308,8 @@
 		if (n >= 0)
 			setZoom(n);
 	});
-	// Keys: / searches, Esc clears the search then the zoom, f flips the graph.
+	// Keys: / searches, Esc clears the search then the zoom, f flips the graph,
+	// arrows move the zoom.
 	document.addEventListener('keydown', function (ev) {
 		var typing = ev.target === search;
 		if (ev.key === 'Escape' && typing && search.value) {
@@ -324,6 +325,9 @@
 			search.focus();
 		} else if (ev.key === 'f') {
 			setView(!flame);
+		} else if (ev.key === 'ArrowUp' || ev.key === 'ArrowDown' || ev.key === 'ArrowLeft' ||
+			ev.key === 'ArrowRight') {
+			step(ev.key);
 		} else {
 			return;
 		}
@@ -332,6 +336,28 @@
 	$('reset').addEventListener('click', function () {
 		setZoom(0);
 	});
+
+	// Arrows move the zoom: towards the root, into the widest child, to a sibling.
+	function step(key) {
+		var down = key === (flame ? 'ArrowUp' : 'ArrowDown'), up = key === (flame ? 'ArrowDown' : 'ArrowUp');
+		var n = zoom, p = T.par[n], k;
+		if (up && n > 0) {
+			setZoom(p);
+		} else if (down) {
+			var best = -1;
+			for (k = T.start[n]; k < T.start[n + 1]; k++)
+				if (best < 0 || T.val[T.kids[k]] > T.val[best])
+					best = T.kids[k];
+			if (best > 0)
+				setZoom(best);
+		} else if (n > 0 && (key === 'ArrowLeft' || key === 'ArrowRight')) {
+			for (k = T.start[p]; k < T.start[p + 1] && T.kids[k] !== n; k++)
+				;
+			k += key === 'ArrowLeft' ? -1 : 1;
+			if (k >= T.start[p] && k < T.start[p + 1])
+				setZoom(T.kids[k]);
+		}
+	}
 
 	function setZoom(n) {
 		zoom = n;
@@ -344,7 +370,7 @@
 		} else {
 			var p = pct(T.val[n], T.whole);
 			zi.textContent = 'Zoomed into ' + name(T.fr[n]) + ': ' + p + '% of the event, ' +
-				fmtInt(T.smp[n]) + ' samples. Click a faded frame or press Esc to zoom out.';
+				fmtInt(T.smp[n]) + ' samples. Click a faded frame or press Esc to zoom out; arrows move.';
 			summary.setAttribute('data-zoom', name(T.fr[n]));
 			summary.setAttribute('data-zoom-pct', p);
 		}
@@ -801,6 +827,11 @@
 		else
 			summary.setAttribute('data-zoom-missing', want.zoom);
 	}
+	// #keys=K,K,...: keys pressed once the page is drawn (KeyboardEvent key names).
+	if (want.keys)
+		want.keys.split(',').forEach(function (k) {
+			document.dispatchEvent(new KeyboardEvent('keydown', { key: k }));
+		});
 	var resizeTimer = 0;
 	window.addEventListener('resize', function () {
 		clearTimeout(resizeTimer);

@@ -23,6 +23,8 @@
 #
 # The goals: a page of at most 20 MB, a first view in at most 1 s.
 set -eu
+# shellcheck source=bench/system-load.sh
+. "$(dirname "$0")/system-load.sh"
 PERFEV=${PERFEV:-build/perfev}
 SPAWN_TIME=${SPAWN_TIME:-build/bench/spawn-time}
 REPORT_WORKLOAD=${REPORT_WORKLOAD:-build/bench/report-workload}
@@ -46,18 +48,10 @@ if [ -z "$DATA" ]; then
 		echo "bench=html skipped: perf record -a is not permitted here" >&2
 		exit 0
 	fi
-	secs=$((SYS_SECS + 2))
-	timeout $secs "$REPORT_WORKLOAD" $((secs * 1000)) >/dev/null 2>&1 &
-	l1=$!
-	# shellcheck disable=SC2016 # expanded by the inner shell
-	timeout $secs sh -c 'while :; do cc -O2 -g -c -o "$2" "$1"; done' sh \
-		"$(dirname "$0")/report-workload.c" "$dir/w.o" >/dev/null 2>&1 &
-	l2=$!
-	timeout $secs sh -c 'while :; do find /usr -type f -print0 | xargs -0 cat; done' \
-		>/dev/null 2>&1 &
-	l3=$!
+	system_load "$SYS_SECS" "$dir"
 	perf record -q -B -a -g -F "$RATE" -o "$dir/system.data" -- sleep "$SYS_SECS" >/dev/null 2>&1
-	wait $l1 $l2 $l3 || :
+	# shellcheck disable=SC2086 # a list of pids
+	wait $load_pids || :
 	DATA=$dir/system.data
 	[ -z "${KEEP:-}" ] || { cp "$DATA" "$KEEP" && DATA=$KEEP; }
 fi

@@ -228,7 +228,6 @@ out:
 	return err;
 }
 
-
 /*
  * The report page's data: the stacks merged into one call tree per event,
  * each node once, so that a frame shared by many stacks is written once.
@@ -248,7 +247,8 @@ struct tree_key {
 
 struct tree {
 	struct perfev__intern nodes; /* struct tree_keys, in node order */
-	PERFEV__ARRAY(uint64_t) v;   /* per node: self samples, self count, total samples, total count */
+	PERFEV__ARRAY(uint64_t)
+	v; /* per node: self samples, self count, total samples, total count */
 };
 
 /* Node @key's index, added when new. */
@@ -295,7 +295,8 @@ static int tree_build(struct tree *t, struct page *pg, const struct profile *p, 
 		if (!err)
 			err = tree_node(t, n, COMM | c, &n);
 		for (k = s->nframes; !err && k-- > profile_stack_first(p, s);) {
-			err = s->frames[k] < p->nframes ? page_frame(pg, p, s->frames[k], &fi) : -EINVAL;
+			err = s->frames[k] < p->nframes ? page_frame(pg, p, s->frames[k], &fi)
+							: -EINVAL;
 			if (!err)
 				err = tree_node(t, n, fi, &n);
 		}
@@ -403,7 +404,9 @@ int profile_write_html_tree(const struct profile *p, size_t ev, FILE *f)
 		if (i % 64 == 0)
 			json_break(&j);
 		json_u64(&j, k.parent == NONE ? 0 : id[i] - id[k.parent]);
-		json_u64(&j, k.parent == NONE ? k.frame : k.frame & COMM ? nf + (k.frame & ~COMM) : k.frame);
+		json_u64(&j, k.parent == NONE ? k.frame
+			     : k.frame & COMM ? nf + (k.frame & ~COMM)
+					      : k.frame);
 		json_u64(&j, v[4 * i]);
 		json_u64(&j, v[4 * i + 1]);
 		if (oth[2 * i + 1] || oth[2 * i]) {

@@ -35,6 +35,8 @@
 #   bench=report case=F/C cold_ratio=perf/perfev-cold
 #   bench=report case=F/C warning=...
 set -eu
+# shellcheck source=bench/system-load.sh
+. "$(dirname "$0")/system-load.sh"
 PERFEV=${PERFEV:-build/perfev}
 SPAWN_TIME=${SPAWN_TIME:-build/bench/spawn-time}
 REPORT_WORKLOAD=${REPORT_WORKLOAD:-build/bench/report-workload}
@@ -93,20 +95,11 @@ for f in $FILES; do
 			FILES=$(echo "$FILES" | sed 's/system//')
 			continue
 		fi
-		# The load: the workload, compilations of it and reads of many
-		# files, each stopped (with its process group) by timeout.
-		secs=$((SYS_SECS + 2))
-		timeout $secs "$REPORT_WORKLOAD" $((secs * 1000)) >/dev/null 2>&1 &
-		l1=$!
-		# shellcheck disable=SC2016 # expanded by the inner shell
-		timeout $secs sh -c 'while :; do cc -O2 -g -c -o "$2" "$1"; done' sh \
-			"$(dirname "$0")/report-workload.c" "$dir/w.o" >/dev/null 2>&1 &
-		l2=$!
-		timeout $secs sh -c 'while :; do find /usr -type f -print0 | xargs -0 cat; done' \
-			>/dev/null 2>&1 &
-		l3=$!
+		# The load: the workload, compilations of it and reads of many files.
+		system_load "$SYS_SECS" "$dir"
 		perf record -q -a -g -F 1000 -o "$dir/$f.data" -- sleep "$SYS_SECS" >/dev/null 2>&1
-		wait $l1 $l2 $l3 || :
+		# shellcheck disable=SC2086 # a list of pids
+		wait $load_pids || :
 		describe "$f" perf
 		;;
 	*)

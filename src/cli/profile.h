@@ -173,6 +173,12 @@ int profile_write_html(const struct profile *p, size_t ev, FILE *f);
  * when a write failed.
  */
 int profile_write_html_data(const struct profile *p, size_t ev, FILE *f);
+/*
+ * The report page's data: the same tables, and the stacks of event @ev (or
+ * of every event) merged into call trees, the paths under 0.0001% of their
+ * event's count merged into one node per parent (see profile-html.c).
+ */
+int profile_write_html_tree(const struct profile *p, size_t ev, FILE *f);
 typedef int (*profile_html_fill_fn)(const char *name, void *ctx, FILE *f);
 int profile_html_fill(const unsigned char *page, size_t len, profile_html_fill_fn fn, void *ctx,
 		      FILE *f);

@@ -1537,6 +1537,25 @@ def evil_tar(args):
         add(t, "root/tmp/perfev-evil-root", b"x")
         add(t, "same", link=".")
         add(t, "same/ok", b"fine")
+
+
+def folded_neighbours(args):
+    """folded-neighbours FOLDED FUNC: the names next to FUNC's outermost frame on the folded
+    stacks (COMM;ROOT;...;LEAF COUNT) of FOLDED, as a sandwich view shows them: its callers
+    ('callers=A|B', sorted) and callees ('callees=C|D', sorted)."""
+    path, func = args
+    callers, callees = set(), set()
+    for line in open(path, errors="replace"):
+        stack, _, count = line.rstrip("\n").rpartition(" ")
+        frames = stack.split(";")
+        if not count.isdigit() or func not in frames[1:]:
+            continue
+        i = frames.index(func, 1)
+        callers.add(frames[i - 1])
+        if i + 1 < len(frames):
+            callees.add(frames[i + 1])
+    print("callers=" + "|".join(sorted(callers)))
+    print("callees=" + "|".join(sorted(callees)))
     return 0
 
 
@@ -1551,7 +1570,8 @@ COMMANDS = {"same": same, "top-find": top_find, "report-cmp": report_cmp, "set-b
             "fake-kcore": fake_kcore, "annotate-samples-cmp": annotate_samples_cmp,
             "print-line-cmp": print_line_cmp,
             "diff-cmp": diff_cmp, "diff-marks": diff_marks,
-            "pprof-check": pprof_check, "push-check": push_check, "evil-tar": evil_tar}
+            "pprof-check": pprof_check, "push-check": push_check, "evil-tar": evil_tar,
+            "folded-neighbours": folded_neighbours}
 
 
 

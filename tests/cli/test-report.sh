@@ -734,7 +734,8 @@ val() {
 # dom NAME FILE[#HASH]: the page's state after its script ran, in $TMP/page.txt.
 dom() {
 	if ! "$browser" --headless=new --no-sandbox --disable-gpu --user-data-dir="$TMP/browser" \
-		--dump-dom "file://$2" >"$TMP/dom.html" 2>"$TMP/browser.err" || [ ! -s "$TMP/dom.html" ]; then
+		--window-size="${DOM_WINDOW:-1280,900}" --dump-dom "file://$2" >"$TMP/dom.html" \
+		2>"$TMP/browser.err" || [ ! -s "$TMP/dom.html" ]; then
 		fail "$1" "$browser --dump-dom failed: $(tail -c 300 "$TMP/browser.err")"
 		return 1
 	fi
@@ -823,6 +824,61 @@ else
 		pass report_html_screenshot
 	else
 		fail report_html_screenshot "$(cat "$TMP/cmp.err" 2>/dev/null) $(tail -c 300 "$TMP/browser.err")"
+	fi
+	# Deep stacks: the first screen shows the roots, at the top (the icicle,
+	# by default) or scrolled to at the bottom of a flame graph taller than
+	# the window.
+	RW=${PERFEV_BUILD:-build}/bench/report-workload
+	if ! "$PERFEV" record -q -F 999 -g -o "$TMP/deep.data" -- "$RW" 600 >/dev/null 2>"$TMP/err"; then
+		fail report_html_roots "perfev record -g $RW failed: $(head -c 300 "$TMP/err")"
+	else
+		run "$PERFEV" report -i "$TMP/deep.data" --html "$TMP/deep.html"
+		got=''
+		for v in icicle flame; do
+			expect_rc report_html_roots 0 &&
+				DOM_WINDOW=1280,500 dom report_html_roots "$TMP/deep.html#view=$v" || break
+			got="$got $(val view) depth $(val depth) root at $(val root-y) of $(val window-h);"
+			rows=$(($(val depth) * 17)) y=$(val root-y) h=$(val window-h)
+			if [ "$(val view)" != $v ] || [ "$rows" -le "$h" ] || [ "$y" -lt 0 ] ||
+				[ $((y + 17)) -gt "$h" ]; then
+				fail report_html_roots "the root is not on the first screen:$got"
+				got=''
+				break
+			fi
+		done
+		[ -n "$got" ] && [ "${got#*flame}" != "$got" ] && pass report_html_roots
+		"$PERFEV" report --inline -i "$TMP/deep.data" --folded "$TMP/deep.folded" 2>"$TMP/err"
+		# Keys (#keys=...): down twice zooms into the widest command, then its
+		# widest outermost function; down and up again comes back to it.
+		want=$(awk '{ n = split($1, f, ";"); c[f[1]] += $NF; if (n > 1) s[f[1] ";" f[2]] += $NF }
+			END { for (k in c) if (c[k] > best) { best = c[k]; cm = k }
+				best = 0; for (k in s) if (index(k, cm ";") == 1 && s[k] > best) { best = s[k]; fn = substr(k, length(cm) + 2) }
+				print fn }' "$TMP/deep.folded" 2>/dev/null)
+		if dom report_html_keys "$TMP/deep.html#keys=ArrowDown,ArrowDown,ArrowDown,ArrowUp"; then
+			if [ -n "$want" ] && [ "$(val zoom)" = "$want" ]; then
+				pass report_html_keys
+			else
+				fail report_html_keys "zoomed into '$(val zoom)', the widest outermost function is '$want'"
+			fi
+		fi
+		# The sandwich of a recursive function (#sandwich=NAME, as a click on
+		# its row shows it): its callers and callees are those next to its
+		# outermost frame in the folded stacks, its share its total's.
+		fn=$(tr ';' '\n' <"$TMP/deep.folded" | grep -m 1 '^term')
+		python3 tests/cli/oracle.py folded-neighbours "$TMP/deep.folded" "$fn" >"$TMP/want"
+		if [ -z "$fn" ]; then
+			fail report_html_sandwich "no function named term* in the folded stacks"
+		elif dom report_html_sandwich "$TMP/deep.html#sandwich=$fn"; then
+			sorted() { echo "$1" | tr '|' '\n' | sort | paste -sd '|'; }
+			got="callers=$(sorted "$(val callers)") callees=$(sorted "$(val callees)")"
+			want=$(paste -sd ' ' "$TMP/want")
+			if [ "$(val sandwich)" = "$fn" ] && [ "$got" = "$want" ] &&
+				[ "$(val sandwich-pct)" = "$(val "total.$fn")" ] && grep -q 'callers=.' "$TMP/want"; then
+				pass report_html_sandwich
+			else
+				fail report_html_sandwich "$fn: page $got, $(val sandwich-pct)% (table: $(val "total.$fn")%); folded stacks $want"
+			fi
+		fi
 	fi
 	# Two events: a selector, and the second event's graph on asking.
 	if ! "$PERFEV" record -q -F 999 -g -e cpu-clock -e page-faults -o "$TMP/html2.data" -- \

@@ -4,7 +4,10 @@
 //   strings: every name once;
 //   frames:  [name, dso, kind] flattened, indexes into strings; kind is
 //            0 user, 1 kernel, 2 unresolved, plus 4 when inlined;
-//   stacks:  [event, comm, samples, period, root frame, ..., leaf frame].
+//   nodes:   the call trees, 4 numbers a node, parents first: how many
+//            nodes back its parent is (0: the root of an event), its frame
+//            (the root: the event), its self samples and self count;
+//   dropped: the paths merged into one node per parent as too small to draw.
 // Tree nodes name a frame by its index, or a command by NF + its string.
 'use strict';
 (function () {
@@ -58,11 +61,21 @@
 		return (colorCache[f] = c);
 	}
 
-	// ---- the events that have stacks, and the one shown
+	// ---- the call trees' nodes, decoded once
+	var ND = D.nodes, NN = ND.length / 4, NP = new Int32Array(NN), NFR = new Int32Array(NN);
+	var NEV = new Int32Array(NN);
+	for (var i0 = 0; i0 < NN; i0++) {
+		var back = ND[4 * i0];
+		NP[i0] = back ? i0 - back : -1;
+		NFR[i0] = ND[4 * i0 + 1];
+		NEV[i0] = back ? NEV[NP[i0]] : NFR[i0];
+	}
+
+	// ---- the events that have samples, and the one shown
 	var nev = D.events.length, evHas = [];
-	D.stacks.forEach(function (s) {
-		evHas[s[0]] = true;
-	});
+	for (i0 = 0; i0 < NN; i0++)
+		if (ND[4 * i0 + 2] > 0)
+			evHas[NEV[i0]] = true;
 	var ev = 0;
 	while (ev < nev && !evHas[ev])
 		ev++;
@@ -71,69 +84,39 @@
 
 	// ---- the call tree of one event, in flat arrays
 	var T, zoom = 0, matchRe = null, frameMatch = null, rows = [];
+	// An icicle (roots at the top) unless asked for a flame graph (roots at
+	// the bottom): the first screen shows the roots whatever the depth.
+	var flame = false;
 
 	function build(e) {
-		var st = D.stacks, order = [];
-		for (var j = 0; j < st.length; j++)
-			if (st[j][0] === e)
-				order.push(j);
-		// By command, then frames from the root: stacks that share a prefix are
-		// neighbours, so a stack's new nodes start where it leaves the one before
-		// it, and no node has to be looked up.
-		order.sort(function (a, b) {
-			var x = st[a], y = st[b], n = Math.min(x.length, y.length);
-			if (x[1] !== y[1])
-				return x[1] - y[1];
-			for (var i = 4; i < n; i++)
-				if (x[i] !== y[i])
-					return x[i] - y[i];
-			return x.length - y.length;
-		});
-		var cap = 1024, N = 1, maxDepth = 0;
-		var par = new Int32Array(cap), fr = new Int32Array(cap), dep = new Int32Array(cap);
-		var val = new Float64Array(cap), smp = new Float64Array(cap);
-		var slf = new Float64Array(cap), slfS = new Float64Array(cap);
-		function more(a) {
-			var b = new a.constructor(cap);
-			b.set(a);
-			return b;
-		}
+		// The event's nodes, renumbered from its root (node 0).
+		var loc = new Int32Array(NN), N = 0;
+		for (var i = 0; i < NN; i++)
+			loc[i] = NEV[i] === e ? N++ : -1;
+		var par = new Int32Array(Math.max(N, 1)), fr = new Int32Array(Math.max(N, 1));
+		var dep = new Int32Array(Math.max(N, 1)), val = new Float64Array(Math.max(N, 1));
+		var smp = new Float64Array(Math.max(N, 1)), slf = new Float64Array(Math.max(N, 1));
+		var slfS = new Float64Array(Math.max(N, 1)), maxDepth = 0;
 		par[0] = fr[0] = -1;
-		// path[d]: the node at depth d of the previous stack (d 1 is its command).
-		var path = [0], prev = null;
-		for (var o = 0; o < order.length; o++) {
-			var s = st[order[o]], ns = s[2], p = s[3], len = s.length - 2, same = 0;
-			if (prev && prev[1] === s[1]) {
-				same = 1;
-				var m = Math.min(prev.length, s.length);
-				while (same + 3 < m && prev[same + 3] === s[same + 3])
-					same++;
-			}
-			for (var d = same + 1; d < len; d++) {
-				if (N === cap) {
-					cap *= 2;
-					par = more(par);
-					fr = more(fr);
-					dep = more(dep);
-					val = more(val);
-					smp = more(smp);
-					slf = more(slf);
-					slfS = more(slfS);
-				}
-				par[N] = path[d - 1];
-				fr[N] = d === 1 ? NF + s[1] : s[d + 2];
-				dep[N] = d;
-				path[d] = N++;
-			}
-			if (len - 1 > maxDepth)
-				maxDepth = len - 1;
-			for (d = 0; d < len; d++) {
-				val[path[d]] += p;
-				smp[path[d]] += ns;
-			}
-			slf[path[len - 1]] += p;
-			slfS[path[len - 1]] += ns;
-			prev = s;
+		for (i = 0; i < NN; i++) {
+			var n = loc[i];
+			if (n < 0)
+				continue;
+			slfS[n] = smp[n] = ND[4 * i + 2];
+			slf[n] = val[n] = ND[4 * i + 3];
+			if (NP[i] < 0)
+				continue;
+			par[n] = loc[NP[i]];
+			fr[n] = NFR[i];
+			dep[n] = dep[par[n]] + 1;
+			if (dep[n] > maxDepth)
+				maxDepth = dep[n];
+		}
+		if (N === 0)
+			N = 1;
+		for (n = N - 1; n > 0; n--) {
+			val[par[n]] += val[n];
+			smp[par[n]] += smp[n];
 		}
 		// Children in one block per node, sorted by name as flame graphs are.
 		var start = new Int32Array(N + 1), kids = new Int32Array(N > 0 ? N - 1 : 0);
@@ -217,10 +200,37 @@
 			}
 		}
 		summary.setAttribute('data-drawn', drawn);
+		rootShown();
+	}
+
+	// Where the root's bar is in the window: a flame graph taller than the
+	// window is scrolled to its root once drawn.
+	function rootShown() {
+		var top = cv.getBoundingClientRect().top + rowY(0);
+		if (flame && (top + ROW > window.innerHeight || top < 0)) {
+			window.scrollBy(0, top + ROW - window.innerHeight + 8);
+			top = cv.getBoundingClientRect().top + rowY(0);
+		}
+		summary.setAttribute('data-view', flame ? 'flame' : 'icicle');
+		summary.setAttribute('data-root-y', Math.round(top));
+		summary.setAttribute('data-window-h', window.innerHeight);
+	}
+	function setView(f) {
+		flame = f;
+		$('view').textContent = flame ? 'Icicle' : 'Flame graph';
+		draw();
+	}
+	$('view').addEventListener('click', function () {
+		setView(!flame);
+	});
+
+	// The top of depth @d's row on the canvas.
+	function rowY(d) {
+		return flame ? H - (d + 1) * ROW : d * ROW;
 	}
 
 	function box(n, x, w, faded) {
-		var d = T.dep[n], y = H - (d + 1) * ROW, f = T.fr[n];
+		var d = T.dep[n], y = rowY(d), f = T.fr[n];
 		if (d >= rows.length)
 			return;
 		rows[d].push(n, x, w);
@@ -242,7 +252,7 @@
 
 	function hit(ev) {
 		var r = cv.getBoundingClientRect(), x = ev.clientX - r.left, y = ev.clientY - r.top;
-		var d = Math.floor((H - y) / ROW), row = rows[d];
+		var d = Math.floor((flame ? H - y : y) / ROW), row = rows[d];
 		if (!row)
 			return -1;
 		for (var i = 0; i < row.length; i += 3)
@@ -298,13 +308,56 @@
 		if (n >= 0)
 			setZoom(n);
 	});
+	// Keys: / searches, Esc clears the search then the zoom, f flips the graph,
+	// arrows move the zoom.
 	document.addEventListener('keydown', function (ev) {
-		if (ev.key === 'Escape' && zoom > 0)
+		var typing = ev.target === search;
+		if (ev.key === 'Escape' && typing && search.value) {
+			search.value = '';
+			applySearch();
+		} else if (ev.key === 'Escape' && zoom > 0) {
 			setZoom(0);
+		} else if (ev.key === 'Escape' && typing) {
+			search.blur();
+		} else if (typing || ev.ctrlKey || ev.metaKey || ev.altKey) {
+			return;
+		} else if (ev.key === '/') {
+			search.focus();
+		} else if (ev.key === 'f') {
+			setView(!flame);
+		} else if (ev.key === 'ArrowUp' || ev.key === 'ArrowDown' || ev.key === 'ArrowLeft' ||
+			ev.key === 'ArrowRight') {
+			step(ev.key);
+		} else {
+			return;
+		}
+		ev.preventDefault();
 	});
 	$('reset').addEventListener('click', function () {
 		setZoom(0);
 	});
+
+	// Arrows move the zoom: towards the root, into the widest child, to a sibling.
+	function step(key) {
+		var down = key === (flame ? 'ArrowUp' : 'ArrowDown'), up = key === (flame ? 'ArrowDown' : 'ArrowUp');
+		var n = zoom, p = T.par[n], k;
+		if (up && n > 0) {
+			setZoom(p);
+		} else if (down) {
+			var best = -1;
+			for (k = T.start[n]; k < T.start[n + 1]; k++)
+				if (best < 0 || T.val[T.kids[k]] > T.val[best])
+					best = T.kids[k];
+			if (best > 0)
+				setZoom(best);
+		} else if (n > 0 && (key === 'ArrowLeft' || key === 'ArrowRight')) {
+			for (k = T.start[p]; k < T.start[p + 1] && T.kids[k] !== n; k++)
+				;
+			k += key === 'ArrowLeft' ? -1 : 1;
+			if (k >= T.start[p] && k < T.start[p + 1])
+				setZoom(T.kids[k]);
+		}
+	}
 
 	function setZoom(n) {
 		zoom = n;
@@ -317,7 +370,7 @@
 		} else {
 			var p = pct(T.val[n], T.whole);
 			zi.textContent = 'Zoomed into ' + name(T.fr[n]) + ': ' + p + '% of the event, ' +
-				fmtInt(T.smp[n]) + ' samples. Click a faded frame or press Esc to zoom out.';
+				fmtInt(T.smp[n]) + ' samples. Click a faded frame or press Esc to zoom out; arrows move.';
 			summary.setAttribute('data-zoom', name(T.fr[n]));
 			summary.setAttribute('data-zoom-pct', p);
 		}
@@ -384,40 +437,55 @@
 	});
 
 	// ---- the top functions: a frame's name and object, summed over the tree's stacks
-	var fnRows = [], sortKey = 'self', sortDir = -1;
+	var fnRows = [], sortKey = 'self', sortDir = -1, fnIndex = null;
 	function functions(e) {
-		var ids = new Map(), fnOf = new Int32Array(NF), list = [];
+		var ids = new Map(), fnOf = new Int32Array(NF), list = [], rep = [];
 		for (var f = 0; f < NF; f++) {
 			var key = name(f) + '\u0000' + dso(f), id = ids.get(key);
 			if (id === undefined) {
 				id = list.length;
 				ids.set(key, id);
-				list.push({ name: name(f), dso: dso(f), self: 0, total: 0, selfS: 0, totalS: 0 });
+				list.push({ id: id, name: name(f), dso: dso(f), self: 0, total: 0, selfS: 0, totalS: 0 });
+				rep.push(f);
 			}
 			fnOf[f] = id;
 		}
-		var seen = new Int32Array(list.length).fill(-1), st = D.stacks;
-		for (var j = 0; j < st.length; j++) {
-			var s = st[j];
-			if (s[0] !== e || s.length < 5)
+		// Self time goes to the sampled symbol, as in the text report, not
+		// to functions inlined into it; total time once per path, however
+		// often the function recurs on it.
+		var cnt = new Int32Array(list.length), stack = [0], fr = T.fr;
+		for (var n = 1; n < T.n; n++) {
+			if (!T.slfS[n] && !T.slf[n])
 				continue;
-			// Self time goes to the sampled symbol, as in the text report, not
-			// to functions inlined into it.
-			var l = s.length - 1;
-			while (l > 4 && FR[3 * s[l] + 2] & 4)
-				l--;
-			var leaf = list[fnOf[s[l]]];
-			leaf.self += s[3];
-			leaf.selfS += s[2];
-			for (var i = 4; i < s.length; i++) {
-				var id2 = fnOf[s[i]];
-				if (seen[id2] === j)
-					continue;
-				seen[id2] = j;
-				list[id2].total += s[3];
-				list[id2].totalS += s[2];
-			}
+			var t = n;
+			while (T.dep[t] > 2 && FR[3 * fr[t] + 2] & 4)
+				t = T.par[t];
+			if (T.dep[t] < 2)
+				continue;
+			var leaf = list[fnOf[fr[t]]];
+			leaf.self += T.slf[n];
+			leaf.selfS += T.slfS[n];
 		}
+		while (stack.length) {
+			n = stack.pop();
+			var id2 = n > 0 && T.dep[n] >= 2 ? fnOf[fr[n]] : -1;
+			if (n < 0) {
+				cnt[fnOf[fr[~n]]]--;
+				continue;
+			}
+			if (id2 >= 0) {
+				if (cnt[id2]++ === 0) {
+					list[id2].total += T.val[n];
+					list[id2].totalS += T.smp[n];
+				}
+				stack.push(~n);
+			}
+			for (var k = T.start[n]; k < T.start[n + 1]; k++)
+				stack.push(T.kids[k]);
+		}
+		fnIndex = { fnOf: fnOf, rep: rep, total: list.map(function (r) {
+			return r.total;
+		}) };
 		return list.filter(function (r) {
 			return r.totalS > 0;
 		});
@@ -449,6 +517,7 @@
 			cell(tr, fmtInt(r.selfS), 'num');
 			cell(tr, fmtInt(r.totalS), 'num');
 			tr.setAttribute('data-name', r.name);
+			tr.setAttribute('data-fn', r.id);
 			body.appendChild(tr);
 		}
 		var tb = $('top').tBodies[0];
@@ -488,7 +557,176 @@
 			return;
 		search.value = '^' + tr.getAttribute('data-name').replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '$';
 		applySearch();
+		showSandwich(+tr.getAttribute('data-fn'));
 		$('graph').scrollIntoView();
+	});
+
+	// ---- the sandwich of one function: who calls it (above, roots at the
+	// top of that half) and what it calls (below), over every place it runs;
+	// a call of it inside itself counts once, by its outermost frame.
+	var sw = { fn: -1 };
+	// A tree of paths: add(path of frame codes, weight) merges by frame.
+	function Paths() {
+		this.par = [-1];
+		this.fr = [-1];
+		this.val = [0];
+		this.map = new Map();
+	}
+	Paths.prototype.child = function (n, f) {
+		var key = n + ':' + f, c = this.map.get(key);
+		if (c === undefined) {
+			c = this.par.length;
+			this.map.set(key, c);
+			this.par.push(n);
+			this.fr.push(f);
+			this.val.push(0);
+		}
+		return c;
+	};
+	Paths.prototype.done = function () {
+		var N = this.par.length, start = new Int32Array(N + 1), kids = new Int32Array(N - 1);
+		var dep = new Int32Array(N), max = 0, par = this.par, fr = this.fr, val = this.val;
+		for (var a = 1; a < N; a++) {
+			start[par[a] + 1]++;
+			dep[a] = dep[par[a]] + 1;
+			max = Math.max(max, dep[a]);
+		}
+		for (a = 0; a < N; a++)
+			start[a + 1] += start[a];
+		var fill = start.slice(0, N);
+		for (a = 1; a < N; a++)
+			kids[fill[par[a]]++] = a;
+		for (a = 0; a < N; a++)
+			kids.subarray(start[a], start[a + 1]).sort(function (x, y) {
+				return val[y] - val[x] || (name(fr[x]) < name(fr[y]) ? -1 : 1);
+			});
+		return { par: par, fr: fr, val: val, dep: dep, start: start, kids: kids, n: N, maxDepth: max };
+	};
+	function sandwich(fid) {
+		var fnOf = fnIndex.fnOf, callers = new Paths(), callees = new Paths(), total = 0, totalS = 0;
+		var stack = [0];
+		// The function's outermost frames: their callers' chains and their subtrees.
+		while (stack.length) {
+			var n = stack.pop();
+			if (T.dep[n] >= 2 && fnOf[T.fr[n]] === fid) {
+				total += T.val[n];
+				totalS += T.smp[n];
+				var c = 0;
+				callers.val[0] += T.val[n];
+				for (var u = T.par[n]; u > 0; u = T.par[u]) {
+					c = callers.child(c, T.dep[u] >= 2 ? fnIndex.rep[fnOf[T.fr[u]]] : T.fr[u]);
+					callers.val[c] += T.val[n];
+				}
+				callees.val[0] += T.val[n];
+				var sub = [n], at = [0];
+				while (sub.length) {
+					var m = sub.pop(), cm = at.pop();
+					for (var k = T.start[m]; k < T.start[m + 1]; k++) {
+						var ch = T.kids[k], cc = callees.child(cm, fnIndex.rep[fnOf[T.fr[ch]]]);
+						callees.val[cc] += T.val[ch];
+						sub.push(ch);
+						at.push(cc);
+					}
+				}
+				continue;
+			}
+			for (k = T.start[n]; k < T.start[n + 1]; k++)
+				stack.push(T.kids[k]);
+		}
+		callers.fr[0] = callees.fr[0] = fnIndex.rep[fid];
+		return { fn: fid, callers: callers.done(), callees: callees.done(), total: total, totalS: totalS };
+	}
+	// Draw tree @t on canvas @c, its root at the top (down) or the bottom.
+	function paint(c, t, down) {
+		var g = c.getContext('2d'), w = Math.max(200, wrap.clientWidth), dpr = window.devicePixelRatio || 1;
+		var depth = Math.min(t.maxDepth, MAXROWS), h = (depth + 1) * ROW;
+		c.width = Math.round(w * dpr);
+		c.height = Math.round(h * dpr);
+		c.style.width = w + 'px';
+		c.style.height = h + 'px';
+		g.setTransform(dpr, 0, 0, dpr, 0, 0);
+		g.font = '12px ui-monospace, Menlo, Consolas, monospace';
+		g.textBaseline = 'middle';
+		if (t.val[0] <= 0)
+			return;
+		var scale = w / t.val[0], stack = [0], pos = [0];
+		while (stack.length) {
+			var n = stack.pop(), x = pos.pop(), bw = t.val[n] * scale, d = t.dep[n];
+			if (bw < 0.35 || d > depth)
+				continue;
+			var y = down ? d * ROW : h - (d + 1) * ROW;
+			g.fillStyle = n === 0 ? '#d61ad6' : color(t.fr[n]);
+			g.fillRect(x, y, bw > 2 ? bw - 1 : bw, ROW - 1);
+			var fit = Math.floor((bw - 6) / charW), label = name(t.fr[n]);
+			if (fit > 2) {
+				g.fillStyle = n === 0 ? '#fff' : '#111';
+				g.fillText(label.length > fit ? label.slice(0, fit - 2) + '..' : label, x + 3, y + ROW / 2);
+			}
+			for (var k = t.start[n]; k < t.start[n + 1]; k++) {
+				stack.push(t.kids[k]);
+				pos.push(x);
+				x += t.val[t.kids[k]] * scale;
+			}
+		}
+	}
+	// The callers' or callees' table: the nodes next to the function.
+	function nextTo(t, body) {
+		var list = [];
+		for (var k = t.start[0]; k < t.start[1]; k++)
+			list.push(t.kids[k]);
+		body.textContent = '';
+		list.slice(0, 50).forEach(function (n) {
+			var tr = document.createElement('tr');
+			cell(tr, name(t.fr[n]), 'fn');
+			cell(tr, dso(t.fr[n]), '');
+			cell(tr, pct(t.val[n], T.whole), 'num');
+			cell(tr, pct(t.val[n], t.val[0]), 'num');
+			tr.setAttribute('data-name', name(t.fr[n]));
+			body.appendChild(tr);
+		});
+		return list.map(function (n) {
+			return name(t.fr[n]);
+		}).join('|');
+	}
+	function showSandwich(fid) {
+		var box = $('sandwich');
+		if (fid < 0 || !fnIndex) {
+			box.hidden = true;
+			summary.removeAttribute('data-sandwich');
+			return;
+		}
+		sw = sandwich(fid);
+		var nm = name(fnIndex.rep[fid]);
+		box.hidden = false;
+		$('swname').textContent = nm + ': ' + pct(sw.total, T.whole) + '% of the event, ' +
+			fmtInt(sw.totalS) + ' samples';
+		paint($('callers'), sw.callers, false);
+		paint($('callees'), sw.callees, true);
+		summary.setAttribute('data-sandwich', nm);
+		summary.setAttribute('data-sandwich-pct', pct(sw.total, T.whole));
+		summary.setAttribute('data-callers', nextTo(sw.callers, $('callertab').tBodies[0]));
+		summary.setAttribute('data-callees', nextTo(sw.callees, $('calleetab').tBodies[0]));
+	}
+	function sandwichByName(nm) {
+		var best = -1;
+		for (var f = 0; f < NF; f++)
+			if (name(f) === nm) {
+				var id = fnIndex.fnOf[f];
+				if (best < 0 || fnIndex.total[id] > fnIndex.total[best])
+					best = id;
+			}
+		showSandwich(best);
+		return best;
+	}
+	['callertab', 'calleetab'].forEach(function (id) {
+		$(id).tBodies[0].addEventListener('click', function (ev) {
+			var tr = ev.target.closest && ev.target.closest('tr');
+			if (tr)
+				sandwichByName(tr.getAttribute('data-name'));
+		});
+	});
+	$('swclose').addEventListener('click', function () {
+		showSandwich(-1);
 	});
 
 	// ---- the recording's description
@@ -503,6 +741,11 @@
 				(T.smp[0] !== e.samples ? ' (' + fmtInt(T.smp[0]) + ' in the graph)' : '')],
 			['event count', fmtInt(e.period)], ['lost samples', fmtInt(m.lost || 0)], ['duration', dur]
 		];
+		var dr = D.dropped;
+		if (dr && dr.subtrees)
+			items.push(['merged', fmtInt(dr.samples) + ' samples of ' + fmtInt(dr.subtrees) +
+				' call paths under 1/' + fmtInt(dr.below) + ' of the event each (too narrow to draw), ' +
+				'shown as one frame per caller']);
 		dl.textContent = '';
 		items.forEach(function (it) {
 			if (it[1] == null || it[1] === '')
@@ -531,6 +774,7 @@
 		metadata();
 		fnRows = functions(e);
 		renderTable();
+		showSandwich(-1);
 		setZoom(0);
 		if (search.value)
 			applySearch();
@@ -563,9 +807,15 @@
 	sel.value = ev;
 	if (want.search)
 		search.value = want.search;
+	flame = want.view === 'flame';
+	$('view').textContent = flame ? 'Icicle' : 'Flame graph';
 	var t0 = performance.now();
 	show(ev);
 	summary.setAttribute('data-ms', Math.round(performance.now() - t0));
+	// Since the browser began to load the page: its first view is drawn.
+	summary.setAttribute('data-first-ms', Math.round(performance.now()));
+	if (want.sandwich && sandwichByName(want.sandwich) < 0)
+		summary.setAttribute('data-sandwich-missing', want.sandwich);
 	if (want.zoom) {
 		// The widest frame of that name.
 		var best = -1;
@@ -577,6 +827,11 @@
 		else
 			summary.setAttribute('data-zoom-missing', want.zoom);
 	}
+	// #keys=K,K,...: keys pressed once the page is drawn (KeyboardEvent key names).
+	if (want.keys)
+		want.keys.split(',').forEach(function (k) {
+			document.dispatchEvent(new KeyboardEvent('keydown', { key: k }));
+		});
 	var resizeTimer = 0;
 	window.addEventListener('resize', function () {
 		clearTimeout(resizeTimer);

@@ -203,4 +203,23 @@ else
 	fail archive_contained "an entry was written outside: $(ls -A "$TMP/t3" "$TMP/t3/in")"
 	rm -f /tmp/perfev-evil-absolute /tmp/perfev-evil-root
 fi
+# libarchive is loaded when an archive is written or read: without it, perfev archive says what
+# to install (exit 1) and leaves no file.  The library is hidden by a bind mount in a mount
+# namespace of its own.
+lalib=$(ldconfig -p 2>/dev/null | awk '/libarchive\.so\.13 .*x86-64/ {print $NF; exit}')
+if [ -z "$lalib" ]; then
+	skip archive_no_libarchive "ldconfig lists no 64-bit libarchive.so.13"
+elif ! unshare -m true 2>/dev/null; then
+	skip archive_no_libarchive "unshare -m is not permitted here (needs root)"
+else
+	unshare -m sh -c 'mount --bind /dev/null "$1" && shift &&
+		"$1" archive "$2" -o "$3/nolib.tar.zst" >"$3/out" 2>"$3/err"; echo $? >"$3/rc"' \
+		sh "$lalib" "$PERFEV" "$D" "$TMP"
+	if [ "$(cat "$TMP/rc")" = 1 ] && grep -q "cannot write archive '$TMP/nolib.tar.zst': .*install the Debian package libarchive13" "$TMP/err" &&
+		[ ! -e "$TMP/nolib.tar.zst" ]; then
+		pass archive_no_libarchive
+	else
+		fail archive_no_libarchive "rc $(cat "$TMP/rc"): $(head -c 300 "$TMP/err")"
+	fi
+fi
 exit $status

@@ -206,15 +206,10 @@ fi
 # libarchive is loaded when an archive is written or read: without it, perfev archive says what
 # to install (exit 1) and leaves no file.  The library is hidden by a bind mount in a mount
 # namespace of its own.
-lalib=$(ldconfig -p 2>/dev/null | awk '/libarchive\.so\.13 .*x86-64/ {print $NF; exit}')
-if [ -z "$lalib" ]; then
-	skip archive_no_libarchive "ldconfig lists no 64-bit libarchive.so.13"
-elif ! unshare -m true 2>/dev/null; then
-	skip archive_no_libarchive "unshare -m is not permitted here (needs root)"
-else
+if hide_lib archive_no_libarchive 'libarchive\.so\.13'; then
 	unshare -m sh -c 'mount --bind /dev/null "$1" && shift &&
 		"$1" archive "$2" -o "$3/nolib.tar.zst" >"$3/out" 2>"$3/err"; echo $? >"$3/rc"' \
-		sh "$lalib" "$PERFEV" "$D" "$TMP"
+		sh "$hidden_lib" "$PERFEV" "$D" "$TMP"
 	if [ "$(cat "$TMP/rc")" = 1 ] && grep -q "cannot write archive '$TMP/nolib.tar.zst': .*install the Debian package libarchive13" "$TMP/err" &&
 		[ ! -e "$TMP/nolib.tar.zst" ]; then
 		pass archive_no_libarchive

@@ -164,7 +164,7 @@ TEP_STATIC := $(firstword $(wildcard $(shell pkg-config --variable=libdir libtra
 # So is ncurses (top's full screen) with its terminfo library, where both archives exist.
 CURSES_STATIC := $(foreach l,ncursesw tinfo,$(wildcard /usr/lib/$(shell $(CC) -dumpmachine 2>/dev/null)/lib$(l).a))
 CURSES_LIBS := $(if $(word 2,$(CURSES_STATIC)),$(CURSES_STATIC),$(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw))
-CLI_LIBS := $(if $(TEP_STATIC),$(TEP_STATIC),$(TEP_LIBS)) -ldw -lelf -liberty -lpthread -lprotobuf-c -lz -lzstd -lbz2 \
+CLI_LIBS := $(if $(TEP_STATIC),$(TEP_STATIC),$(TEP_LIBS)) -ldw -lelf -liberty -lpthread -lprotobuf-c -lz -lzstd \
 	-ldl $(CURSES_LIBS)
 $(PERFEV): $(CLI_OBJS) $(PROTO_OBJS) $(STLIB)
 	$(call msg,CC,$@)

@@ -16,10 +16,11 @@ set -eu
 
 # Build: compiler, library headers (libtraceevent, elfutils), protobuf-c and its protoc-c, zlib
 # (perfev report --pprof), libiberty (its static, PIC archive: the demangler of C++ and Rust names),
-# zstd (perf record -z's compressed records, read and written), bzip2 (perf archive's .tar.bz2),
+# zstd (perf record -z's compressed records, read and written), libarchive's headers (perf archive's
+# .tar.*, loaded on first use from libarchive13, which comes with them),
 # capstone (disassembly: annotate, script's insn field), ncurses (top's full-screen table).
 BUILD="gcc make libc6-dev pkg-config libtraceevent-dev libdw-dev libelf-dev"
-BUILD="$BUILD libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libiberty-dev libzstd-dev libbz2-dev"
+BUILD="$BUILD libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libiberty-dev libzstd-dev libarchive-dev"
 BUILD="$BUILD libcapstone-dev libncurses-dev"
 # Tests: python3 (JSON/CSV checks), util-linux (setpriv), protobuf-compiler (protoc decodes
 # the pprof output), strace (shows the attrs of events the kernel here refuses), locales

@@ -439,7 +439,7 @@ int cmd_archive(int argc, const char **argv)
 	}
 	err = write_archive(&a, out, codec, cache[0] ? cache : NULL, &added, &missing, &bytes);
 	if (err) {
-		cli_error("cannot write archive '%s': %s%s", out, strerror(-err),
+		cli_error("cannot write archive '%s': %s%s", out, tar_strerror(err),
 			  err == -EACCES || err == -EROFS || err == -ENOENT
 			      ? " (write it elsewhere with -o)"
 			      : "");

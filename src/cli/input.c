@@ -286,7 +286,7 @@ static int archive_open(struct input *in, const char *path)
 		cli_error("cannot read archive '%s': %s", path,
 			  err == -EBADMSG ? "not a tar archive (plain, zstd, bzip2 or gzip), or cut "
 					    "short"
-					  : strerror(-err));
+					  : tar_strerror(err));
 		archive_remove(in);
 		return 1;
 	}

@@ -102,6 +102,21 @@ fill_fs() {
 	return 0
 }
 
+# hide_lib NAME PATTERN: $hidden_lib set to the 64-bit library ldconfig lists for the awk
+# regular expression PATTERN, for the test to hide it by a bind mount in a mount namespace of
+# its own (unshare -m); else test NAME skipped with the reason, and false.
+hide_lib() {
+	hidden_lib=$(ldconfig -p 2>/dev/null | awk "/$2 .*x86-64/ {print \$NF; exit}")
+	if [ -z "$hidden_lib" ]; then
+		skip library "$1" "ldconfig lists no 64-bit library matching $2"
+		return 1
+	fi
+	if ! unshare -m true 2>/dev/null; then
+		skip mount_ns "$1" "unshare -m is not permitted here (needs root)"
+		return 1
+	fi
+}
+
 finish() {
 	exit $status
 }

@@ -178,17 +178,12 @@ expect_rc annotate_missing_dso_symbol 1 && pass annotate_missing_dso_symbol
 # capstone is loaded when the first function is disassembled: without it, annotate says what
 # to install (exit 1), script's insn field stays empty with a warning, report is untouched.
 # The library is hidden by a bind mount in a mount namespace of its own.
-cslib=$(ldconfig -p 2>/dev/null | awk '/libcapstone\.so\.[0-9]+ .*x86-64/ {print $NF; exit}')
-if [ -z "$cslib" ]; then
-	skip annotate_no_capstone "ldconfig lists no 64-bit libcapstone"
-elif ! unshare -m true 2>/dev/null; then
-	skip annotate_no_capstone "unshare -m is not permitted here (needs root)"
-else
+if hide_lib annotate_no_capstone 'libcapstone\.so\.[0-9]+'; then
 	unshare -m sh -c 'mount --bind /dev/null "$1" && shift &&
 		"$1" annotate -i "$2" work >"$3/out" 2>"$3/err"; echo $? >"$3/rc"
 		"$1" script -i "$2" -F ip,insn >"$3/sout" 2>"$3/serr"
 		"$1" report -i "$2" --stdio >"$3/rout" 2>&1' \
-		sh "$cslib" "$PERFEV" "$TMP/hot.data" "$TMP"
+		sh "$hidden_lib" "$PERFEV" "$TMP/hot.data" "$TMP"
 	if [ "$(cat "$TMP/rc")" = 1 ] && grep -q "capstone's shared library is not installed" "$TMP/err" &&
 		grep -q "warning: the insn field stays empty" "$TMP/serr" && ! grep -q 'insn: [0-9a-f]' "$TMP/sout" &&
 		grep -q '\] work$' "$TMP/rout"; then

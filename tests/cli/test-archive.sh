@@ -203,4 +203,18 @@ else
 	fail archive_contained "an entry was written outside: $(ls -A "$TMP/t3" "$TMP/t3/in")"
 	rm -f /tmp/perfev-evil-absolute /tmp/perfev-evil-root
 fi
+# libarchive is loaded when an archive is written or read: without it, perfev archive says what
+# to install (exit 1) and leaves no file.  The library is hidden by a bind mount in a mount
+# namespace of its own.
+if hide_lib archive_no_libarchive 'libarchive\.so\.13'; then
+	unshare -m sh -c 'mount --bind /dev/null "$1" && shift &&
+		"$1" archive "$2" -o "$3/nolib.tar.zst" >"$3/out" 2>"$3/err"; echo $? >"$3/rc"' \
+		sh "$hidden_lib" "$PERFEV" "$D" "$TMP"
+	if [ "$(cat "$TMP/rc")" = 1 ] && grep -q "cannot write archive '$TMP/nolib.tar.zst': .*install the Debian package libarchive13" "$TMP/err" &&
+		[ ! -e "$TMP/nolib.tar.zst" ]; then
+		pass archive_no_libarchive
+	else
+		fail archive_no_libarchive "rc $(cat "$TMP/rc"): $(head -c 300 "$TMP/err")"
+	fi
+fi
 exit $status

@@ -19,6 +19,7 @@ struct input {
 	struct input_map *map;
 	/* The sample filters (input_filter()); NULL: every sample is shown. */
 	struct perfev_filter *filter;
+	bool progress_drawn; /* a debuginfod fetch's progress line is on the terminal */
 };
 
 /* How the commands open it. */

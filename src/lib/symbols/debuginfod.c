@@ -67,7 +67,7 @@ struct perfev__debuginfod {
 	/* The fetch in progress. */
 	struct perfev_debuginfod_event ev;
 	struct timespec last; /* when a byte last came (or the fetch began) */
-	long last_done, calls;
+	long last_done;
 	bool timed_out;
 };
 
@@ -99,8 +99,14 @@ static int on_progress(debuginfod_client *c, long done, long total)
 
 	if (!d)
 		return 0;
-	/* Until a server answers, libdebuginfod counts its calls in @done, not bytes. */
-	if (++d->calls == done && total <= 0)
+	/* Given up: libdebuginfod's retries too. */
+	if (d->timed_out)
+		return 1;
+	/*
+	 * Until a server answers (with the size, which debuginfod servers
+	 * send), libdebuginfod counts its calls in @done, not bytes.
+	 */
+	if (total <= 0)
 		done = 0;
 	if (done != d->last_done) {
 		d->last_done = done;
@@ -182,7 +188,6 @@ int perfev__debuginfod_find(struct perfev__debuginfod *d, const char *file,
 	d->ev.build_id = hex;
 	d->ev.urls = getenv("DEBUGINFOD_URLS");
 	d->last_done = 0;
-	d->calls = 0;
 	d->timed_out = false;
 	clock_gettime(CLOCK_MONOTONIC, &d->last);
 	clock_gettime(CLOCK_REALTIME, &began);

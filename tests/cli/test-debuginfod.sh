@@ -78,6 +78,16 @@ if expect_rc report_fetch 0; then
 		pass "report_fetch: symbol and source line resolved, the fetch and its cache said"
 	fi
 fi
+DEBUGINFOD_CACHE_PATH=$TMP/dcache-a run "$PERFEV" annotate -i "$F" --stdio debuginfod_hot_spin
+if expect_rc annotate_fetch 0; then
+	if ! grep -q '<debuginfod_hot_spin>:' "$TMP/out" || ! grep -q 'dbgd-hot\.c:[0-9]' "$TMP/out"; then
+		fail annotate_fetch "no function or source line: $(head -c 400 "$TMP/out")"
+	elif ! grep -q "fetched the debug info of '$P'.*cached in $TMP/dcache-a/$ID/debuginfo" "$TMP/err"; then
+		fail annotate_fetch "no line about the fetch and the cache: $(head -c 400 "$TMP/err")"
+	else
+		pass "annotate_fetch: the stripped binary's function annotated with its source lines"
+	fi
+fi
 run "$PERFEV" script -i "$F"
 if expect_rc script_cached 0; then
 	if ! grep -q "debuginfod_hot_spin+0x[0-9a-f]* ($P)" "$TMP/out"; then

@@ -103,9 +103,10 @@ static void on_debuginfod(const struct perfev_debuginfod_event *ev, void *ctx)
 		fprintf(stderr, "\r\033[K");
 	*drawn = false;
 	if (ev->step == PERFEV_DEBUGINFOD_FETCHED)
-		cli_error("fetched the debug info of '%s' (build id %s, %s) from %.*s; cached in %s",
-			  ev->file, ev->build_id, human_bytes(ev->done, a, sizeof(a)),
-			  server_len(ev), ev->url ? ev->url : ev->urls, ev->path);
+		cli_error(
+		    "fetched the debug info of '%s' (build id %s, %s) from %.*s; cached in %s",
+		    ev->file, ev->build_id, human_bytes(ev->done, a, sizeof(a)), server_len(ev),
+		    ev->url ? ev->url : ev->urls, ev->path);
 	else if (ev->step == PERFEV_DEBUGINFOD_FAILED)
 		cli_error("warning: cannot fetch debug info from the debuginfod servers '%s' "
 			  "(DEBUGINFOD_URLS): %s; files without local debug info stay "

@@ -304,8 +304,8 @@ int perfev__find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modnam
 		return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
 						    debuglink_file, debuglink_crc,
 						    debuginfo_file_name);
-	return perfev__find_debuginfo_local(mod, userdata, modname, base, file_name,
-					    debuglink_file, debuglink_crc, debuginfo_file_name);
+	return perfev__find_debuginfo_local(mod, userdata, modname, base, file_name, debuglink_file,
+					    debuglink_crc, debuginfo_file_name);
 }
 
 int perfev__find_debuginfo_local(Dwfl_Module *mod, void **userdata, const char *modname,

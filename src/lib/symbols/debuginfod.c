@@ -49,8 +49,8 @@ static void dl_load(void)
 	*(void **)&dl.set_user_data = dlsym(h, "debuginfod_set_user_data");
 	*(void **)&dl.get_user_data = dlsym(h, "debuginfod_get_user_data");
 	*(void **)&dl.get_url = dlsym(h, "debuginfod_get_url");
-	if (!dl.begin || !dl.end || !dl.find_debuginfo || !dl.set_progressfn ||
-	    !dl.set_user_data || !dl.get_user_data || !dl.get_url) {
+	if (!dl.begin || !dl.end || !dl.find_debuginfo || !dl.set_progressfn || !dl.set_user_data ||
+	    !dl.get_user_data || !dl.get_url) {
 		dl_err = ENOTSUP;
 		dlclose(h);
 		return;
@@ -167,8 +167,8 @@ void perfev__debuginfod_free(struct perfev__debuginfod *d)
 	free(d);
 }
 
-int perfev__debuginfod_find(struct perfev__debuginfod *d, const char *file,
-			    const unsigned char *id, size_t len, char **path)
+int perfev__debuginfod_find(struct perfev__debuginfod *d, const char *file, const unsigned char *id,
+			    size_t len, char **path)
 {
 	char hex[2 * 64 + 1];
 	struct timespec began;
@@ -195,9 +195,10 @@ int perfev__debuginfod_find(struct perfev__debuginfod *d, const char *file,
 	d->ev.url = dl.get_url(d->c);
 	if (fd >= 0) {
 		/* A file the client just wrote into its cache changed status during the call. */
-		bool fresh = !fstat(fd, &st) && (st.st_ctim.tv_sec > began.tv_sec ||
-						 (st.st_ctim.tv_sec == began.tv_sec &&
-						  st.st_ctim.tv_nsec >= began.tv_nsec));
+		bool fresh =
+		    !fstat(fd, &st) &&
+		    (st.st_ctim.tv_sec > began.tv_sec ||
+		     (st.st_ctim.tv_sec == began.tv_sec && st.st_ctim.tv_nsec >= began.tv_nsec));
 
 		d->ev.step = fresh ? PERFEV_DEBUGINFOD_FETCHED : PERFEV_DEBUGINFOD_CACHED;
 		d->ev.path = *path;

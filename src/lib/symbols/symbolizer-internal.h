@@ -96,7 +96,7 @@ void perfev__debuginfod_free(struct perfev__debuginfod *d);
  * reached (-ETIMEDOUT: nothing came in time), which every later call
  * returns at once.
  */
-int perfev__debuginfod_find(struct perfev__debuginfod *d, const char *file,
-			    const unsigned char *id, size_t len, char **path);
+int perfev__debuginfod_find(struct perfev__debuginfod *d, const char *file, const unsigned char *id,
+			    size_t len, char **path);
 
 #endif /* PERFEV_SYMBOLIZER_INTERNAL_H */

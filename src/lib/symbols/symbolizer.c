@@ -125,8 +125,8 @@ static int fetch_debuginfo(struct perfev_symbolizer *s, Dwfl_Module *mod, const 
 	if (len <= 0)
 		return -1;
 	if (!s->dbgd && !s->dbgd_err)
-		s->dbgd_err = perfev__debuginfod_new(s->dbgd_fn, s->dbgd_ctx, s->dbgd_timeout,
-						     &s->dbgd);
+		s->dbgd_err =
+		    perfev__debuginfod_new(s->dbgd_fn, s->dbgd_ctx, s->dbgd_timeout, &s->dbgd);
 	if (s->dbgd_err == -ENOENT || s->dbgd_err == -ENOTSUP) {
 		pr_warn("cannot fetch debug files from the debuginfod servers of DEBUGINFOD_URLS: "
 			"%s (install libdebuginfod1)",

@@ -91,14 +91,15 @@ struct perfev_symbolizer;
 /* A step of a fetch from debuginfod servers (perfev_symbolizer_opts.debuginfod_fn). */
 enum perfev_debuginfod_step {
 	PERFEV_DEBUGINFOD_PROGRESS, /* bytes are coming: done of total (total <= 0: unknown) */
-	PERFEV_DEBUGINFOD_FETCHED,  /* the debug file came; path: its copy in the client's cache */
+	PERFEV_DEBUGINFOD_FETCHED,  /* the file came; path: its copy in the client's cache */
 	PERFEV_DEBUGINFOD_CACHED,   /* found in the client's cache, nothing downloaded; path */
 	PERFEV_DEBUGINFOD_FAILED,   /* the servers could not be reached (err); none asked again */
 };
 
 struct perfev_debuginfod_event {
 	enum perfev_debuginfod_step step;
-	const char *file;     /* the file whose debug info is looked for */
+	const char *file;     /* the file whose debug info (or itself) is looked for */
+	bool executable;      /* the file itself, missing here, rather than its debug info */
 	const char *build_id; /* its build id, lowercase hex */
 	const char *urls;     /* DEBUGINFOD_URLS */
 	const char *url;      /* the server answering, when known; else NULL */
@@ -159,8 +160,9 @@ struct perfev_symbolizer_opts {
 	/*
 	 * Debug files from debuginfod servers: when DEBUGINFOD_URLS names
 	 * any and no local debug file is found for a file with a build id
-	 * (perf's build-id cache, /usr/lib/debug, .gnu_debuglink), the
-	 * servers are asked by build id through libdebuginfod, loaded at
+	 * (perf's build-id cache, /usr/lib/debug, .gnu_debuglink), or no
+	 * copy of the file itself when it is missing (or another build)
+	 * here, the servers are asked by build id through libdebuginfod, loaded at
 	 * the first such miss (never without servers), its cache
 	 * DEBUGINFOD_CACHE_PATH, else ~/.cache/debuginfod_client.  The
 	 * fetch gives up when no byte has come for debuginfod_timeout

@@ -85,13 +85,14 @@ static int server_len(const struct perfev_debuginfod_event *ev)
 static void on_debuginfod(const struct perfev_debuginfod_event *ev, void *ctx)
 {
 	bool *drawn = ctx, tty = isatty(STDERR_FILENO);
+	const char *what = ev->executable ? "the missing file" : "the debug info of";
 	char a[64], b[32];
 
 	if (ev->step == PERFEV_DEBUGINFOD_PROGRESS) {
 		if (!tty)
 			return;
-		fprintf(stderr, "\r%s: fetching the debug info of '%s' from %.*s: %s", cli_prog,
-			ev->file, server_len(ev), ev->url ? ev->url : ev->urls,
+		fprintf(stderr, "\r%s: fetching %s '%s' from %.*s: %s", cli_prog, what, ev->file,
+			server_len(ev), ev->url ? ev->url : ev->urls,
 			human_bytes(ev->done, a, sizeof(a)));
 		if (ev->total > 0)
 			fprintf(stderr, " of %s", human_bytes(ev->total, b, sizeof(b)));
@@ -103,10 +104,9 @@ static void on_debuginfod(const struct perfev_debuginfod_event *ev, void *ctx)
 		fprintf(stderr, "\r\033[K");
 	*drawn = false;
 	if (ev->step == PERFEV_DEBUGINFOD_FETCHED)
-		cli_error(
-		    "fetched the debug info of '%s' (build id %s, %s) from %.*s; cached in %s",
-		    ev->file, ev->build_id, human_bytes(ev->done, a, sizeof(a)), server_len(ev),
-		    ev->url ? ev->url : ev->urls, ev->path);
+		cli_error("fetched %s '%s' (build id %s, %s) from %.*s; cached in %s", what,
+			  ev->file, ev->build_id, human_bytes(ev->done, a, sizeof(a)),
+			  server_len(ev), ev->url ? ev->url : ev->urls, ev->path);
 	else if (ev->step == PERFEV_DEBUGINFOD_FAILED)
 		cli_error("warning: cannot fetch debug info from the debuginfod servers '%s' "
 			  "(DEBUGINFOD_URLS): %s; files without local debug info stay "

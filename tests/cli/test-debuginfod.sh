@@ -29,7 +29,8 @@ int main(void)
 C
 P=$TMP/prog
 if ! gcc -g -O1 -Wl,--build-id -o "$P" "$TMP/dbgd-hot.c" ||
-	! objcopy --only-keep-debug "$P" "$TMP/srv/prog.debug" || ! strip --strip-all "$P"; then
+	! objcopy --only-keep-debug "$P" "$TMP/srv/prog.debug" || ! strip --strip-all "$P" ||
+	! cp "$P" "$TMP/srv/prog"; then
 	fail debuginfod_setup "cannot build and split the test program"
 	exit $status
 fi
@@ -47,9 +48,10 @@ i=0
 while [ $i -lt 100 ]; do
 	code=$(python3 -c 'import sys, urllib.request
 try:
-    print(urllib.request.urlopen(sys.argv[1], timeout=2).status)
+    print(min(urllib.request.urlopen(u, timeout=2).status for u in sys.argv[1:]))
 except Exception as e:
-    print(getattr(e, "code", 0))' "http://127.0.0.1:$PORT/buildid/$ID/debuginfo")
+    print(getattr(e, "code", 0))' "http://127.0.0.1:$PORT/buildid/$ID/debuginfo" \
+		"http://127.0.0.1:$PORT/buildid/$ID/executable")
 	[ "$code" = 200 ] && break
 	sleep 0.2
 	i=$((i + 1))
@@ -86,6 +88,19 @@ if expect_rc annotate_fetch 0; then
 		fail annotate_fetch "no line about the fetch and the cache: $(head -c 400 "$TMP/err")"
 	else
 		pass "annotate_fetch: the stripped binary's function annotated with its source lines"
+	fi
+fi
+# The binary gone from this machine: the file itself and its debug info come from the server.
+mv "$P" "$P.moved"
+DEBUGINFOD_CACHE_PATH=$TMP/dcache-m run "$PERFEV" report -i "$F" -s sym,srcline
+mv "$P.moved" "$P"
+if expect_rc file_missing 0; then
+	if ! grep -q 'debuginfod_hot_spin.*dbgd-hot\.c:[0-9]' "$TMP/out"; then
+		fail file_missing "no symbol and source line of the missing binary: $(grep -m3 '%' "$TMP/out")"
+	elif ! grep -q "fetched the missing file '$P' (build id $ID.*cached in $TMP/dcache-m/$ID/executable" "$TMP/err"; then
+		fail file_missing "no line about the file fetched: $(head -c 400 "$TMP/err")"
+	else
+		pass "file_missing: the binary and its debug info fetched, symbol and source line resolved"
 	fi
 fi
 run "$PERFEV" script -i "$F"

@@ -27,6 +27,7 @@ static struct {
 	__typeof__(debuginfod_begin) *begin;
 	__typeof__(debuginfod_end) *end;
 	__typeof__(debuginfod_find_debuginfo) *find_debuginfo;
+	__typeof__(debuginfod_find_executable) *find_executable;
 	__typeof__(debuginfod_set_progressfn) *set_progressfn;
 	__typeof__(debuginfod_set_user_data) *set_user_data;
 	__typeof__(debuginfod_get_user_data) *get_user_data;
@@ -45,12 +46,13 @@ static void dl_load(void)
 	*(void **)&dl.begin = dlsym(h, "debuginfod_begin");
 	*(void **)&dl.end = dlsym(h, "debuginfod_end");
 	*(void **)&dl.find_debuginfo = dlsym(h, "debuginfod_find_debuginfo");
+	*(void **)&dl.find_executable = dlsym(h, "debuginfod_find_executable");
 	*(void **)&dl.set_progressfn = dlsym(h, "debuginfod_set_progressfn");
 	*(void **)&dl.set_user_data = dlsym(h, "debuginfod_set_user_data");
 	*(void **)&dl.get_user_data = dlsym(h, "debuginfod_get_user_data");
 	*(void **)&dl.get_url = dlsym(h, "debuginfod_get_url");
-	if (!dl.begin || !dl.end || !dl.find_debuginfo || !dl.set_progressfn || !dl.set_user_data ||
-	    !dl.get_user_data || !dl.get_url) {
+	if (!dl.begin || !dl.end || !dl.find_debuginfo || !dl.find_executable ||
+	    !dl.set_progressfn || !dl.set_user_data || !dl.get_user_data || !dl.get_url) {
 		dl_err = ENOTSUP;
 		dlclose(h);
 		return;
@@ -167,8 +169,8 @@ void perfev__debuginfod_free(struct perfev__debuginfod *d)
 	free(d);
 }
 
-int perfev__debuginfod_find(struct perfev__debuginfod *d, const char *file, const unsigned char *id,
-			    size_t len, char **path)
+int perfev__debuginfod_find(struct perfev__debuginfod *d, const char *file, bool executable,
+			    const unsigned char *id, size_t len, char **path)
 {
 	char hex[2 * 64 + 1];
 	struct timespec began;
@@ -185,13 +187,15 @@ int perfev__debuginfod_find(struct perfev__debuginfod *d, const char *file, cons
 		snprintf(hex + 2 * i, 3, "%02x", id[i]);
 	memset(&d->ev, 0, sizeof(d->ev));
 	d->ev.file = file;
+	d->ev.executable = executable;
 	d->ev.build_id = hex;
 	d->ev.urls = getenv("DEBUGINFOD_URLS");
 	d->last_done = 0;
 	d->timed_out = false;
 	clock_gettime(CLOCK_MONOTONIC, &d->last);
 	clock_gettime(CLOCK_REALTIME, &began);
-	fd = dl.find_debuginfo(d->c, id, (int)len, path);
+	fd = executable ? dl.find_executable(d->c, id, (int)len, path)
+			: dl.find_debuginfo(d->c, id, (int)len, path);
 	d->ev.url = dl.get_url(d->c);
 	if (fd >= 0) {
 		/* A file the client just wrote into its cache changed status during the call. */

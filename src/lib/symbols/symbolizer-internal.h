@@ -90,13 +90,13 @@ int perfev__debuginfod_new(perfev_debuginfod_fn fn, void *ctx, unsigned int time
 			   struct perfev__debuginfod **out);
 void perfev__debuginfod_free(struct perfev__debuginfod *d);
 /*
- * The debug file of build id @id (@len bytes) of @file from the servers:
- * its descriptor, and in *@path its name in the client's cache (to
- * free); or -ENOENT (none has it), or why the servers could not be
- * reached (-ETIMEDOUT: nothing came in time), which every later call
- * returns at once.
+ * The debug file (@executable: the file itself) of build id @id (@len
+ * bytes) of @file from the servers: its descriptor, and in *@path its
+ * name in the client's cache (to free); or -ENOENT (none has it), or
+ * why the servers could not be reached (-ETIMEDOUT: nothing came in
+ * time), which every later call returns at once.
  */
-int perfev__debuginfod_find(struct perfev__debuginfod *d, const char *file, const unsigned char *id,
-			    size_t len, char **path);
+int perfev__debuginfod_find(struct perfev__debuginfod *d, const char *file, bool executable,
+			    const unsigned char *id, size_t len, char **path);
 
 #endif /* PERFEV_SYMBOLIZER_INTERNAL_H */

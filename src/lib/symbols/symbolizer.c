@@ -114,16 +114,9 @@ static bool is_main_debug(Dwfl_Module *mod, const char *debuglink_file)
 	return link ? debuglink_file && !strcmp(link, debuglink_file) : !debuglink_file;
 }
 
-/* The debug file of @mod from the debuginfod servers: its descriptor, or -errno. */
-static int fetch_debuginfo(struct perfev_symbolizer *s, Dwfl_Module *mod, const char *file_name,
-			   char **debuginfo_file_name)
+/* The symbolizer's debuginfod client, made at its first use; NULL when none can be. */
+static struct perfev__debuginfod *dbgd_client(struct perfev_symbolizer *s)
 {
-	const unsigned char *id;
-	GElf_Addr vaddr;
-	int len = dwfl_module_build_id(mod, &id, &vaddr), fd;
-
-	if (len <= 0)
-		return -1;
 	if (!s->dbgd && !s->dbgd_err)
 		s->dbgd_err =
 		    perfev__debuginfod_new(s->dbgd_fn, s->dbgd_ctx, s->dbgd_timeout, &s->dbgd);
@@ -134,9 +127,20 @@ static int fetch_debuginfo(struct perfev_symbolizer *s, Dwfl_Module *mod, const 
 					       : "libdebuginfod.so.1 lacks functions perfev uses");
 		s->dbgd_err = -EALREADY; /* said once */
 	}
-	if (!s->dbgd)
+	return s->dbgd;
+}
+
+/* The debug file of @mod from the debuginfod servers: its descriptor, or -errno. */
+static int fetch_debuginfo(struct perfev_symbolizer *s, Dwfl_Module *mod, const char *file_name,
+			   char **debuginfo_file_name)
+{
+	const unsigned char *id;
+	GElf_Addr vaddr;
+	int len = dwfl_module_build_id(mod, &id, &vaddr), fd;
+
+	if (len <= 0 || !dbgd_client(s))
 		return -1;
-	fd = perfev__debuginfod_find(s->dbgd, file_name ? file_name : "", id, (size_t)len,
+	fd = perfev__debuginfod_find(s->dbgd, file_name ? file_name : "", false, id, (size_t)len,
 				     debuginfo_file_name);
 	/* libdwfl: a negative return, errno 0 for "not found". */
 	if (fd < 0) {
@@ -471,6 +475,27 @@ static bool copy_path(const struct perfev_symbolizer *s, const struct dso *d, in
 	return true;
 }
 
+/* The file the recording saw, from the debuginfod servers: whether it was reported to @d. */
+static bool fetch_file(struct perfev_symbolizer *s, struct dso *d)
+{
+	char *path = NULL;
+	int fd;
+
+	if (!perfev__debuginfod_wanted() || !dbgd_client(s))
+		return false;
+	fd = perfev__debuginfod_find(s->dbgd, d->path, true, d->want_id, d->want_len, &path);
+	if (fd < 0)
+		return false;
+	dso_close(d);
+	if (!dso_report(d, path, fd) && id_matches(d)) {
+		d->err = 0;
+		free(path);
+		return true;
+	}
+	free(path);
+	return false;
+}
+
 static void dso_open(struct perfev_symbolizer *s, struct dso *d)
 {
 	char alt[4096];
@@ -502,6 +527,8 @@ static void dso_open(struct perfev_symbolizer *s, struct dso *d)
 			return;
 		}
 	}
+	if (fetch_file(s, d))
+		return;
 	dso_close(d);
 	/* A file that is there but another build; a missing one stays -ENODATA. */
 	if (!d->err)

@@ -9,6 +9,7 @@
  * could not be reached no other file asks them again.
  */
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -86,6 +87,12 @@ static double since(const struct timespec *t)
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+/* Whether @t is at or after @ref. */
+static bool after(const struct statx_timestamp *t, const struct timespec *ref)
+{
+	return t->tv_sec > ref->tv_sec || (t->tv_sec == ref->tv_sec && t->tv_nsec >= ref->tv_nsec);
 }
 
 static void tell(struct perfev__debuginfod *d)
@@ -174,7 +181,6 @@ int perfev__debuginfod_find(struct perfev__debuginfod *d, const char *file, bool
 {
 	char hex[2 * 64 + 1];
 	struct timespec began;
-	struct stat st;
 	size_t i;
 	int fd;
 
@@ -198,15 +204,19 @@ int perfev__debuginfod_find(struct perfev__debuginfod *d, const char *file, bool
 			: dl.find_debuginfo(d->c, id, (int)len, path);
 	d->ev.url = dl.get_url(d->c);
 	if (fd >= 0) {
-		/* A file the client just wrote into its cache changed status during the call. */
+		/*
+		 * A file the client just wrote into its cache was made during
+		 * the call (its status changed then, where the file system
+		 * keeps no birth time; a cache hit may touch its atime).
+		 */
+		struct statx st;
 		bool fresh =
-		    !fstat(fd, &st) &&
-		    (st.st_ctim.tv_sec > began.tv_sec ||
-		     (st.st_ctim.tv_sec == began.tv_sec && st.st_ctim.tv_nsec >= began.tv_nsec));
+		    !statx(fd, "", AT_EMPTY_PATH, STATX_BTIME | STATX_CTIME | STATX_SIZE, &st) &&
+		    after(st.stx_mask & STATX_BTIME ? &st.stx_btime : &st.stx_ctime, &began);
 
 		d->ev.step = fresh ? PERFEV_DEBUGINFOD_FETCHED : PERFEV_DEBUGINFOD_CACHED;
 		d->ev.path = *path;
-		d->ev.done = fresh ? (long)st.st_size : 0;
+		d->ev.done = fresh ? (long)st.stx_size : 0;
 		d->ev.total = d->ev.done;
 		tell(d);
 		return fd;

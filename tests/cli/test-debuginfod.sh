@@ -70,16 +70,24 @@ else
 fi
 
 export DEBUGINFOD_URLS=http://127.0.0.1:$PORT DEBUGINFOD_CACHE_PATH=$TMP/dcache
-run "$PERFEV" report -i "$F" -s sym,srcline
-if expect_rc report_fetch 0; then
-	if ! grep -q 'debuginfod_hot_spin.*dbgd-hot\.c:[0-9]' "$TMP/out"; then
-		fail report_fetch "no symbol and source line of the stripped binary: $(grep -m3 '%' "$TMP/out")"
-	elif ! grep -q "fetched the debug info of '$P' (build id $ID.*from http://127.0.0.1:$PORT; cached in $TMP/dcache/$ID/debuginfo" "$TMP/err"; then
-		fail report_fetch "no line about the fetch and the cache: $(head -c 400 "$TMP/err")"
+# report_resolved NAME FETCHED WHAT: report's output ($TMP/out, $TMP/err) has the stripped binary's
+# symbol with its source line, and the line FETCHED (a grep pattern) about the fetch.
+report_resolved() {
+	if ! expect_rc "$1" 0; then
+		return
+	elif ! grep -q 'debuginfod_hot_spin.*dbgd-hot\.c:[0-9]' "$TMP/out"; then
+		fail "$1" "no symbol and source line of the stripped binary: $(grep -m3 '%' "$TMP/out")"
+	elif ! grep -q "$2" "$TMP/err"; then
+		fail "$1" "no line about the fetch and the cache: $(head -c 400 "$TMP/err")"
 	else
-		pass "report_fetch: symbol and source line resolved, the fetch and its cache said"
+		pass "$1: $3"
 	fi
-fi
+}
+
+run "$PERFEV" report -i "$F" -s sym,srcline
+report_resolved report_fetch \
+	"fetched the debug info of '$P' (build id $ID.*from http://127.0.0.1:$PORT; cached in $TMP/dcache/$ID/debuginfo" \
+	"symbol and source line resolved, the fetch and its cache said"
 DEBUGINFOD_CACHE_PATH=$TMP/dcache-a run "$PERFEV" annotate -i "$F" --stdio debuginfod_hot_spin
 if expect_rc annotate_fetch 0; then
 	if ! grep -q '<debuginfod_hot_spin>:' "$TMP/out" || ! grep -q 'dbgd-hot\.c:[0-9]' "$TMP/out"; then
@@ -94,15 +102,9 @@ fi
 mv "$P" "$P.moved"
 DEBUGINFOD_CACHE_PATH=$TMP/dcache-m run "$PERFEV" report -i "$F" -s sym,srcline
 mv "$P.moved" "$P"
-if expect_rc file_missing 0; then
-	if ! grep -q 'debuginfod_hot_spin.*dbgd-hot\.c:[0-9]' "$TMP/out"; then
-		fail file_missing "no symbol and source line of the missing binary: $(grep -m3 '%' "$TMP/out")"
-	elif ! grep -q "fetched the missing file '$P' (build id $ID.*cached in $TMP/dcache-m/$ID/executable" "$TMP/err"; then
-		fail file_missing "no line about the file fetched: $(head -c 400 "$TMP/err")"
-	else
-		pass "file_missing: the binary and its debug info fetched, symbol and source line resolved"
-	fi
-fi
+report_resolved file_missing \
+	"fetched the missing file '$P' (build id $ID.*cached in $TMP/dcache-m/$ID/executable" \
+	"the binary and its debug info fetched, symbol and source line resolved"
 run "$PERFEV" script -i "$F"
 if expect_rc script_cached 0; then
 	if ! grep -q "debuginfod_hot_spin+0x[0-9a-f]* ($P)" "$TMP/out"; then

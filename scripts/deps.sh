@@ -17,16 +17,19 @@ set -eu
 # Build: compiler, library headers (libtraceevent, elfutils), protobuf-c and its protoc-c, zlib
 # (perfev report --pprof), libiberty (its static, PIC archive: the demangler of C++ and Rust names),
 # zstd (perf record -z's compressed records, read and written), libarchive's headers (perf archive's
-# .tar.*, loaded on first use from libarchive13, which comes with them),
-# capstone (disassembly: annotate, script's insn field), ncurses (top's full-screen table).
+# .tar.*, loaded on first use from libarchive13, which comes with them), capstone (disassembly:
+# annotate, script's insn field), ncurses (top's full-screen table), libdebuginfod (debug
+# files fetched by build id where DEBUGINFOD_URLS names servers: its header at build time,
+# the library loaded at run time only when a file has no local debug file).
 BUILD="gcc make libc6-dev pkg-config libtraceevent-dev libdw-dev libelf-dev"
 BUILD="$BUILD libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libiberty-dev libzstd-dev libarchive-dev"
-BUILD="$BUILD libcapstone-dev libncurses-dev"
+BUILD="$BUILD libcapstone-dev libncurses-dev libdebuginfod-dev"
 # Tests: python3 (JSON/CSV checks), util-linux (setpriv), protobuf-compiler (protoc decodes
 # the pprof output), strace (shows the attrs of events the kernel here refuses), locales
 # (a locale with thousands separators, built for stat's -B test), tmux (drives top's
-# full-screen interface in a pseudo-terminal).
-TEST="python3 util-linux protobuf-compiler strace locales tmux"
+# full-screen interface in a pseudo-terminal), debuginfod (the server the debuginfod test
+# fetches a stripped binary's debug file from).
+TEST="python3 util-linux protobuf-compiler strace locales tmux debuginfod"
 # Tests that skip without them: chromium (headless, runs the page perfev report --html
 # writes) and Linux perf (the reference output; a perf binary from elsewhere is fine).
 TEST_OPTIONAL="chromium"

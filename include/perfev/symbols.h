@@ -88,6 +88,32 @@ PERFEV_API int perfev_kernel_build_id(const char *sysfs_root, void *id, size_t l
 
 struct perfev_symbolizer;
 
+/* A step of a fetch from debuginfod servers (perfev_symbolizer_opts.debuginfod_fn). */
+enum perfev_debuginfod_step {
+	PERFEV_DEBUGINFOD_PROGRESS, /* bytes are coming: done of total (total <= 0: unknown) */
+	PERFEV_DEBUGINFOD_FETCHED,  /* the file came; path: its copy in the client's cache */
+	PERFEV_DEBUGINFOD_CACHED,   /* found in the client's cache, nothing downloaded; path */
+	PERFEV_DEBUGINFOD_FAILED,   /* the servers could not be reached (err); none asked again */
+};
+
+struct perfev_debuginfod_event {
+	enum perfev_debuginfod_step step;
+	const char *file;     /* the file whose debug info (or itself) is looked for */
+	bool executable;      /* the file itself, missing here, rather than its debug info */
+	const char *build_id; /* its build id, lowercase hex */
+	const char *urls;     /* DEBUGINFOD_URLS */
+	const char *url;      /* the server answering, when known; else NULL */
+	const char *path;     /* FETCHED, CACHED: the debug file */
+	long done, total;     /* PROGRESS, FETCHED: bytes */
+	int err;	      /* FAILED: -errno (-ETIMEDOUT: nothing came in the time allowed) */
+};
+
+/*
+ * Called from the thread that looks symbols up, during the lookup that
+ * needs the file; valid for the call only.
+ */
+typedef void (*perfev_debuginfod_fn)(const struct perfev_debuginfod_event *ev, void *ctx);
+
 struct perfev_symbolizer_opts {
 	size_t sz;		 /* sizeof(struct perfev_symbolizer_opts) */
 	const char *procfs_root; /* where kallsyms is read; NULL: /proc */
@@ -131,6 +157,22 @@ struct perfev_symbolizer_opts {
 	 * the recording saw them.
 	 */
 	const char *symfs;
+	/*
+	 * Debug files from debuginfod servers: when DEBUGINFOD_URLS names
+	 * any and no local debug file is found for a file with a build id
+	 * (perf's build-id cache, /usr/lib/debug, .gnu_debuglink), or no
+	 * copy of the file itself when it is missing (or another build)
+	 * here, the servers are asked by build id through libdebuginfod, loaded at
+	 * the first such miss (never without servers), its cache
+	 * DEBUGINFOD_CACHE_PATH, else ~/.cache/debuginfod_client.  The
+	 * fetch gives up when no byte has come for debuginfod_timeout
+	 * seconds (0: DEBUGINFOD_TIMEOUT, else 10); after a failure to
+	 * reach the servers (down, no answer) none is asked again.
+	 * debuginfod_fn (NULL: none) is told of each step.
+	 */
+	perfev_debuginfod_fn debuginfod_fn;
+	void *debuginfod_ctx;
+	unsigned int debuginfod_timeout;
 };
 
 struct perfev_sym {

@@ -5,6 +5,7 @@
  * --kallsyms, --no-demangle), and the messages for a file that cannot be
  * read, for one that breaks off, and for what was skipped.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -41,6 +42,78 @@ static const char *lib_detail(char *buf, size_t len)
 		return "";
 	snprintf(buf, len, " (%s)", lib_msg);
 	return buf;
+}
+
+/* ---- debug files from debuginfod servers ------------------------------------------ */
+
+/* Bytes as "12.3 MiB". */
+static const char *human_bytes(long n, char *buf, size_t len)
+{
+	static const char *const unit[] = {"B", "KiB", "MiB", "GiB"};
+	double v = (double)n;
+	int u = 0;
+
+	while (v >= 1024 && u < 3) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", v, unit[u]);
+	return buf;
+}
+
+/* Why a server could not be reached, in lowercase (network errnos perfev_strerror() lacks). */
+static const char *net_error(int err, char *buf, size_t len)
+{
+	if (err == -ETIMEDOUT)
+		return "no answer within the timeout (DEBUGINFOD_TIMEOUT, default 10 s)";
+	snprintf(buf, len, "%s", strerror(-err));
+	buf[0] = (char)tolower((unsigned char)buf[0]);
+	return buf;
+}
+
+/* The length of the server's part of the event's URL (before "/buildid/"). */
+static int server_len(const struct perfev_debuginfod_event *ev)
+{
+	const char *u = ev->url ? ev->url : ev->urls, *end = strstr(u, "/buildid/");
+
+	return end ? (int)(end - u) : (int)strlen(u);
+}
+
+/*
+ * What a fetch from debuginfod servers does: on a terminal its progress
+ * on one line, redrawn; then one line per file fetched and where it is
+ * cached; one line when the servers cannot be reached.
+ */
+static void on_debuginfod(const struct perfev_debuginfod_event *ev, void *ctx)
+{
+	bool *drawn = ctx, tty = isatty(STDERR_FILENO);
+	const char *what = ev->executable ? "the missing file" : "the debug info of";
+	char a[64], b[32];
+
+	if (ev->step == PERFEV_DEBUGINFOD_PROGRESS) {
+		if (!tty)
+			return;
+		fprintf(stderr, "\r%s: fetching %s '%s' from %.*s: %s", cli_prog, what, ev->file,
+			server_len(ev), ev->url ? ev->url : ev->urls,
+			human_bytes(ev->done, a, sizeof(a)));
+		if (ev->total > 0)
+			fprintf(stderr, " of %s", human_bytes(ev->total, b, sizeof(b)));
+		fprintf(stderr, "\033[K");
+		*drawn = true;
+		return;
+	}
+	if (*drawn)
+		fprintf(stderr, "\r\033[K");
+	*drawn = false;
+	if (ev->step == PERFEV_DEBUGINFOD_FETCHED)
+		cli_error("fetched %s '%s' (build id %s, %s) from %.*s; cached in %s", what,
+			  ev->file, ev->build_id, human_bytes(ev->done, a, sizeof(a)),
+			  server_len(ev), ev->url ? ev->url : ev->urls, ev->path);
+	else if (ev->step == PERFEV_DEBUGINFOD_FAILED)
+		cli_error("warning: cannot fetch debug info from the debuginfod servers '%s' "
+			  "(DEBUGINFOD_URLS): %s; files without local debug info stay "
+			  "unsymbolized (start the server, or unset DEBUGINFOD_URLS)",
+			  ev->urls, net_error(ev->err, a, sizeof(a)));
 }
 
 /* ---- opening -------------------------------------------------------------------- */
@@ -320,6 +393,8 @@ int input_open(struct input *in, const struct input_opts *o)
 		/* perf's build-id cache where perf archive and perf buildid-cache are told it is. */
 		sym.buildid_dir = getenv("PERF_BUILDID_DIR");
 	}
+	sym.debuginfod_fn = on_debuginfod;
+	sym.debuginfod_ctx = &in->progress_drawn;
 	so.raw = o->raw;
 	so.whole_reads = o->whole_reads;
 	perfev_set_log(on_log, PERFEV_LOG_WARN, NULL);

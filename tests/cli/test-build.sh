@@ -73,7 +73,7 @@ build=$(sh scripts/deps.sh --list build 2>"$TMP/deps.err")
 tests=$(sh scripts/deps.sh --list test 2>>"$TMP/deps.err")
 case " $build " in
 "  ") fail deps_build_only "scripts/deps.sh --list build: $(head -c 300 "$TMP/deps.err")" ;;
-*" chromium "* | *" linux-perf "*) fail deps_build_only "the build installs test tools: $build" ;;
+*" chromium "* | *" linux-perf "* | *" debuginfod "*) fail deps_build_only "the build installs test tools: $build" ;;
 *)
 	case " $tests " in
 	*" chromium "*) case " $tests " in

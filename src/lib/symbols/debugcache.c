@@ -300,13 +300,20 @@ int perfev__find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modnam
 			   const char *file_name, const char *debuglink_file,
 			   GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
-	const char *urls = getenv("DEBUGINFOD_URLS");
-	int fd;
-
-	if (urls && *urls)
+	if (perfev__debuginfod_wanted())
 		return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
 						    debuglink_file, debuglink_crc,
 						    debuginfo_file_name);
+	return perfev__find_debuginfo_local(mod, userdata, modname, base, file_name, debuglink_file,
+					    debuglink_crc, debuginfo_file_name);
+}
+
+int perfev__find_debuginfo_local(Dwfl_Module *mod, void **userdata, const char *modname,
+				 Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+				 GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	int fd;
+
 	fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
 					  debuglink_crc, debuginfo_file_name);
 	if (fd >= 0)

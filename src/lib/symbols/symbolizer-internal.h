@@ -73,4 +73,30 @@ int perfev__find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modnam
 			   const char *file_name, const char *debuglink_file,
 			   GElf_Word debuglink_crc, char **debuginfo_file_name);
 
+/* perfev__find_debuginfo() without ever asking debuginfod servers. */
+int perfev__find_debuginfo_local(Dwfl_Module *mod, void **userdata, const char *modname,
+				 Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+				 GElf_Word debuglink_crc, char **debuginfo_file_name);
+
+/*
+ * A client of the debuginfod servers of DEBUGINFOD_URLS (debuginfod.c):
+ * see perfev_symbolizer_opts.debuginfod_fn.  _new fails with -ENOENT
+ * when DEBUGINFOD_URLS names none or libdebuginfod is not installed
+ * (-ENOTSUP: not the one the headers describe).
+ */
+struct perfev__debuginfod;
+bool perfev__debuginfod_wanted(void);
+int perfev__debuginfod_new(perfev_debuginfod_fn fn, void *ctx, unsigned int timeout,
+			   struct perfev__debuginfod **out);
+void perfev__debuginfod_free(struct perfev__debuginfod *d);
+/*
+ * The debug file (@executable: the file itself) of build id @id (@len
+ * bytes) of @file from the servers: its descriptor, and in *@path its
+ * name in the client's cache (to free); or -ENOENT (none has it), or
+ * why the servers could not be reached (-ETIMEDOUT: nothing came in
+ * time), which every later call returns at once.
+ */
+int perfev__debuginfod_find(struct perfev__debuginfod *d, const char *file, bool executable,
+			    const unsigned char *id, size_t len, char **path);
+
 #endif /* PERFEV_SYMBOLIZER_INTERNAL_H */

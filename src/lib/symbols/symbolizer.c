@@ -25,6 +25,7 @@
 #include <sys/auxv.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <perfev/symbols.h>
 #include "common/internal.h"
@@ -91,6 +92,12 @@ struct perfev_symbolizer {
 	char *jitmap_dir, *buildid_dir;
 	char *symfs; /* opts.symfs, or NULL */
 	struct perfev__jitmaps *jit;
+	/* debuginfod: the client, made at the first file with no local debug file */
+	struct perfev__debuginfod *dbgd;
+	int dbgd_err; /* why none could be made, or 0 */
+	perfev_debuginfod_fn dbgd_fn;
+	void *dbgd_ctx;
+	unsigned int dbgd_timeout;
 };
 
 /*
@@ -121,6 +128,57 @@ static int cached_debug(const struct perfev_symbolizer *s, Dwfl_Module *mod, cha
 }
 
 /*
+ * Whether libdwfl looks for the debug file of @mod's own file (its
+ * .gnu_debuglink, or none), rather than for the dwz file
+ * (.gnu_debugaltlink) its debug file refers to.
+ */
+static bool is_main_debug(Dwfl_Module *mod, const char *debuglink_file)
+{
+	GElf_Addr bias;
+	GElf_Word crc;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	const char *link = elf ? dwelf_elf_gnu_debuglink(elf, &crc) : NULL;
+
+	return link ? debuglink_file && !strcmp(link, debuglink_file) : !debuglink_file;
+}
+
+/* The symbolizer's debuginfod client, made at its first use; NULL when none can be. */
+static struct perfev__debuginfod *dbgd_client(struct perfev_symbolizer *s)
+{
+	if (!s->dbgd && !s->dbgd_err)
+		s->dbgd_err =
+		    perfev__debuginfod_new(s->dbgd_fn, s->dbgd_ctx, s->dbgd_timeout, &s->dbgd);
+	if (s->dbgd_err == -ENOENT || s->dbgd_err == -ENOTSUP) {
+		pr_warn("cannot fetch debug files from the debuginfod servers of DEBUGINFOD_URLS: "
+			"%s (install libdebuginfod1)",
+			s->dbgd_err == -ENOENT ? "libdebuginfod.so.1 is not installed"
+					       : "libdebuginfod.so.1 lacks functions perfev uses");
+		s->dbgd_err = -EALREADY; /* said once */
+	}
+	return s->dbgd;
+}
+
+/* The debug file of @mod from the debuginfod servers: its descriptor, or -errno. */
+static int fetch_debuginfo(struct perfev_symbolizer *s, Dwfl_Module *mod, const char *file_name,
+			   char **debuginfo_file_name)
+{
+	const unsigned char *id;
+	GElf_Addr vaddr;
+	int len = dwfl_module_build_id(mod, &id, &vaddr), fd;
+
+	if (len <= 0 || !dbgd_client(s))
+		return -1;
+	fd = perfev__debuginfod_find(s->dbgd, file_name ? file_name : "", false, id, (size_t)len,
+				     debuginfo_file_name);
+	/* libdwfl: a negative return, errno 0 for "not found". */
+	if (fd < 0) {
+		errno = 0;
+		return -1;
+	}
+	return fd;
+}
+
+/*
  * libdwfl's search for a file's debug file, then its inflated copy in the
  * cache directory when its DWARF is compressed.  The module's user data
  * is its symbolizer.
@@ -129,7 +187,7 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 			  const char *file_name, const char *debuglink_file,
 			  GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
-	const struct perfev_symbolizer *s = *userdata;
+	struct perfev_symbolizer *s = *userdata;
 	const unsigned char *id;
 	GElf_Addr vaddr;
 	int fd, len;
@@ -137,10 +195,18 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	/* A copy in the cache that does not hold up goes before the search meets it. */
 	if (s && s->cache_fd >= 0 && (len = dwfl_module_build_id(mod, &id, &vaddr)) > 0)
 		perfev__debug_check(s->cache_fd, id, (size_t)len);
-	fd = perfev__find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
-				    debuglink_crc, debuginfo_file_name);
+	fd = perfev__find_debuginfo_local(mod, userdata, modname, base, file_name, debuglink_file,
+					  debuglink_crc, debuginfo_file_name);
 	if (fd < 0 && s)
 		fd = cached_debug(s, mod, debuginfo_file_name);
+	if (fd < 0 && s && perfev__debuginfod_wanted()) {
+		if (is_main_debug(mod, debuglink_file))
+			fd = fetch_debuginfo(s, mod, file_name, debuginfo_file_name);
+		else /* a dwz file the debug file refers to: elfutils' own client asks */
+			fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
+							  debuglink_file, debuglink_crc,
+							  debuginfo_file_name);
+	}
 	if (fd < 0 || !s || s->cache_fd < 0)
 		return fd;
 	len = dwfl_module_build_id(mod, &id, &vaddr);
@@ -192,6 +258,9 @@ int perfev_symbolizer_new(const struct perfev_symbolizer_opts *opts, struct perf
 	root = PERFEV__OPT(opts, symfs, NULL);
 	if (root && *root && !(s->symfs = strdup(root)))
 		goto nomem;
+	s->dbgd_fn = PERFEV__OPT(opts, debuginfod_fn, NULL);
+	s->dbgd_ctx = PERFEV__OPT(opts, debuginfod_ctx, NULL);
+	s->dbgd_timeout = PERFEV__OPT(opts, debuginfod_timeout, 0U);
 	s->callbacks.find_elf = dwfl_build_id_find_elf;
 	s->callbacks.find_debuginfo = find_debuginfo;
 	s->callbacks.section_address = dwfl_offline_section_address;
@@ -276,6 +345,7 @@ void perfev_symbolizer_free(struct perfev_symbolizer *s)
 		dso_free(d);
 	}
 	perfev__jitmaps_free(s->jit);
+	perfev__debuginfod_free(s->dbgd);
 	free(s->jitmap_dir);
 	free(s->buildid_dir);
 	perfev_kallsyms_free(s->ksyms);
@@ -448,6 +518,27 @@ static bool copy_path(const struct perfev_symbolizer *s, const struct dso *d, in
 	return true;
 }
 
+/* The file the recording saw, from the debuginfod servers: whether it was reported to @d. */
+static bool fetch_file(struct perfev_symbolizer *s, struct dso *d)
+{
+	char *path = NULL;
+	int fd;
+
+	if (!perfev__debuginfod_wanted() || !dbgd_client(s))
+		return false;
+	fd = perfev__debuginfod_find(s->dbgd, d->path, true, d->want_id, d->want_len, &path);
+	if (fd < 0)
+		return false;
+	dso_close(d);
+	if (!dso_report(d, path, fd) && id_matches(d)) {
+		d->err = 0;
+		free(path);
+		return true;
+	}
+	free(path);
+	return false;
+}
+
 static void dso_open(struct perfev_symbolizer *s, struct dso *d)
 {
 	char alt[4096];
@@ -479,6 +570,8 @@ static void dso_open(struct perfev_symbolizer *s, struct dso *d)
 			return;
 		}
 	}
+	if (fetch_file(s, d))
+		return;
 	dso_close(d);
 	/* A file that is there but another build; a missing one stays -ENODATA. */
 	if (!d->err)

@@ -38,10 +38,13 @@ else
 fi
 
 run env HOME="$TMP/home" "$PERFEV" archive "$D"
+# The kernel's symbols go in when a sample (or chain) landed in it: a short run may have none.
+kernel_re='.'
+grep -q 'kernel.kallsyms' "$TMP/ref-report.txt" && kernel_re='^\[kernel.kallsyms\]/[0-9a-f]\{40\}/kallsyms$'
 if expect_rc archive_write 0 && [ -s "$D.tar.zst" ] &&
 	tar tf "$D.tar.zst" >"$TMP/list" 2>"$TMP/err" &&
 	grep -q '^tmp/.*/src/w/[0-9a-f]\{40\}/elf$' "$TMP/list" &&
-	grep -q '^\[kernel.kallsyms\]/[0-9a-f]\{40\}/kallsyms$' "$TMP/list" &&
+	grep -q "$kernel_re" "$TMP/list" &&
 	grep -q '^\.build-id/[0-9a-f][0-9a-f]/[0-9a-f]\{38\}$' "$TMP/list"; then
 	pass archive_write
 else

@@ -357,9 +357,10 @@ static int archive_open(struct input *in, const char *path)
 		close(fd);
 	if (err) {
 		cli_error("cannot read archive '%s': %s", path,
-			  err == -EBADMSG ? "not a tar archive (plain, zstd, bzip2 or gzip), or cut "
-					    "short"
-					  : tar_strerror(err));
+			  err == -EBADMSG
+			      ? "not a tar archive (plain, zstd, bzip2 or gzip), or cut "
+				"short"
+			      : tar_strerror(err));
 		archive_remove(in);
 		return 1;
 	}
@@ -390,7 +391,8 @@ int input_open(struct input *in, const struct input_opts *o)
 			return 1;
 		sym.buildid_dir = in->archive_dir;
 	} else if (!o->symfs && getenv("PERF_BUILDID_DIR") && *getenv("PERF_BUILDID_DIR")) {
-		/* perf's build-id cache where perf archive and perf buildid-cache are told it is. */
+		/* perf's build-id cache where perf archive and perf buildid-cache are told it is.
+		 */
 		sym.buildid_dir = getenv("PERF_BUILDID_DIR");
 	}
 	sym.debuginfod_fn = on_debuginfod;

@@ -19,8 +19,9 @@ struct input {
 	struct input_map *map;
 	/* The sample filters (input_filter()); NULL: every sample is shown. */
 	struct perfev_filter *filter;
-	char archive_dir[4096]; /* --archive: where it was extracted (removed at the end); "" none */
-	bool progress_drawn; /* a debuginfod fetch's progress line is on the terminal */
+	char
+	    archive_dir[4096]; /* --archive: where it was extracted (removed at the end); "" none */
+	bool progress_drawn;   /* a debuginfod fetch's progress line is on the terminal */
 };
 
 /* How the commands open it. */

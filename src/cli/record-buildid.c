@@ -93,7 +93,8 @@ void build_ids_note_file(struct build_ids *b, const char *map_files, const char 
 	if (fd < 0)
 		return;
 	/* The path may name another file by now: only the one mapped counts. */
-	if (fstat(fd, &st) || st.st_ino != ino || (dev && st.st_dev != dev) || !S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) || st.st_ino != ino || (dev && st.st_dev != dev) ||
+	    !S_ISREG(st.st_mode)) {
 		close(fd);
 		return;
 	}

@@ -184,7 +184,8 @@ static void emit_maps(struct synth_ctx *sc, pid_t pid)
 				 sc->procfs_root, (int)pid, rec.u.mmap2.addr,
 				 rec.u.mmap2.addr + rec.u.mmap2.len);
 			build_ids_note_file(sc->build_ids, mf, name,
-					    makedev(rec.u.mmap2.maj, rec.u.mmap2.min), rec.u.mmap2.ino);
+					    makedev(rec.u.mmap2.maj, rec.u.mmap2.min),
+					    rec.u.mmap2.ino);
 		}
 		emit(sc, &rec);
 	}

@@ -22,9 +22,9 @@ struct synth_ctx {
 	int (*feed)(void *arg, const void *rec, size_t len);
 	void *feed_arg;
 	const char *procfs_root;
-	bool data_maps;	 /* -d: non-executable mappings too */
-	bool no_maps;	 /* --synth=task: threads only */
-	bool namespaces; /* --namespaces: NAMESPACES of each thread */
+	bool data_maps;		     /* -d: non-executable mappings too */
+	bool no_maps;		     /* --synth=task: threads only */
+	bool namespaces;	     /* --namespaces: NAMESPACES of each thread */
 	struct build_ids *build_ids; /* the executable files' build ids noted here; NULL: not */
 	uint64_t records;
 	int err; /* first write error */

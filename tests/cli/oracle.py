@@ -1091,13 +1091,35 @@ def stacks_weight(args):
         if not evs:
             sys.exit("no event %r in the page (%s)" % (event, [e["name"] for e in d["events"]]))
         names = [d["strings"][d["frames"][3 * i]] for i in range(len(d["frames"]) // 3)]
-        for st in d["stacks"]:
+        for st in page_stacks(d):
             if st[0] != evs[0]:
                 continue
             total += st[3]
             if any(rx.search(names[f]) for f in st[4:]):
                 hit += st[3]
     print("%d %d" % (hit, total))
+
+
+def page_stacks(d):
+    """The stacks of a report page's data as [event, comm, samples, period, frames...] (frames
+    outermost first): the list itself in the stacks form, else each node of the call trees
+    with samples or a count of its own, by its path from its event's root."""
+    if "stacks" in d:
+        return d["stacks"]
+    nodes, nf = d["nodes"], len(d["frames"]) // 3
+    path, out = [], []
+    for i in range(0, len(nodes), 4):
+        back, frame, samples, period = nodes[i:i + 4]
+        k = i // 4
+        if back == 0:
+            ent = (frame, None, [])
+        else:
+            ev, comm, frames = path[k - back]
+            ent = (ev, frame - nf, frames) if frame >= nf else (ev, comm, frames + [frame])
+        path.append(ent)
+        if samples or period:
+            out.append([ent[0], ent[1], samples, period] + ent[2])
+    return out
 
 
 def filtered_samples(args):
@@ -1112,7 +1134,7 @@ def filtered_samples(args):
     folded = sum(int(l.rpartition(" ")[2]) for l in open(args[1]).read().splitlines())
     text = open(args[2], errors="replace").read()
     m = re.search(r'<script type="application/json" id="perfev-data">(.*?)</script>', text, re.S)
-    html = sum(st[2] for st in json.loads(m.group(1))["stacks"])
+    html = sum(st[2] for st in page_stacks(json.loads(m.group(1))))
     if folded != want or html != want:
         sys.exit("perf report shows %d samples, the folded stacks hold %d, the HTML page %d" %
                  (want, folded, html))

@@ -168,8 +168,6 @@ void script_print_header(struct script *s);
 
 /* script-fields.c: the fields of hardware samples. */
 void script_print_data_src(struct script *s, FILE *o, uint64_t data_src);
-/* perf's decoded text of a data_src ("|OP LOAD|LVL L1 hit|..."); its length. */
-size_t script_data_src_text(uint64_t data_src, char *buf, size_t len);
 void script_print_regs(struct script *s, FILE *o, uint64_t abi, const void *regs, uint64_t mask);
 /* brstack (" 0x1/0x2/P/-/-/0/CALL "...), or brstacksym with @syms; (dso) after each with SF_DSO. */
 void script_print_brstack(struct script *s, FILE *o, unsigned int fields,

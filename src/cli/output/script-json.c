@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "perfev-cli.h"
+#include "output/data-src.h"
 #include "output/json.h"
 #include "script.h"
 
@@ -195,7 +196,7 @@ static void data_src(struct json *w, uint64_t v)
 
 	perfev_data_src_decode(v, &d);
 	json_ku64(w, "data_src", v);
-	script_data_src_text(v, text, sizeof(text));
+	data_src_text(v, text, sizeof(text));
 	json_kstr(w, "data_src_text", text);
 	json_key(w, "data_src_fields");
 	json_obj_begin(w);

@@ -37,9 +37,8 @@ fi
 dir=$(mktemp -d "${TMPDIR:-/tmp}/perfev-bench-diff.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 
-median() { # file column -> median of that column
-	awk -v c="$2" '{ print $c }' "$1" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
-}
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 # About 10k samples per file: 2.5 s of CPU at 4000 Hz.
 for p in perf perfev; do

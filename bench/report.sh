@@ -61,9 +61,8 @@ trap '' PIPE
 dir=$(mktemp -d "${TMPDIR:-/tmp}/perfev-bench-report.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 
-median() { # file column -> median of that column
-	awk -v c="$2" '{ print $c }' "$1" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
-}
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 samples() { # perf.data -> its number of samples
 	perf report --stats -i "$1" 2>/dev/null | awk '/SAMPLE events:/ { print $3; exit }'
 }

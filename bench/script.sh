@@ -32,9 +32,8 @@ done
 dir=$(mktemp -d "${TMPDIR:-/tmp}/perfev-bench-script.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 
-median() { # file column -> median of that column
-	awk -v c="$2" '{ print $c }' "$1" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
-}
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 f=$dir/w.data
 if ! perf record -q -N -o "$f" -e task-clock -c 10000 --sample-cpu -- \

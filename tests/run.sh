@@ -16,7 +16,9 @@ export LC_ALL=C
 
 passed=0 failed=0 skipped=0
 log="$O/test-log.txt"
+failures="$O/test-failures.txt"
 : > "$log"
+: > "$failures"
 
 # Tracepoint tests need tracefs; mount it when we can and it is missing.
 if [ "$(id -u)" -eq 0 ] && [ -d /sys/kernel/tracing ] && [ ! -d /sys/kernel/tracing/events ]; then
@@ -38,9 +40,11 @@ run_one() {
 	f=$(printf '%s\n' "$out" | grep -c '^FAIL')
 	s=$(printf '%s\n' "$out" | grep -c '^SKIP')
 	if [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ] && [ "$f" -eq 0 ]; then
-		printf '%-28s FAIL exited with status %s (see %s)\n' "$label" "$rc" "$log"
+		printf '%-28s FAIL exited with status %s (see %s)\n' "$label" "$rc" "$log" |
+			tee -a "$failures"
 		f=1
 	fi
+	printf '%s\n' "$out" | grep '^FAIL' | cut -c 1-400 | sed "s|^|$label |" >>"$failures"
 	passed=$((passed + p))
 	failed=$((failed + f))
 	skipped=$((skipped + s))
@@ -60,9 +64,33 @@ done
 for t in "$O"/tests/kernel/test-*; do
 	[ -x "$t" ] && run_one "kernel/${t##*/}" "$t"
 done
+# A process a test leaves running (a background recording, a server) would
+# change what the next tests see: each CLI test's processes carry its name in
+# their environment, and those still alive once it ends are named and killed.
+reap() {
+	left=
+	for e in /proc/[0-9]*/environ; do
+		if grep -qzx "PERFEV_TEST_OWNER=$1" "$e" 2>/dev/null; then
+			p=${e#/proc/}
+			p=${p%/environ}
+			left="$left $p($(cat "/proc/$p/comm" 2>/dev/null))"
+			kill -9 "$p" 2>/dev/null
+		fi
+	done
+	[ -z "$left" ] || printf '%-28s   left running, killed:%s\n' "$1" "$left" | tee -a "$log"
+}
 for t in tests/cli/test-*.sh; do
-	[ -f "$t" ] && run_one "cli/${t##*/}" sh "$t"
+	[ -f "$t" ] || continue
+	export PERFEV_TEST_OWNER="cli/${t##*/}"
+	run_one "$PERFEV_TEST_OWNER" sh "$t"
+	unset PERFEV_TEST_OWNER
+	reap "cli/${t##*/}"
 done
 
+# The failures again, where the end of a long log shows them.
+if [ -s "$failures" ]; then
+	echo "Failed:"
+	sed 's/^/  /' "$failures"
+fi
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -480,7 +480,7 @@ static void add_branches(struct builder *b, const struct perfev_source_event *ev
 {
 	struct report *r = b->r;
 	const struct perfev_sample *smp = &ev->rec->u.sample;
-	uint32_t e = event_of(b, ev->attr_idx), fr[2];
+	uint32_t e = event_of(b, ev->attr_idx), fr[2], st;
 	const char *comm = profile_intern(&r->prof, ev->comm);
 	struct profile_tags t = {0};
 	uint64_t i;
@@ -496,8 +496,10 @@ static void add_branches(struct builder *b, const struct perfev_source_event *ev
 		r->prof.events[e].samples++;
 		r->prof.events[e].period++;
 		t.tag = (flags >> 4) & 0xffff;
-		profile_add_tagged(&r->prof, e, comm, smp->pid, smp->tid, sample_cpu(r, smp), &t,
-				   fr, 2, 1);
+		st = profile_add_tagged(&r->prof, e, comm, smp->pid, smp->tid, sample_cpu(r, smp),
+					&t, fr, 2, 1);
+		if (smp->present & PERF_SAMPLE_TIME)
+			profile_add_time(&r->prof, st, smp->time, 1);
 	}
 }
 
@@ -512,6 +514,7 @@ static void add_sample(struct builder *b, const struct perfev_source_event *ev)
 	uint32_t e = event_of(b, ev->attr_idx);
 	uint64_t period = ev->period, weight;
 	struct profile_tags t = {0};
+	uint32_t st;
 	int k;
 
 	/* A frequency without PERF_SAMPLE_PERIOD says nothing of the period: one per sample. */
@@ -542,8 +545,10 @@ static void add_sample(struct builder *b, const struct perfev_source_event *ev)
 			    (smp->present & PERF_SAMPLE_DATA_SRC) ? smp->data_src : DATA_SRC_NONE;
 	if ((r->want[SK_SYM_DADDR] || r->want[SK_DSO_DADDR]) && (smp->present & PERF_SAMPLE_ADDR))
 		t.daddr = branch_frame(b, ev, smp->addr) + 1;
-	profile_add_tagged(&r->prof, e, b->comm, smp->pid, smp->tid, sample_cpu(r, smp), &t,
-			   b->frames, (uint32_t)b->nframes, period);
+	st = profile_add_tagged(&r->prof, e, b->comm, smp->pid, smp->tid, sample_cpu(r, smp), &t,
+				b->frames, (uint32_t)b->nframes, period);
+	if (smp->present & PERF_SAMPLE_TIME)
+		profile_add_time(&r->prof, st, smp->time, period);
 }
 
 static void on_sample(struct builder *b, const struct perfev_source_event *ev)
@@ -1184,6 +1189,8 @@ int cmd_report(int argc, const char **argv)
 	 * them. */
 	r.inline_frames = inline_frames;
 	r.cpu_labels = pprof != NULL;
+	/* The page's timeline: when each sample was taken. */
+	r.prof.timed = html != NULL;
 	r.lines = r.want[SK_SRCLINE] || inline_frames || pprof || html || speedscope;
 	b.r = &r;
 	/* perf report's inlined entries of DWARF call chains, in the text report alone. */

@@ -23,6 +23,7 @@ void profile_release(struct profile *p)
 	free(p->frames);
 	free(p->events);
 	free(p->build_ids);
+	free(p->times);
 	perfev__hashmap_release(&p->frame_idx);
 	perfev__hashmap_release(&p->stack_idx);
 	perfev__intern_release(&p->strs);
@@ -175,9 +176,9 @@ void profile_add_on_cpu(struct profile *p, uint32_t ev, const char *comm, uint32
 	profile_add_tagged(p, ev, comm, pid, tid, cpu, NULL, frames, n, period);
 }
 
-void profile_add_tagged(struct profile *p, uint32_t ev, const char *comm, uint32_t pid,
-			uint32_t tid, int32_t cpu, const struct profile_tags *tags,
-			const uint32_t *frames, uint32_t n, uint64_t period)
+uint32_t profile_add_tagged(struct profile *p, uint32_t ev, const char *comm, uint32_t pid,
+			    uint32_t tid, int32_t cpu, const struct profile_tags *tags,
+			    const uint32_t *frames, uint32_t n, uint64_t period)
 {
 	struct perfev__hashmap_entry *e;
 	struct profile_stack *s;
@@ -206,7 +207,7 @@ void profile_add_tagged(struct profile *p, uint32_t ev, const char *comm, uint32
 		s = &p->stacks[e->key];
 		s->period += period;
 		s->samples++;
-		return;
+		return (uint32_t)e->key;
 	}
 	s->frames = perfev__arena_alloc(&p->mem, (n ? n : 1) * sizeof(*frames), sizeof(*frames));
 	if (!s->frames)
@@ -215,21 +216,57 @@ void profile_add_tagged(struct profile *p, uint32_t ev, const char *comm, uint32
 		memcpy(s->frames, frames, n * sizeof(*frames));
 	s->period = period;
 	s->samples = 1;
-	p->nstacks++;
+	return (uint32_t)p->nstacks++;
+}
+
+void profile_add_time(struct profile *p, uint32_t stack, uint64_t time, uint64_t period)
+{
+	struct profile_time *t;
+
+	if (!p->timed)
+		return;
+	cli_grow(&p->times, &p->cap_times, p->ntimes + 1, sizeof(*p->times));
+	t = &p->times[p->ntimes++];
+	t->time = time;
+	t->period = period;
+	t->stack = stack;
 }
 
 void profile_keep(struct profile *p, bool (*keep)(const struct profile_stack *s, void *ctx),
 		  void *ctx)
 {
+	uint32_t *to = NULL;
 	size_t i, n = 0;
 	bool added;
 
-	for (i = 0; i < p->nstacks; i++)
-		if (keep(&p->stacks[i], ctx))
+	if (p->ntimes) {
+		to = malloc(p->nstacks * sizeof(*to));
+		if (!to)
+			cli_die("out of memory");
+	}
+	for (i = 0; i < p->nstacks; i++) {
+		bool k = keep(&p->stacks[i], ctx);
+
+		if (to)
+			to[i] = k ? (uint32_t)n : UINT32_MAX;
+		if (k)
 			p->stacks[n++] = p->stacks[i];
-	if (n == p->nstacks)
+	}
+	if (n == p->nstacks) {
+		free(to);
 		return;
+	}
 	p->nstacks = n;
+	/* The times of the stacks kept, their stacks where they are now. */
+	for (i = 0, n = 0; to && i < p->ntimes; i++)
+		if (to[p->times[i].stack] != UINT32_MAX) {
+			p->times[n] = p->times[i];
+			p->times[n++].stack = to[p->times[i].stack];
+		}
+	if (to)
+		p->ntimes = n;
+	free(to);
+	n = p->nstacks;
 	/* The stacks moved: indexed again where they are now. */
 	perfev__hashmap_clear(&p->stack_idx);
 	p->stack_idx.hash = stack_hash;

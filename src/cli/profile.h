@@ -78,6 +78,12 @@ struct profile_meta {
 	uint64_t lost;			/* samples the kernel lost */
 };
 
+/* When one sample was taken, and its stack (the report page's timeline). */
+struct profile_time {
+	uint64_t time, period;
+	uint32_t stack; /* an index into profile.stacks */
+};
+
 /* An object's build id as the recording saw it, in hex. */
 struct profile_build_id {
 	const char *dso; /* interned */
@@ -94,12 +100,16 @@ struct profile {
 	struct profile_meta meta;
 	struct profile_build_id *build_ids; /* of the objects that have one, when told */
 	size_t nbuild_ids;
+	/* Every sample's time, in the order added, when asked (profile_add_time()). */
+	bool timed;
+	struct profile_time *times;
+	size_t ntimes;
 
 	/* private: the interned strings; frames and stacks by index, hashed by what they hold */
 	struct perfev__intern strs;
 	struct perfev__hashmap frame_idx, stack_idx;
 	struct perfev__arena mem; /* the stacks' frame lists */
-	size_t cap_frames, cap_stacks, cap_events, cap_build_ids;
+	size_t cap_frames, cap_stacks, cap_events, cap_build_ids, cap_times;
 };
 
 void profile_init(struct profile *p);
@@ -126,10 +136,19 @@ void profile_add_on_cpu(struct profile *p, uint32_t ev, const char *comm, uint32
 			uint32_t tid, int32_t cpu, const uint32_t *frames, uint32_t n,
 			uint64_t period);
 
-/* The same, with the stack's tags (profile_stack.tags): stacks of other tags are kept apart. */
-void profile_add_tagged(struct profile *p, uint32_t ev, const char *comm, uint32_t pid,
-			uint32_t tid, int32_t cpu, const struct profile_tags *tags,
-			const uint32_t *frames, uint32_t n, uint64_t period);
+/*
+ * The same, with the stack's tags (profile_stack.tags): stacks of other tags
+ * are kept apart.  Returns the stack's index.
+ */
+uint32_t profile_add_tagged(struct profile *p, uint32_t ev, const char *comm, uint32_t pid,
+			    uint32_t tid, int32_t cpu, const struct profile_tags *tags,
+			    const uint32_t *frames, uint32_t n, uint64_t period);
+
+/*
+ * When @p is timed: the sample of period @period just added to stack @stack
+ * was taken at @time (ns).
+ */
+void profile_add_time(struct profile *p, uint32_t stack, uint64_t time, uint64_t period);
 
 /*
  * The first frame of @s the exports show: past a sampled_only frame (the
@@ -137,7 +156,10 @@ void profile_add_tagged(struct profile *p, uint32_t ev, const char *comm, uint32
  */
 uint32_t profile_stack_first(const struct profile *p, const struct profile_stack *s);
 
-/* Keep only the stacks @keep says true of (in their order); the events' sums stay. */
+/*
+ * Keep only the stacks @keep says true of (in their order), and the times of
+ * their samples; the events' sums stay.
+ */
 void profile_keep(struct profile *p, bool (*keep)(const struct profile_stack *s, void *ctx),
 		  void *ctx);
 
@@ -179,6 +201,22 @@ int profile_write_html_data(const struct profile *p, size_t ev, FILE *f);
  * event's count merged into one node per parent (see profile-html.c).
  */
 int profile_write_html_tree(const struct profile *p, size_t ev, FILE *f);
+/*
+ * The report page's timeline (profile-html.c): when the profile is timed,
+ * the tree's data above carries its threads and lanes, and its cells are
+ * kept here for profile_write_html_times(), which writes them as the page
+ * reads them once a time range is chosen.
+ */
+struct page_times {
+	uint64_t start, width; /* the first sample's time, a bucket's width (ns) */
+	uint32_t buckets;
+	struct time_cell *cells; /* by bucket, thread, node */
+	size_t ncells;
+	struct perfev__intern threads; /* pid and tid of each */
+	PERFEV__ARRAY(uint32_t) comm;  /* each thread's command, a page string */
+};
+int profile_write_html_times(const struct page_times *pt, FILE *f);
+void profile_page_times_release(struct page_times *pt);
 typedef int (*profile_html_fill_fn)(const char *name, void *ctx, FILE *f);
 int profile_html_fill(const unsigned char *page, size_t len, profile_html_fill_fn fn, void *ctx,
 		      FILE *f);

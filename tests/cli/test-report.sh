@@ -718,10 +718,10 @@ PY
 cat >"$TMP/size.py" <<'PY'
 import re, sys
 s = open(sys.argv[1], encoding="utf-8").read()
-m = re.search(r'(<script type="application/json" id="perfev-data">)(.*?)(</script>)', s, re.S)
-if not m:
+if not re.search(r'<script type="application/json" id="perfev-data">', s):
     sys.exit("no data element")
-page = s[:m.start(2)] + s[m.end(2):]
+page = re.sub(r'(<script type="application/json" id="[a-z-]*">)(.*?)(</script>)', r'\1\3', s,
+              flags=re.S)
 if len(page.encode()) >= 60000:
     sys.exit("the page is %d bytes without its data" % len(page.encode()))
 ext = re.search(r'<[^>]*\s(src|href)\s*=|@import|url\(', page)
@@ -743,6 +743,32 @@ dom() {
 	if [ "$(val ready)" != 1 ] || [ -n "$(val error)" ]; then
 		fail "$1" "the page's script failed: $(val error)"
 		return 1
+	fi
+}
+# range_same NAME HASH: $TMP/tl.html#HASH chooses a time range (data-range-ns: its first
+# and last nanosecond) whose samples and first function (name, self share, self samples) are
+# perf report --time's for the same nanoseconds.
+range_same() {
+	dom "$1" "$TMP/tl.html#$2" || return
+	r=$(val range-ns)
+	if [ -z "$r" ]; then
+		fail "$1" "no time range chosen: $(grep '^range' "$TMP/page.txt")"
+		return
+	fi
+	from=${r%-*} to=${r#*-}
+	from=$((from / 1000000000)).$(printf %09d $((from % 1000000000)))
+	to=$((to / 1000000000)).$(printf %09d $((to % 1000000000)))
+	perf report -i "$TMP/tl.data" --stdio --no-children -n --sort sym --time "$from,$to" \
+		2>/dev/null >"$TMP/perf.txt"
+	n=$(awk '!/^#/ && /%/ { n += $2 } END { print n + 0 }' "$TMP/perf.txt")
+	want=$(awk '!/^#/ && /%/ { s = $4; for (i = 5; i <= NF; i++) s = s " " $i;
+		print s "|" $1 "|" $2; exit }' "$TMP/perf.txt")
+	got=$(val row0 | awk -F'|' '{ print $1 "|" $3 "%|" $5 }')
+	if [ "$n" -gt 0 ] && [ "$n" -lt "${all:-0}" ] && [ "$(val total)" = "$n" ] &&
+		[ "$got" = "$want" ]; then
+		pass "$1: $(val range) s, $n samples, first $got"
+	else
+		fail "$1" "range $(val range) s ($from,$to): $(val total) samples, first '$got'; perf report --time: $n, first '$want'"
 	fi
 }
 # sums FILE SECTION: the samples (the -n column's sum) and event count of event SECTION (1-based).
@@ -895,6 +921,44 @@ else
 				pass report_html_events
 			else
 				fail report_html_events "selector $(val select), event $(val event), $(val total) samples, count $(val period); the text report: $samples2, $count2"
+			fi
+		fi
+	fi
+	# The timeline: two processes one after the other, a lane each.  A time
+	# range (#time=FROM-TO, seconds since the first sample; or a drag across
+	# the timeline, #drag=A,B in fractions of its width) sums only its samples
+	# into every view: as many as perf report --time finds in the same
+	# nanoseconds, and the same first function with the same share.
+	RW=${PERFEV_BUILD:-build}/bench/report-workload
+	if ! "$PERFEV" record -q -F 999 -g -o "$TMP/tl.data" -- sh -c "'$RW' 400; '$W' 100000000" \
+		>/dev/null 2>"$TMP/err"; then
+		fail report_html_timeline "perfev record failed: $(head -c 300 "$TMP/err")"
+	else
+		run "$PERFEV" report -i "$TMP/tl.data" --html "$TMP/tl.html"
+		tids=$("$PERFEV" script -i "$TMP/tl.data" -F comm,tid 2>/dev/null |
+			awk '($1 == "report-workload" || $1 == "workload") && !seen[$2]++ { print $2 }' |
+			sort | tr '\n' ' ')
+		if expect_rc report_html_timeline 0 && dom report_html_timeline "$TMP/tl.html"; then
+			lanes=$(val lane-threads | tr ',' '\n' | grep -v all | sort | tr '\n' ' ')
+			missing=
+			for t in $tids; do
+				case " $lanes" in *" $t "*) ;; *) missing="$missing $t" ;; esac
+			done
+			if [ "$(echo "$tids" | wc -w)" = 2 ] && [ -z "$missing" ] && [ -z "$(val range)" ]; then
+				pass "report_html_timeline: lanes of threads $lanes"
+			else
+				fail report_html_timeline "lanes of threads '$lanes', the workloads' '$tids', range '$(val range)'"
+			fi
+		fi
+		all=$(val total)
+		range_same report_html_time_range "time=0.1-0.3"
+		range_same report_html_time_drag "drag=0.55,0.9"
+		# Esc gives the whole recording back.
+		if dom report_html_time_clear "$TMP/tl.html#drag=0.1,0.5&keys=Escape"; then
+			if [ -z "$(val range)" ] && [ -n "$all" ] && [ "$(val total)" = "$all" ]; then
+				pass report_html_time_clear
+			else
+				fail report_html_time_clear "range '$(val range)', $(val total) samples of $all"
 			fi
 		fi
 	fi

@@ -277,8 +277,12 @@ static struct tree_key tree_key_at(const struct tree *t, size_t i)
 	return k;
 }
 
-/* Every wanted stack added to @t, its strings and frames to @pg. */
-static int tree_build(struct tree *t, struct page *pg, const struct profile *p, size_t ev)
+/*
+ * Every wanted stack added to @t, its strings and frames to @pg; @leaf (when
+ * not NULL) gets each stack's last node, NONE for the stacks not wanted.
+ */
+static int tree_build(struct tree *t, struct page *pg, const struct profile *p, size_t ev,
+		      uint32_t *leaf)
 {
 	size_t i, k;
 	uint32_t n, fi, c;
@@ -287,6 +291,8 @@ static int tree_build(struct tree *t, struct page *pg, const struct profile *p, 
 	for (i = 0; !err && i < p->nstacks; i++) {
 		const struct profile_stack *s = &p->stacks[i];
 
+		if (leaf)
+			leaf[i] = NONE;
 		if (!wanted(p, ev, s))
 			continue;
 		err = tree_node(t, NONE, ev < p->nevents ? 0 : (uint32_t)s->ev, &n);
@@ -303,16 +309,280 @@ static int tree_build(struct tree *t, struct page *pg, const struct profile *p, 
 		if (!err) {
 			t->v.v[4 * n] += s->samples;
 			t->v.v[4 * n + 1] += s->period;
+			if (leaf)
+				leaf[i] = n;
 		}
 	}
 	return err;
 }
 
-int profile_write_html_tree(const struct profile *p, size_t ev, FILE *f)
+/*
+ * The timeline: the recording's span cut into TIME_BUCKETS buckets, and per
+ * bucket, thread and node of the page (the sampled one of the stack), the
+ * samples and their count: the cells, which the page sums into its call
+ * trees again for the buckets chosen.  They are written apart from the rest
+ * (profile_write_html_times()), read by the page only once a range is
+ * chosen; the rest holds the threads and, for the first view, the lanes:
+ * the samples per bucket of each event's busiest threads, and of all.
+ */
+#define TIME_BUCKETS 1000
+#define TIME_LANES   24
+
+struct time_cell {
+	uint32_t bucket, thread, node, root, samples;
+	uint64_t period;
+};
+
+static int cmp_cell(const void *a, const void *b)
+{
+	const struct time_cell *x = a, *y = b;
+
+	if (x->bucket != y->bucket)
+		return x->bucket < y->bucket ? -1 : 1;
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+struct time_thread {
+	uint32_t pid, tid;
+};
+
+/* Sort the cells and merge those of one bucket, thread and node; @threads: of every thread. */
+static void merge_cells(struct page_times *pt, bool threads)
+{
+	struct time_cell *c = pt->cells;
+	size_t i, k;
+
+	for (i = 0; threads && i < pt->ncells; i++)
+		c[i].thread = 0;
+	qsort(c, pt->ncells, sizeof(*c), cmp_cell);
+	for (i = 0, k = 0; i < pt->ncells; i++) {
+		if (k && !cmp_cell(&c[k - 1], &c[i])) {
+			c[k - 1].samples += c[i].samples;
+			c[k - 1].period += c[i].period;
+		} else {
+			c[k++] = c[i];
+		}
+	}
+	pt->ncells = k;
+}
+
+/* A lane's samples: per root and thread (@all: every thread), the buckets'. */
+struct lane_key {
+	uint32_t root, thread;
+};
+
+/* The page's cells of @p's timed samples; @node: each stack's node on the page (NONE: not on it).
+ */
+static int time_cells(struct page_times *pt, struct page *pg, const struct profile *p, size_t ev,
+		      const uint32_t *node)
+{
+	uint64_t t0 = UINT64_MAX, t1 = 0;
+	struct time_cell *c;
+	size_t i, n = 0;
+	int err = 0;
+
+	c = malloc((p->ntimes ? p->ntimes : 1) * sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	for (i = 0; i < p->ntimes; i++) {
+		if (node[p->times[i].stack] == NONE)
+			continue;
+		t0 = p->times[i].time < t0 ? p->times[i].time : t0;
+		t1 = p->times[i].time > t1 ? p->times[i].time : t1;
+	}
+	pt->start = t1 >= t0 ? t0 : 0;
+	pt->width = t1 >= t0 ? (t1 - t0) / TIME_BUCKETS + 1 : 1;
+	pt->buckets = t1 >= t0 ? (uint32_t)((t1 - t0) / pt->width + 1) : 0;
+	for (i = 0; !err && i < p->ntimes; i++) {
+		const struct profile_time *t = &p->times[i];
+		const struct profile_stack *s = &p->stacks[t->stack];
+		struct time_thread key = {s->pid, s->tid};
+		uint32_t th, cs;
+
+		if (node[t->stack] == NONE)
+			continue;
+		err = page_index(&pt->threads, &key, sizeof(key), &th);
+		/* The tree wrote the command already: its index is found, nothing added. */
+		if (!err)
+			err = page_str(pg, s->comm ? s->comm : "[unknown]", &cs);
+		if (!err && th >= pt->comm.n && !perfev__array_push(&pt->comm))
+			err = -ENOMEM;
+		if (err)
+			break;
+		/* A thread is named by its command when last sampled. */
+		pt->comm.v[th] = cs;
+		c[n].bucket = (uint32_t)((t->time - t0) / pt->width);
+		c[n].thread = th;
+		c[n].node = node[t->stack];
+		c[n].root = ev < p->nevents ? 0 : s->ev;
+		c[n].samples = 1;
+		c[n++].period = t->period;
+	}
+	if (err) {
+		free(c);
+		return err;
+	}
+	pt->cells = c;
+	pt->ncells = n;
+	merge_cells(pt, false);
+	return 0;
+}
+
+static int cmp_u64_desc(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x > y ? -1 : x < y;
+}
+
+/* The threads and the lanes of @pt, in the page's data object. */
+static int write_timeline(struct json *j, struct page_times *pt, size_t nroots)
+{
+	size_t nth = perfev__intern_count(&pt->threads), i, r;
+	uint64_t *busy, *order;
+	uint32_t *lane;
+	int err = -ENOMEM;
+
+	/* Per root and thread: its samples; the lanes drawn are the busiest threads'. */
+	busy = calloc(nroots * (nth + 1), sizeof(*busy));
+	order = malloc((nth + 1) * sizeof(*order));
+	lane = malloc(nroots * (nth + 1) * sizeof(*lane));
+	if (!busy || !order || !lane)
+		goto out;
+	for (i = 0; i < pt->ncells; i++)
+		if (pt->cells[i].root < nroots)
+			busy[pt->cells[i].root * (nth + 1) + pt->cells[i].thread] +=
+			    pt->cells[i].samples;
+	for (r = 0; r < nroots; r++) {
+		size_t m = 0;
+
+		for (i = 0; i < nth; i++) {
+			lane[r * (nth + 1) + i] = NONE;
+			/* Samples in the high bits, the thread in the low: ties by thread. */
+			if (busy[r * (nth + 1) + i])
+				order[m++] =
+				    busy[r * (nth + 1) + i] << 24 | (0xffffff - (i & 0xffffff));
+		}
+		qsort(order, m, sizeof(*order), cmp_u64_desc);
+		for (i = 0; i < m && i < TIME_LANES; i++)
+			lane[r * (nth + 1) + (0xffffff - (order[i] & 0xffffff))] = (uint32_t)i;
+	}
+	json_key(j, "timeline");
+	json_obj_begin(j);
+	json_ku64(j, "start", pt->start);
+	json_ku64(j, "bucket_ns", pt->width);
+	json_ku64(j, "buckets", pt->buckets);
+	json_key(j, "threads");
+	json_arr_begin(j);
+	for (i = 0; i < nth; i++) {
+		struct time_thread tt;
+
+		memcpy(&tt, perfev__intern_at(&pt->threads, i), sizeof(tt));
+		json_u64(j, tt.pid);
+		json_u64(j, tt.tid);
+		json_u64(j, pt->comm.v[i]);
+	}
+	json_arr_end(j);
+	/*
+	 * Per root: [[thread, samples, bucket, samples, ...] per lane, busiest
+	 * first], the first lane every thread's (thread -1).  Buckets are
+	 * given as their distance from the previous one.
+	 */
+	json_key(j, "lanes");
+	json_arr_begin(j);
+	for (r = 0; r < nroots; r++) {
+		size_t l, nl = 0;
+
+		for (i = 0; i < nth; i++)
+			nl += lane[r * (nth + 1) + i] != NONE;
+		json_break(j);
+		json_arr_begin(j);
+		for (l = 0; l <= nl; l++) {
+			uint32_t prev = 0, want = l ? (uint32_t)l - 1 : NONE, th = NONE, b = NONE;
+			uint64_t sum = 0;
+
+			for (i = 0; l && i < nth; i++)
+				if (lane[r * (nth + 1) + i] == want)
+					th = (uint32_t)i;
+			json_arr_begin(j);
+			if (th == NONE)
+				json_i64(j, -1);
+			else
+				json_u64(j, th);
+			json_u64(j, th == NONE ? 0 : busy[r * (nth + 1) + th]);
+			/* Cells come by bucket: each bucket's sum once it is done. */
+			for (i = 0; i <= pt->ncells; i++) {
+				const struct time_cell *c = i < pt->ncells ? &pt->cells[i] : NULL;
+
+				if (c && (c->root != r || (th != NONE && c->thread != th)))
+					continue;
+				if (b != NONE && (!c || c->bucket != b)) {
+					json_u64(j, b - prev);
+					json_u64(j, sum);
+					prev = b;
+					sum = 0;
+				}
+				if (c) {
+					b = c->bucket;
+					sum += c->samples;
+				}
+			}
+			json_arr_end(j);
+		}
+		json_arr_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+	merge_cells(pt, true);
+	err = 0;
+out:
+	free(busy);
+	free(order);
+	free(lane);
+	return err;
+}
+
+int profile_write_html_times(const struct page_times *pt, FILE *f)
+{
+	uint32_t prev = 0;
+	struct json j;
+	size_t i;
+
+	/* Per cell (of every thread): its bucket less the previous cell's, its node, samples,
+	 * count. */
+	json_init_flags(&j, f, JSON_COMPACT | JSON_SCRIPT_SAFE);
+	json_arr_begin(&j);
+	for (i = 0; pt && i < pt->ncells; i++) {
+		const struct time_cell *c = &pt->cells[i];
+
+		if (i % 64 == 0)
+			json_break(&j);
+		json_u64(&j, c->bucket - prev);
+		json_u64(&j, c->node);
+		json_u64(&j, c->samples);
+		json_u64(&j, c->period);
+		prev = c->bucket;
+	}
+	json_arr_end(&j);
+	return 0;
+}
+
+void profile_page_times_release(struct page_times *pt)
+{
+	free(pt->cells);
+	perfev__intern_release(&pt->threads);
+	perfev__array_release(&pt->comm);
+	memset(pt, 0, sizeof(*pt));
+}
+
+/* The tree's data; with @pt and a timed profile, the timeline's too (its cells in @pt). */
+static int tree_write(const struct profile *p, size_t ev, FILE *f, struct page_times *pt)
 {
 	struct page pg = {0};
 	struct tree t = {0};
-	uint32_t *id = NULL, *root = NULL, other = NONE, nf, next = 0;
+	uint32_t *id = NULL, *root = NULL, *leaf = NULL, other = NONE, nf, next = 0;
 	uint64_t *v, *thr = NULL, *oth = NULL, dropped[3] = {0};
 	size_t i, n, nroots;
 	struct json j;
@@ -322,7 +592,12 @@ int profile_write_html_tree(const struct profile *p, size_t ev, FILE *f)
 	if (!pg.map)
 		goto out;
 	memset(pg.map, 0xff, (p->nframes ? p->nframes : 1) * sizeof(*pg.map));
-	err = tree_build(&t, &pg, p, ev);
+	if (pt && p->ntimes) {
+		leaf = malloc(p->nstacks * sizeof(*leaf));
+		if (!leaf)
+			goto out;
+	}
+	err = tree_build(&t, &pg, p, ev, leaf);
 	if (err)
 		goto out;
 	n = perfev__intern_count(&t.nodes);
@@ -418,9 +693,28 @@ int profile_write_html_tree(const struct profile *p, size_t ev, FILE *f)
 		}
 	}
 	json_arr_end(&j);
-	json_obj_end(&j);
 	err = 0;
+	if (leaf) {
+		/*
+		 * Each node's place on the page: its own, or for a merged one the
+		 * "other" node that follows its nearest kept ancestor (parents first).
+		 */
+		for (i = 0; i < n; i++) {
+			struct tree_key k = tree_key_at(&t, i);
+
+			root[i] = id[i] != NONE		 ? id[i]
+				  : id[k.parent] != NONE ? id[k.parent] + 1
+							 : root[k.parent];
+		}
+		for (i = 0; i < p->nstacks; i++)
+			leaf[i] = leaf[i] == NONE ? NONE : root[leaf[i]];
+		err = time_cells(pt, &pg, p, ev, leaf);
+		if (!err)
+			err = write_timeline(&j, pt, nroots);
+	}
+	json_obj_end(&j);
 out:
+	free(leaf);
 	free(id);
 	free(root);
 	free(oth);
@@ -429,6 +723,11 @@ out:
 	perfev__array_release(&t.v);
 	page_release(&pg);
 	return err;
+}
+
+int profile_write_html_tree(const struct profile *p, size_t ev, FILE *f)
+{
+	return tree_write(p, ev, f, NULL);
 }
 
 /* Write template @t up to its next "@PERFEV_NAME@" marker: its name, or NULL at the end. */
@@ -474,14 +773,17 @@ int profile_html_fill(const unsigned char *page, size_t len, profile_html_fill_f
 struct report_page {
 	const struct profile *p;
 	size_t ev;
+	struct page_times times;
 };
 
 static int fill_report(const char *name, void *ctx, FILE *f)
 {
-	const struct report_page *rp = ctx;
+	struct report_page *rp = ctx;
 
 	if (!strncmp(name, "DATA@", 5))
-		return profile_write_html_tree(rp->p, rp->ev, f);
+		return tree_write(rp->p, rp->ev, f, &rp->times);
+	if (!strncmp(name, "TIMES@", 6))
+		return profile_write_html_times(&rp->times, f);
 	if (!strncmp(name, "SCRIPT@", 7))
 		fwrite(page_js, 1, sizeof(page_js), f);
 	return 0;
@@ -489,7 +791,9 @@ static int fill_report(const char *name, void *ctx, FILE *f)
 
 int profile_write_html(const struct profile *p, size_t ev, FILE *f)
 {
-	struct report_page rp = {p, ev};
+	struct report_page rp = {p, ev, {0}};
+	int err = profile_html_fill(page_html, sizeof(page_html), fill_report, &rp, f);
 
-	return profile_html_fill(page_html, sizeof(page_html), fill_report, &rp, f);
+	profile_page_times_release(&rp.times);
+	return err;
 }

@@ -88,7 +88,8 @@
 	// the bottom): the first screen shows the roots whatever the depth.
 	var flame = false;
 
-	function build(e) {
+	// @vals: the self samples and counts of every node (the time range's), else the data's.
+	function build(e, vals) {
 		// The event's nodes, renumbered from its root (node 0).
 		var loc = new Int32Array(NN), N = 0;
 		for (var i = 0; i < NN; i++)
@@ -102,8 +103,8 @@
 			var n = loc[i];
 			if (n < 0)
 				continue;
-			slfS[n] = smp[n] = ND[4 * i + 2];
-			slf[n] = val[n] = ND[4 * i + 3];
+			slfS[n] = smp[n] = vals ? vals[0][i] : ND[4 * i + 2];
+			slf[n] = val[n] = vals ? vals[1][i] : ND[4 * i + 3];
 			if (NP[i] < 0)
 				continue;
 			par[n] = loc[NP[i]];
@@ -138,8 +139,8 @@
 		return {
 			par: par, fr: fr, val: val, smp: smp, slf: slf, slfS: slfS, dep: dep,
 			start: start, kids: kids, n: N, maxDepth: maxDepth,
-			// Shares of the whole event, as the text report gives them.
-			whole: evp >= val[0] ? evp : val[0]
+			// Shares of the whole event, as the text report gives them; of the time range's.
+			whole: !vals && evp >= val[0] ? evp : val[0]
 		};
 	}
 
@@ -317,6 +318,8 @@
 			applySearch();
 		} else if (ev.key === 'Escape' && zoom > 0) {
 			setZoom(0);
+		} else if (ev.key === 'Escape' && range) {
+			setRange(null);
 		} else if (ev.key === 'Escape' && typing) {
 			search.blur();
 		} else if (typing || ev.ctrlKey || ev.metaKey || ev.altKey) {
@@ -729,6 +732,190 @@
 		showSandwich(-1);
 	});
 
+	// ---- the timeline: each thread's samples over time; a range chosen on it
+	// (a drag) sums only its samples into every view.  D.timeline holds the
+	// buckets' width, the threads [pid, tid, command] and per event the lanes
+	// [thread (-1: all), samples, then bucket step, samples...]; the cells
+	// (bucket step, node, samples, count: every thread's), in their own
+	// element, are read once a range is chosen.
+	var TL = D.timeline && D.timeline.buckets ? D.timeline : null, CELLS = null, range = null;
+	var LABEL = 190, LANE = 15, AXIS = 18, tlc = $('timeline');
+	function cells() {
+		if (!CELLS)
+			CELLS = JSON.parse($('perfev-times').textContent);
+		return CELLS;
+	}
+	// The buckets [a, b) of the nanoseconds [from, to) since the first sample.
+	function toBuckets(from, to) {
+		var a = Math.max(0, Math.floor(from / TL.bucket_ns));
+		var b = Math.min(TL.buckets, Math.ceil(to / TL.bucket_ns));
+		return b > a ? [a, b] : null;
+	}
+	function secs(b) {
+		return ((b * TL.bucket_ns) / 1e9).toFixed(3);
+	}
+	// Every node's self samples and count in the range.
+	function rangeValues() {
+		var c = cells(), sS = new Float64Array(NN), sV = new Float64Array(NN), b = 0;
+		for (var i = 0; i < c.length; i += 4) {
+			b += c[i];
+			if (b < range[0])
+				continue;
+			if (b >= range[1])
+				break;
+			sS[c[i + 1]] += c[i + 2];
+			sV[c[i + 1]] += c[i + 3];
+		}
+		return [sS, sV];
+	}
+	function setRange(r) {
+		range = r;
+		var z = zoom > 0 ? name(T.fr[zoom]) : null, sw0 = sw.fn;
+		show(ev);
+		// The zoom and the sandwich stay where their function still has samples.
+		if (z)
+			for (var n = 1; n < T.n; n++)
+				if (name(T.fr[n]) === z && T.val[n] > 0) {
+					setZoom(n);
+					break;
+				}
+		if (sw0 >= 0)
+			showSandwich(sw0);
+	}
+	// The lanes shown: every thread's and the busiest few, or all the data has.
+	var FEWLANES = 6, allLanes = false;
+	function laneRows() {
+		var l = TL && TL.lanes[ev] ? TL.lanes[ev] : [];
+		var more = $('lanes');
+		more.hidden = l.length <= FEWLANES;
+		more.textContent = allLanes ? 'Fewer threads' : 'All ' + (l.length - 1) + ' busiest threads';
+		return allLanes ? l : l.slice(0, FEWLANES);
+	}
+	$('lanes').addEventListener('click', function () {
+		allLanes = !allLanes;
+		drawTimeline();
+	});
+	function drawTimeline() {
+		var box = $('timebox');
+		if (!TL) {
+			box.hidden = true;
+			return;
+		}
+		box.hidden = false;
+		var lanes = laneRows(), w = Math.max(300, wrap.clientWidth), dpr = window.devicePixelRatio || 1;
+		var h = AXIS + lanes.length * LANE + 2, g = tlc.getContext('2d'), span = w - LABEL;
+		tlc.width = Math.round(w * dpr);
+		tlc.height = Math.round(h * dpr);
+		tlc.style.width = w + 'px';
+		tlc.style.height = h + 'px';
+		g.setTransform(dpr, 0, 0, dpr, 0, 0);
+		g.clearRect(0, 0, w, h);
+		g.font = '11px ui-monospace, Menlo, Consolas, monospace';
+		g.textBaseline = 'middle';
+		// The axis: seconds since the first sample.
+		g.fillStyle = '#5c6672';
+		var total = TL.buckets * TL.bucket_ns / 1e9, step = Math.pow(10, Math.floor(Math.log10(total / 4 || 1)));
+		while (total / step > 8)
+			step *= 2;
+		for (var t = 0; t <= total; t += step) {
+			var x = LABEL + (t / total) * span;
+			g.fillRect(x, AXIS - 5, 1, 5);
+			g.fillText(t.toFixed(step < 1 ? 2 : 0) + ' s', Math.min(x + 2, w - 40), AXIS / 2);
+		}
+		var bw = span / TL.buckets;
+		lanes.forEach(function (l, i) {
+			var y = AXIS + i * LANE, th = l[0], max = 0, k, b = 0;
+			for (k = 3; k < l.length; k += 2)
+				max = Math.max(max, l[k]);
+			g.fillStyle = i % 2 ? '#f4f6f8' : '#fff';
+			g.fillRect(0, y, w, LANE);
+			g.fillStyle = '#1d232b';
+			var label = th < 0 ? 'all threads' : S[TL.threads[3 * th + 2]] + ' ' + TL.threads[3 * th + 1];
+			g.fillText(label.length > 26 ? label.slice(0, 24) + '..' : label, 4, y + LANE / 2);
+			g.fillStyle = th < 0 ? '#2f6fb5' : '#e4693f';
+			for (k = 2; k < l.length; k += 2) {
+				b += l[k];
+				g.globalAlpha = 0.15 + 0.85 * (l[k + 1] / max);
+				g.fillRect(LABEL + b * bw, y + 2, Math.max(1, bw), LANE - 4);
+			}
+			g.globalAlpha = 1;
+		});
+		if (range) {
+			g.fillStyle = 'rgba(47,111,181,0.18)';
+			g.fillRect(LABEL + range[0] * bw, 0, (range[1] - range[0]) * bw, h);
+			g.fillStyle = '#2f6fb5';
+			g.fillRect(LABEL + range[0] * bw, 0, 1, h);
+			g.fillRect(LABEL + range[1] * bw - 1, 0, 1, h);
+		}
+		var ri = $('rangeinfo');
+		$('rangeclear').disabled = !range;
+		if (range) {
+			ri.textContent = 'Samples from ' + secs(range[0]) + ' s to ' + secs(range[1]) + ' s: ' +
+				fmtInt(T.smp[0]) + ' in every view below. Esc or Clear shows the whole recording.';
+			summary.setAttribute('data-range', secs(range[0]) + '-' + secs(range[1]));
+			// The recording's times of its first and last nanosecond.
+			summary.setAttribute('data-range-ns', (TL.start + range[0] * TL.bucket_ns) + '-' +
+				(TL.start + range[1] * TL.bucket_ns - 1));
+		} else {
+			ri.textContent = 'Drag across the timeline to show only the samples of a time range.';
+			summary.removeAttribute('data-range');
+			summary.removeAttribute('data-range-ns');
+		}
+		summary.setAttribute('data-lanes', lanes.length);
+		summary.setAttribute('data-lane-threads', lanes.map(function (l) {
+			return l[0] < 0 ? 'all' : TL.threads[3 * l[0] + 1];
+		}).join(','));
+	}
+	// The bucket under the mouse: x on the canvas, past the labels.
+	function bucketAt(clientX) {
+		var r = tlc.getBoundingClientRect(), span = r.width - LABEL;
+		return Math.max(0, Math.min(TL.buckets, Math.round(((clientX - r.left - LABEL) / span) * TL.buckets)));
+	}
+	var dragFrom = -1;
+	tlc.addEventListener('mousedown', function (e) {
+		if (!TL || e.button !== 0)
+			return;
+		dragFrom = bucketAt(e.clientX);
+		e.preventDefault();
+	});
+	tlc.addEventListener('mousemove', function (e) {
+		if (!TL)
+			return;
+		var b = Math.min(bucketAt(e.clientX), TL.buckets - 1);
+		tlc.title = secs(b) + ' s';
+		if (dragFrom < 0)
+			return;
+		// The range being chosen, drawn as it grows; applied on release.
+		var old = range, to = bucketAt(e.clientX);
+		range = to !== dragFrom ? [Math.min(dragFrom, to), Math.max(dragFrom, to)] : null;
+		drawTimeline();
+		range = old;
+	});
+	window.addEventListener('mouseup', function (e) {
+		if (dragFrom < 0)
+			return;
+		var to = bucketAt(e.clientX), from = dragFrom;
+		dragFrom = -1;
+		// A click without a drag shows the whole recording again.
+		setRange(to !== from ? [Math.min(from, to), Math.max(from, to)] : null);
+	});
+	$('rangeclear').addEventListener('click', function () {
+		setRange(null);
+	});
+	// What a drag from fraction a to b of the timeline's width does (the #drag test).
+	function dragAcross(ab) {
+		if (!TL || ab.length !== 2 || isNaN(ab[0]) || isNaN(ab[1]))
+			return;
+		var r = tlc.getBoundingClientRect(), span = r.width - LABEL, y = r.top + AXIS + 4;
+		var at = function (f) {
+			return { clientX: r.left + LABEL + f * span, clientY: y, button: 0, bubbles: true };
+		};
+		tlc.dispatchEvent(new MouseEvent('mousedown', at(ab[0])));
+		tlc.dispatchEvent(new MouseEvent('mousemove', at((ab[0] + ab[1]) / 2)));
+		tlc.dispatchEvent(new MouseEvent('mousemove', at(ab[1])));
+		window.dispatchEvent(new MouseEvent('mouseup', at(ab[1])));
+	}
+
 	// ---- the recording's description
 	function metadata() {
 		var m = D.meta, e = D.events[ev] || { name: '', samples: 0, period: 0 }, dl = $('metalist');
@@ -762,7 +949,7 @@
 	// ---- one event shown at a time
 	function show(e) {
 		ev = e;
-		T = build(e);
+		T = build(e, range ? rangeValues() : null);
 		colorCache = [];
 		zoom = 0;
 		$('empty').hidden = T.n > 1;
@@ -772,6 +959,7 @@
 		summary.setAttribute('data-total', T.smp[0]);
 		summary.setAttribute('data-period', T.val[0]);
 		metadata();
+		drawTimeline();
 		fnRows = functions(e);
 		renderTable();
 		showSandwich(-1);
@@ -809,6 +997,11 @@
 		search.value = want.search;
 	flame = want.view === 'flame';
 	$('view').textContent = flame ? 'Icicle' : 'Flame graph';
+	if (want.time && TL) {
+		var tr = /^([0-9.]+)-([0-9.]+)$/.exec(want.time);
+		if (tr)
+			range = toBuckets(+tr[1] * 1e9, +tr[2] * 1e9);
+	}
 	var t0 = performance.now();
 	show(ev);
 	summary.setAttribute('data-ms', Math.round(performance.now() - t0));
@@ -827,6 +1020,9 @@
 		else
 			summary.setAttribute('data-zoom-missing', want.zoom);
 	}
+	// #drag=A,B: a mouse drag on the timeline from A to B (fractions of its width).
+	if (want.drag)
+		dragAcross(want.drag.split(',').map(Number));
 	// #keys=K,K,...: keys pressed once the page is drawn (KeyboardEvent key names).
 	if (want.keys)
 		want.keys.split(',').forEach(function (k) {
@@ -835,7 +1031,10 @@
 	var resizeTimer = 0;
 	window.addEventListener('resize', function () {
 		clearTimeout(resizeTimer);
-		resizeTimer = setTimeout(draw, 100);
+		resizeTimer = setTimeout(function () {
+			draw();
+			drawTimeline();
+		}, 100);
 	});
 	summary.setAttribute('data-ready', '1');
 })();

@@ -18,6 +18,7 @@ usage: oracle.py PERFEV ORACLE [--known FILE] [--no-tracepoints] [--label NAME]
        oracle.py annotate-samples-cmp PERF_SCRIPT_OUT PERFEV_ANNOTATE_OUT DSO [--max D]
        oracle.py fake-kcore OUT KALLSYMS
        oracle.py print-line-cmp PERF_ANNOTATE_L_OUT PERFEV_ANNOTATE_L_OUT
+       oracle.py page-state DOM | png-colours PNG W H MIN | page-alone PAGE MAX_BYTES
 
 The first form compares perfev's parse of event strings with what perf
 printed for them.  ORACLE is the output of tests/data/perf-oracle/gen.sh:
@@ -1581,6 +1582,125 @@ def folded_neighbours(args):
     return 0
 
 
+def page_state(args):
+    """page-state DOM: the state of a page perfev report --html or perfev diff --html wrote,
+    as a headless browser's --dump-dom left it, as key=value lines: the summary element's
+    data-* attributes, the tables' rows (rowN=CELL|CELL|..., total.NAME=its Total %), the
+    event selector (select=shown|hidden|absent N), the metadata (meta=VALUE)."""
+    from html.parser import HTMLParser
+
+    class Page(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.out, self.rows, self.dd, self.opts = [], [], [], 0
+            self.tbody = self.td = self.indd = False
+            self.select = "absent"
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            if a.get("id") == "summary":
+                self.out += ["%s=%s" % (k[5:], v) for k, v in attrs if k.startswith("data-")]
+            if a.get("id") == "inj":
+                self.out.append("injected=1")
+            if tag == "select" and a.get("id") == "event":
+                self.select = "hidden" if "hidden" in a else "shown"
+            self.opts += tag == "option"
+            self.tbody |= tag == "tbody"
+            if self.tbody and tag == "tr":
+                self.rows.append([])
+            if self.tbody and tag == "td":
+                self.rows[-1].append("")
+                self.td = True
+            if tag == "dd":
+                self.dd.append("")
+                self.indd = True
+
+        def handle_endtag(self, tag):
+            self.td &= tag != "td"
+            self.indd &= tag != "dd"
+            self.tbody &= tag != "tbody"
+
+        def handle_data(self, d):
+            if self.td:
+                self.rows[-1][-1] += d
+            if self.indd:
+                self.dd[-1] += d
+
+    p = Page()
+    p.feed(open(args[0], errors="replace").read())
+    print("\n".join(p.out))
+    print("select=%s %d" % (p.select, p.opts))
+    for i, r in enumerate(p.rows):
+        print("row%d=%s" % (i, "|".join(r)))
+        print("total.%s=%s" % (r[0], r[3]))
+    for d in p.dd:
+        print("meta=" + d)
+    return 0
+
+
+def png_colours(args):
+    """png-colours PNG W H MIN: the screenshot PNG is W x H pixels (8-bit RGB or RGBA) with at
+    least MIN colours (sampled on every fourth row, every second pixel)."""
+    import zlib
+    path, want_w, want_h, least = args[0], int(args[1]), int(args[2]), int(args[3])
+    b = open(path, "rb").read()
+    if b[:8] != b"\x89PNG\r\n\x1a\n":
+        sys.exit("not a PNG")
+    pos, idat, w, h, bpp = 8, b"", 0, 0, 3
+    while pos < len(b):
+        n, t = struct.unpack(">I4s", b[pos:pos + 8])
+        d = b[pos + 8:pos + 8 + n]
+        if t == b"IHDR":
+            w, h, depth, ctype = struct.unpack(">IIBB", d[:10])
+            if depth != 8 or ctype not in (2, 6):
+                sys.exit("unexpected PNG format: depth %d, colour type %d" % (depth, ctype))
+            bpp = 3 if ctype == 2 else 4
+        elif t == b"IDAT":
+            idat += d
+        pos += 12 + n
+    if (w, h) != (want_w, want_h):
+        sys.exit("%dx%d, not %dx%d" % (w, h, want_w, want_h))
+    raw, stride = zlib.decompress(idat), w * bpp
+    prev, colours = bytearray(stride), set()
+    for y in range(h):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            c = prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + prev[i]) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + prev[i]) // 2) & 255
+            elif f == 4:
+                p = a + prev[i] - c
+                pa, pb, pc = abs(p - a), abs(p - prev[i]), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else prev[i] if pb <= pc else c)) & 255
+        if y % 4 == 0:
+            colours.update(bytes(line[i:i + 3]) for i in range(0, stride, bpp * 2))
+        prev = line
+    if len(colours) < least:
+        sys.exit("only %d colours" % len(colours))
+    return 0
+
+
+def page_alone(args):
+    """page-alone PAGE MAX_BYTES: the page is under MAX_BYTES without its data and loads
+    nothing from elsewhere (no src or href attribute, @import or url())."""
+    s = open(args[0], encoding="utf-8").read()
+    m = re.search(r'(<script type="application/json" id="perfev-data">)(.*?)(</script>)', s, re.S)
+    if not m:
+        sys.exit("no data element")
+    page = s[:m.start(2)] + s[m.end(2):]
+    if len(page.encode()) >= int(args[1]):
+        sys.exit("the page is %d bytes without its data" % len(page.encode()))
+    ext = re.search(r'<[^>]*\s(src|href)\s*=|@import|url\(', page)
+    if ext:
+        sys.exit("loads something: %s" % page[ext.start():ext.start() + 80])
+    return 0
+
+
 COMMANDS = {"same": same, "top-find": top_find, "report-cmp": report_cmp, "set-build-id": set_build_id, "chains-cmp": chains_cmp,
             "chains-find": chains_find, "chains-dist": chains_dist, "graph-cmp": graph_cmp,
             "attr-delta": attr_delta, "stat-attr-delta": stat_attr_delta,
@@ -1593,7 +1713,8 @@ COMMANDS = {"same": same, "top-find": top_find, "report-cmp": report_cmp, "set-b
             "print-line-cmp": print_line_cmp,
             "diff-cmp": diff_cmp, "diff-marks": diff_marks,
             "pprof-check": pprof_check, "push-check": push_check, "evil-tar": evil_tar,
-            "folded-neighbours": folded_neighbours}
+            "folded-neighbours": folded_neighbours,
+            "page-state": page_state, "png-colours": png_colours, "page-alone": page_alone}
 
 
 

@@ -19,6 +19,7 @@ usage: oracle.py PERFEV ORACLE [--known FILE] [--no-tracepoints] [--label NAME]
        oracle.py fake-kcore OUT KALLSYMS
        oracle.py print-line-cmp PERF_ANNOTATE_L_OUT PERFEV_ANNOTATE_L_OUT
        oracle.py page-state DOM | png-colours PNG W H MIN | page-alone PAGE MAX_BYTES
+       oracle.py diff-top PERFEV_DIFF_OUT NAME CHANGE | diff-data PAGE BASE NEW
 
 The first form compares perfev's parse of event strings with what perf
 printed for them.  ORACLE is the output of tests/data/perf-oracle/gen.sh:
@@ -1103,10 +1104,8 @@ def stacks_weight(args):
 
 def page_stacks(d):
     """The stacks of a report page's data as [event, comm, samples, period, frames...] (frames
-    outermost first): the list itself in the stacks form, else each node of the call trees
-    with samples or a count of its own, by its path from its event's root."""
-    if "stacks" in d:
-        return d["stacks"]
+    outermost first): each node of the call trees with samples or a count of its own, by its
+    path from its event's root."""
     nodes, nf = d["nodes"], len(d["frames"]) // 3
     path, out = [], []
     for i in range(0, len(nodes), 4):
@@ -1701,6 +1700,56 @@ def page_alone(args):
     return 0
 
 
+def diff_top(args):
+    """diff-top PERFEV_DIFF_OUT NAME CHANGE: perfev diff's table (-c delta-abs) agrees with a
+    page naming NAME the function whose share changed most, by CHANGE points (signed): NAME's
+    row has a Delta of CHANGE's sign within 0.5 points of it, and no row's Delta is more than
+    1 point larger in size (two changes that close are the same within sampling noise)."""
+    path, name, change = args[0], args[1], float(args[2])
+    deltas = {}
+    for line in open(path, errors="replace"):
+        m = re.match(r"\s+(?:[\d.]+%)?\s+([-+][\d.]+)%.*\[.\] (\S+)\s*$", line)
+        if m:
+            deltas.setdefault(m.group(2), float(m.group(1)))
+    if name not in deltas:
+        sys.exit("'%s' is not in perfev diff's table: %s" % (name, sorted(deltas)[:10]))
+    d, big = deltas[name], max(abs(v) for v in deltas.values())
+    if (d < 0) != (change < 0) or abs(d - change) > 0.5 or big > abs(d) + 1:
+        sys.exit("the page: %s %+.2f; perfev diff's table: %s %+.2f, the largest change %.2f" %
+                 (name, change, name, d, big))
+    return 0
+
+
+def diff_data(args):
+    """diff-data PAGE BASE NEW: perfev diff --html's data: the report page's, of two events
+    (the baseline's, the new file's) whose call trees hold their whole counts, with hot_a and
+    hot_b sampled and called from main in both, and a "diff" object naming them and the
+    files BASE and NEW."""
+    page, base, new = args
+    s = open(page, encoding="utf-8").read()
+    m = re.search(r'<script type="application/json" id="perfev-data">(.*?)</script>', s, re.S)
+    if not m:
+        sys.exit("no data element")
+    d = json.loads(m.group(1))
+    want = {"base": 0, "new": 1, "base_file": base, "new_file": new}
+    if d.get("diff") != want or len(d["events"]) != 2:
+        sys.exit("diff %s, %d events; want %s, 2 events" % (d.get("diff"), len(d["events"]), want))
+    names = [d["strings"][d["frames"][3 * i]] for i in range(len(d["frames"]) // 3)]
+    for e, side in enumerate(("baseline", "new")):
+        stacks = [st for st in page_stacks(d) if st[0] == e]
+        total = sum(st[3] for st in stacks)
+        if total != d["events"][e]["period"] or not d["events"][e]["samples"]:
+            sys.exit("%s: the tree holds %d, the event's count is %d" %
+                     (side, total, d["events"][e]["period"]))
+        leaves = {names[st[-1]] for st in stacks if len(st) > 4}
+        if not {"hot_a", "hot_b"} <= leaves:
+            sys.exit("%s: leaves %s" % (side, sorted(leaves)[:10]))
+        if not any(names[f] == "main" for st in stacks for f in st[4:-1]):
+            sys.exit("%s: no call chains through main" % side)
+    print(base, new)
+    return 0
+
+
 COMMANDS = {"same": same, "top-find": top_find, "report-cmp": report_cmp, "set-build-id": set_build_id, "chains-cmp": chains_cmp,
             "chains-find": chains_find, "chains-dist": chains_dist, "graph-cmp": graph_cmp,
             "attr-delta": attr_delta, "stat-attr-delta": stat_attr_delta,
@@ -1714,7 +1763,8 @@ COMMANDS = {"same": same, "top-find": top_find, "report-cmp": report_cmp, "set-b
             "diff-cmp": diff_cmp, "diff-marks": diff_marks,
             "pprof-check": pprof_check, "push-check": push_check, "evil-tar": evil_tar,
             "folded-neighbours": folded_neighbours,
-            "page-state": page_state, "png-colours": png_colours, "page-alone": page_alone}
+            "page-state": page_state, "png-colours": png_colours, "page-alone": page_alone,
+            "diff-top": diff_top, "diff-data": diff_data}
 
 
 

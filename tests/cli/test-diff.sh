@@ -138,7 +138,8 @@ fi
 # profiles' call trees in its data.  In a headless browser it draws the new profile, hot_b
 # (grown) red and hot_a (shrunk) blue; the function whose share changed most is the one
 # perfev diff's table gives the largest delta, by as much; either profile alone shows the
-# text report's totals of its file; search, zoom and the screenshot work as on the report page.
+# text report's totals of its file; search, zoom, keys, the sandwich view and the screenshot
+# work as on the report page.
 if [ -n "$rec_ok" ]; then
 	run "$PERFEV" diff --html "$TMP/d.html" "$TMP/A.data" "$TMP/B.data"
 	if expect_rc diff_html 0; then
@@ -207,6 +208,17 @@ if [ -n "$rec_ok" ]; then
 			else
 				fail diff_html_search "^hot_b\$ matched $got%, zoomed into '$(val zoom)' $(val zoom-pct)%; hot_b's total $hot_b_total% (diff view $view$(val diff-view))"
 			fi
+		fi
+	fi
+	# Keys (f: the flame graph, roots at the bottom; up: into the widest child, the command) and
+	# the sandwich view.
+	if [ -n "$browser" ] && dom diff_html_keys "$TMP/d.html#keys=f,ArrowUp&sandwich=main"; then
+		if [ "$(val diff-view)" = 1 ] && [ "$(val view)" = flame ] &&
+			[ "$(val zoom)" = diff-workload ] && [ "$(val sandwich)" = main ] &&
+			[ "$(val sandwich-pct)" = "$(val total.main)" ]; then
+			pass diff_html_keys
+		else
+			fail diff_html_keys "diff view $(val diff-view), view $(val view), zoomed into '$(val zoom)', sandwich of '$(val sandwich)' $(val sandwich-pct)% (main's total $(val total.main)%)"
 		fi
 	fi
 	if [ -n "$browser" ]; then

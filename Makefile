@@ -134,11 +134,9 @@ $(O)/src/cli/%.o: src/cli/%.c | $(DEPS_STAMP)
 
 $(O)/src/cli/output/profile-pprof.o: $(PROTO_GEN)/profile.pb-c.h
 
-# perfev report --html: the page's template (HTML, script) as C byte arrays, by od and sed.
+# perfev report --html (and perfev diff --html): the page's template (HTML, script) as C byte arrays, by od and sed.
 $(O)/src/cli/output/profile-html.o: $(PROTO_GEN)/report-html.html.inc $(PROTO_GEN)/report-html.js.inc \
 	$(PROTO_GEN)/page-head.html.inc
-# perfev diff --html: its page, the same way.
-$(O)/src/cli/output/diff-html.o: $(PROTO_GEN)/diff-html.html.inc $(PROTO_GEN)/diff-html.js.inc
 
 $(PROTO_GEN)/%.inc: src/cli/output/%
 	@mkdir -p $(@D)

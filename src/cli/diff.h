@@ -83,7 +83,10 @@ int diff_sig_z(uint64_t a, uint64_t n1, uint64_t b, uint64_t n2, double *z);
  */
 const char *diff_sig_mark(double z);
 
-/* output/diff-html.c: the differential flame graph of event @base (baseline) against @cur. */
+/*
+ * output/diff-html.c: the report page in its diff mode, the differential
+ * flame graph of event @base (baseline) against @cur.
+ */
 int diff_write_html(const struct diff *d, uint32_t base, uint32_t cur, FILE *f);
 
 #endif /* PERFEV_CLI_DIFF_H */

@@ -185,22 +185,31 @@ int profile_write_pprof(const struct profile *p, size_t ev, FILE *f);
 int profile_write_html(const struct profile *p, size_t ev, FILE *f);
 
 /*
- * What other pages reuse of profile_write_html().  The profile's data as
- * the page embeds it: compact JSON of strings, frames and the stacks of
- * event @ev (or of every event).  And a template copied to @f with its
- * "@PERFEV_NAME@" markers filled: PERFEV_HEAD with the head every page
- * shares (page-head.html: the script failure shown on the page, the base
- * style), the others by @fn, given NAME and what follows ("DATA@...");
- * a non-zero return of @fn stops it.  Returns 0, @fn's error, or -EIO
- * when a write failed.
- */
-int profile_write_html_data(const struct profile *p, size_t ev, FILE *f);
-/*
- * The report page's data: the same tables, and the stacks of event @ev (or
- * of every event) merged into call trees, the paths under 0.0001% of their
- * event's count merged into one node per parent (see profile-html.c).
+ * What other pages reuse of profile_write_html().  The report page's data
+ * (compact JSON of the run, the events, strings, frames and the stacks of
+ * event @ev, or of every event, merged into call trees, the paths under
+ * 0.0001% of their event's count merged into one node per parent; see
+ * profile-html.c).  And a template copied to @f with its "@PERFEV_NAME@"
+ * markers filled: PERFEV_HEAD with the head every page shares
+ * (page-head.html: the script failure shown on the page, the base style),
+ * the others by @fn, given NAME and what follows ("DATA@..."); a non-zero
+ * return of @fn stops it.  Returns 0, @fn's error, or -EIO when a write
+ * failed.
  */
 int profile_write_html_tree(const struct profile *p, size_t ev, FILE *f);
+/*
+ * The report page of the @nev profile events @evs (the
+ * page's event i is profile event @evs[i]; each at most once, else
+ * -EINVAL), with the keys @more writes (when not NULL) added to the
+ * data's object: perfev diff's page is the report page of its two events.
+ */
+struct json;
+struct profile_html_more {
+	void (*write)(struct json *j, void *ctx);
+	void *ctx;
+};
+int profile_write_html_events(const struct profile *p, const uint32_t *evs, size_t nev,
+			      const struct profile_html_more *more, FILE *f);
 /*
  * The report page's timeline (profile-html.c): when the profile is timed,
  * the tree's data above carries its threads and lanes, and its cells are

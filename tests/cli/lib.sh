@@ -138,3 +138,58 @@ need_perf_sampling() {
 		esac
 	fi
 }
+
+# The pages of report --html and diff --html in a headless browser.
+# find_browser: $browser is the chromium to run them in, or empty.
+find_browser() {
+	browser=
+	for b in chromium chromium-browser google-chrome; do
+		command -v "$b" >/dev/null 2>&1 && browser=$b && return 0
+	done
+	return 1
+}
+
+# dom NAME FILE[#HASH]: the page's state after its script ran (oracle.py page-state) in
+# $TMP/page.txt, read by val; fails NAME and returns 1 where the browser or the script failed.
+dom() {
+	if ! "$browser" --headless=new --no-sandbox --disable-gpu --user-data-dir="$TMP/browser" \
+		--window-size="${DOM_WINDOW:-1280,900}" --dump-dom "file://$2" >"$TMP/dom.html" \
+		2>"$TMP/browser.err" || [ ! -s "$TMP/dom.html" ]; then
+		fail "$1" "$browser --dump-dom failed: $(tail -c 300 "$TMP/browser.err")"
+		return 1
+	fi
+	python3 tests/cli/oracle.py page-state "$TMP/dom.html" >"$TMP/page.txt"
+	if [ "$(val ready)" != 1 ] || [ -n "$(val error)" ]; then
+		fail "$1" "the page's script failed: $(val error)"
+		return 1
+	fi
+}
+
+# sums FILE SECTION: the samples (the -n column's sum) and event count of event SECTION
+# (1-based) in perfev report's text, which the page's totals are checked against.
+sums() {
+	"$PERFEV" report -i "$1" --stdio --no-children -n --sort comm 2>/dev/null | awk -v want="$2" '
+		/^# Samples:/ { sec++ }
+		sec == want && /^# Event count/ { count = $NF }
+		sec == want && !/^#/ && /%/ { n += $2 }
+		END { print n + 0, count + 0 }'
+}
+
+# val KEY: KEY's value in the state dom() read.
+val() {
+	sed -n "s/^$1=//p" "$TMP/page.txt" | head -n 1
+}
+
+# page_shot FILE[#HASH] PNG: a 1280x900 screenshot of the page, of many colours
+# (oracle.py png-colours); the reason in $TMP/cmp.err where not.
+page_shot() {
+	: >"$TMP/cmp.err"
+	if ! "$browser" --headless=new --no-sandbox --disable-gpu --hide-scrollbars \
+		--user-data-dir="$TMP/browser" --window-size=1280,900 --screenshot="$2" \
+		"file://$1" >/dev/null 2>"$TMP/browser.err" || [ ! -f "$2" ]; then
+		tail -c 300 "$TMP/browser.err" >"$TMP/cmp.err"
+		return 1
+	fi
+	[ "$(wc -c <"$2")" -gt 10000 ] || { echo "$2: $(wc -c <"$2") bytes" >"$TMP/cmp.err"; return 1; }
+	python3 tests/cli/oracle.py png-colours "$2" 1280 900 16 >"$TMP/cmp.err" 2>&1
+}

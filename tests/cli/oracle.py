@@ -18,6 +18,8 @@ usage: oracle.py PERFEV ORACLE [--known FILE] [--no-tracepoints] [--label NAME]
        oracle.py annotate-samples-cmp PERF_SCRIPT_OUT PERFEV_ANNOTATE_OUT DSO [--max D]
        oracle.py fake-kcore OUT KALLSYMS
        oracle.py print-line-cmp PERF_ANNOTATE_L_OUT PERFEV_ANNOTATE_L_OUT
+       oracle.py page-state DOM | png-colours PNG W H MIN | page-alone PAGE MAX_BYTES
+       oracle.py diff-top PERFEV_DIFF_OUT NAME CHANGE | diff-data PAGE BASE NEW
 
 The first form compares perfev's parse of event strings with what perf
 printed for them.  ORACLE is the output of tests/data/perf-oracle/gen.sh:
@@ -1102,10 +1104,8 @@ def stacks_weight(args):
 
 def page_stacks(d):
     """The stacks of a report page's data as [event, comm, samples, period, frames...] (frames
-    outermost first): the list itself in the stacks form, else each node of the call trees
-    with samples or a count of its own, by its path from its event's root."""
-    if "stacks" in d:
-        return d["stacks"]
+    outermost first): each node of the call trees with samples or a count of its own, by its
+    path from its event's root."""
     nodes, nf = d["nodes"], len(d["frames"]) // 3
     path, out = [], []
     for i in range(0, len(nodes), 4):
@@ -1581,6 +1581,175 @@ def folded_neighbours(args):
     return 0
 
 
+def page_state(args):
+    """page-state DOM: the state of a page perfev report --html or perfev diff --html wrote,
+    as a headless browser's --dump-dom left it, as key=value lines: the summary element's
+    data-* attributes, the tables' rows (rowN=CELL|CELL|..., total.NAME=its Total %), the
+    event selector (select=shown|hidden|absent N), the metadata (meta=VALUE)."""
+    from html.parser import HTMLParser
+
+    class Page(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.out, self.rows, self.dd, self.opts = [], [], [], 0
+            self.tbody = self.td = self.indd = False
+            self.select = "absent"
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            if a.get("id") == "summary":
+                self.out += ["%s=%s" % (k[5:], v) for k, v in attrs if k.startswith("data-")]
+            if a.get("id") == "inj":
+                self.out.append("injected=1")
+            if tag == "select" and a.get("id") == "event":
+                self.select = "hidden" if "hidden" in a else "shown"
+            self.opts += tag == "option"
+            self.tbody |= tag == "tbody"
+            if self.tbody and tag == "tr":
+                self.rows.append([])
+            if self.tbody and tag == "td":
+                self.rows[-1].append("")
+                self.td = True
+            if tag == "dd":
+                self.dd.append("")
+                self.indd = True
+
+        def handle_endtag(self, tag):
+            self.td &= tag != "td"
+            self.indd &= tag != "dd"
+            self.tbody &= tag != "tbody"
+
+        def handle_data(self, d):
+            if self.td:
+                self.rows[-1][-1] += d
+            if self.indd:
+                self.dd[-1] += d
+
+    p = Page()
+    p.feed(open(args[0], errors="replace").read())
+    print("\n".join(p.out))
+    print("select=%s %d" % (p.select, p.opts))
+    for i, r in enumerate(p.rows):
+        print("row%d=%s" % (i, "|".join(r)))
+        print("total.%s=%s" % (r[0], r[3]))
+    for d in p.dd:
+        print("meta=" + d)
+    return 0
+
+
+def png_colours(args):
+    """png-colours PNG W H MIN: the screenshot PNG is W x H pixels (8-bit RGB or RGBA) with at
+    least MIN colours (sampled on every fourth row, every second pixel)."""
+    import zlib
+    path, want_w, want_h, least = args[0], int(args[1]), int(args[2]), int(args[3])
+    b = open(path, "rb").read()
+    if b[:8] != b"\x89PNG\r\n\x1a\n":
+        sys.exit("not a PNG")
+    pos, idat, w, h, bpp = 8, b"", 0, 0, 3
+    while pos < len(b):
+        n, t = struct.unpack(">I4s", b[pos:pos + 8])
+        d = b[pos + 8:pos + 8 + n]
+        if t == b"IHDR":
+            w, h, depth, ctype = struct.unpack(">IIBB", d[:10])
+            if depth != 8 or ctype not in (2, 6):
+                sys.exit("unexpected PNG format: depth %d, colour type %d" % (depth, ctype))
+            bpp = 3 if ctype == 2 else 4
+        elif t == b"IDAT":
+            idat += d
+        pos += 12 + n
+    if (w, h) != (want_w, want_h):
+        sys.exit("%dx%d, not %dx%d" % (w, h, want_w, want_h))
+    raw, stride = zlib.decompress(idat), w * bpp
+    prev, colours = bytearray(stride), set()
+    for y in range(h):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            c = prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + prev[i]) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + prev[i]) // 2) & 255
+            elif f == 4:
+                p = a + prev[i] - c
+                pa, pb, pc = abs(p - a), abs(p - prev[i]), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else prev[i] if pb <= pc else c)) & 255
+        if y % 4 == 0:
+            colours.update(bytes(line[i:i + 3]) for i in range(0, stride, bpp * 2))
+        prev = line
+    if len(colours) < least:
+        sys.exit("only %d colours" % len(colours))
+    return 0
+
+
+def page_alone(args):
+    """page-alone PAGE MAX_BYTES: the page is under MAX_BYTES without its data and loads
+    nothing from elsewhere (no src or href attribute, @import or url())."""
+    s = open(args[0], encoding="utf-8").read()
+    if not re.search(r'<script type="application/json" id="perfev-data">', s):
+        sys.exit("no data element")
+    page = re.sub(r'(<script type="application/json" id="[a-z-]*">)(.*?)(</script>)', r'\1\3', s,
+                  flags=re.S)
+    if len(page.encode()) >= int(args[1]):
+        sys.exit("the page is %d bytes without its data" % len(page.encode()))
+    ext = re.search(r'<[^>]*\s(src|href)\s*=|@import|url\(', page)
+    if ext:
+        sys.exit("loads something: %s" % page[ext.start():ext.start() + 80])
+    return 0
+
+
+def diff_top(args):
+    """diff-top PERFEV_DIFF_OUT NAME CHANGE: perfev diff's table (-c delta-abs) agrees with a
+    page naming NAME the function whose share changed most, by CHANGE points (signed): NAME's
+    row has a Delta of CHANGE's sign within 0.5 points of it, and no row's Delta is more than
+    1 point larger in size (two changes that close are the same within sampling noise)."""
+    path, name, change = args[0], args[1], float(args[2])
+    deltas = {}
+    for line in open(path, errors="replace"):
+        m = re.match(r"\s+(?:[\d.]+%)?\s+([-+][\d.]+)%.*\[.\] (\S+)\s*$", line)
+        if m:
+            deltas.setdefault(m.group(2), float(m.group(1)))
+    if name not in deltas:
+        sys.exit("'%s' is not in perfev diff's table: %s" % (name, sorted(deltas)[:10]))
+    d, big = deltas[name], max(abs(v) for v in deltas.values())
+    if (d < 0) != (change < 0) or abs(d - change) > 0.5 or big > abs(d) + 1:
+        sys.exit("the page: %s %+.2f; perfev diff's table: %s %+.2f, the largest change %.2f" %
+                 (name, change, name, d, big))
+    return 0
+
+
+def diff_data(args):
+    """diff-data PAGE BASE NEW: perfev diff --html's data: the report page's, of two events
+    (the baseline's, the new file's) whose call trees hold their whole counts, with hot_a and
+    hot_b sampled and called from main in both, and a "diff" object naming them and the
+    files BASE and NEW."""
+    page, base, new = args
+    s = open(page, encoding="utf-8").read()
+    m = re.search(r'<script type="application/json" id="perfev-data">(.*?)</script>', s, re.S)
+    if not m:
+        sys.exit("no data element")
+    d = json.loads(m.group(1))
+    want = {"base": 0, "new": 1, "base_file": base, "new_file": new}
+    if d.get("diff") != want or len(d["events"]) != 2:
+        sys.exit("diff %s, %d events; want %s, 2 events" % (d.get("diff"), len(d["events"]), want))
+    names = [d["strings"][d["frames"][3 * i]] for i in range(len(d["frames"]) // 3)]
+    for e, side in enumerate(("baseline", "new")):
+        stacks = [st for st in page_stacks(d) if st[0] == e]
+        total = sum(st[3] for st in stacks)
+        if total != d["events"][e]["period"] or not d["events"][e]["samples"]:
+            sys.exit("%s: the tree holds %d, the event's count is %d" %
+                     (side, total, d["events"][e]["period"]))
+        leaves = {names[st[-1]] for st in stacks if len(st) > 4}
+        if not {"hot_a", "hot_b"} <= leaves:
+            sys.exit("%s: leaves %s" % (side, sorted(leaves)[:10]))
+        if not any(names[f] == "main" for st in stacks for f in st[4:-1]):
+            sys.exit("%s: no call chains through main" % side)
+    print(base, new)
+    return 0
+
+
 COMMANDS = {"same": same, "top-find": top_find, "report-cmp": report_cmp, "set-build-id": set_build_id, "chains-cmp": chains_cmp,
             "chains-find": chains_find, "chains-dist": chains_dist, "graph-cmp": graph_cmp,
             "attr-delta": attr_delta, "stat-attr-delta": stat_attr_delta,
@@ -1593,7 +1762,9 @@ COMMANDS = {"same": same, "top-find": top_find, "report-cmp": report_cmp, "set-b
             "print-line-cmp": print_line_cmp,
             "diff-cmp": diff_cmp, "diff-marks": diff_marks,
             "pprof-check": pprof_check, "push-check": push_check, "evil-tar": evil_tar,
-            "folded-neighbours": folded_neighbours}
+            "folded-neighbours": folded_neighbours,
+            "page-state": page_state, "png-colours": png_colours, "page-alone": page_alone,
+            "diff-top": diff_top, "diff-data": diff_data}
 
 
 

@@ -134,38 +134,20 @@ if [ -n "$rec_ok" ]; then
 	fi
 fi
 
-# --html: one page, no network, with both profiles embedded as JSON a parser reads; in a
-# headless browser it draws, hot_b (grown) red and hot_a (shrunk) blue.
-cat >"$TMP/html.py" <<'PY'
-import json, re, sys
-s = open(sys.argv[1], encoding="utf-8").read()
-data = {}
-for m in re.finditer(r'<script type="application/json" id="perfev-([a-z]+)">(.*?)</script>', s, re.S):
-    data[m.group(1)] = json.loads(m.group(2))
-if set(data) != {"files", "base", "new"}:
-    sys.exit("data elements: %s" % sorted(data))
-for side in ("base", "new"):
-    d = data[side]
-    total = sum(st[3] for st in d["stacks"])
-    if total != d["events"][0]["period"] or len(d["events"]) != 1:
-        sys.exit("%s: stacks sum to %d, the event's period is %d" % (side, total, d["events"][0]["period"]))
-    names = {d["strings"][d["frames"][3 * st[-1]]] for st in d["stacks"]}
-    if not {"hot_a", "hot_b"} <= names:
-        sys.exit("%s: leaves %s" % (side, sorted(names)[:10]))
-    if not any(d["strings"][d["frames"][3 * st[-2]]] == "main" for st in d["stacks"] if len(st) > 5):
-        sys.exit("%s: no call chains through main" % side)
-page = re.sub(r'<script type="application/json".*?</script>', "", s, flags=re.S)
-ext = re.search(r'<[^>]*\s(src|href)\s*=|@import|url\(', page)
-if ext:
-    sys.exit("loads something: %s" % page[ext.start():ext.start() + 80])
-print(data["files"]["base"], data["files"]["new"])
-PY
+# --html: the report page in its diff mode, one file loading nothing from elsewhere, with both
+# profiles' call trees in its data.  In a headless browser it draws the new profile, hot_b
+# (grown) red and hot_a (shrunk) blue; the function whose share changed most is the one
+# perfev diff's table gives the largest delta, by as much; either profile alone shows the
+# text report's totals of its file; search, zoom, keys, the sandwich view and the screenshot
+# work as on the report page.
 if [ -n "$rec_ok" ]; then
 	run "$PERFEV" diff --html "$TMP/d.html" "$TMP/A.data" "$TMP/B.data"
 	if expect_rc diff_html 0; then
 		if [ -s "$TMP/out" ]; then
 			fail diff_html "--html alone printed the table too"
-		elif python3 "$TMP/html.py" "$TMP/d.html" >"$TMP/html.err" 2>&1; then
+		elif python3 tests/cli/oracle.py diff-data "$TMP/d.html" "$TMP/A.data" "$TMP/B.data" \
+			>"$TMP/html.err" 2>&1 &&
+			python3 tests/cli/oracle.py page-alone "$TMP/d.html" 60000 >"$TMP/html.err" 2>&1; then
 			pass diff_html
 		else
 			fail diff_html "$(cat "$TMP/html.err")"
@@ -177,30 +159,73 @@ if [ -n "$rec_ok" ]; then
 	else
 		fail diff_html_stdio "--stdio --html: no table, or another page"
 	fi
-	browser=
-	for b in chromium chromium-browser google-chrome; do
-		command -v "$b" >/dev/null 2>&1 && browser=$b && break
-	done
-	if [ -z "$browser" ]; then
+	"$PERFEV" diff "$TMP/A.data" "$TMP/B.data" >"$TMP/table.txt" 2>/dev/null
+	if ! find_browser; then
 		skip chromium diff_html_browser "chromium is not installed (make check installs it: sh scripts/deps.sh --test)"
-	elif ! timeout 120 "$browser" --headless=new --no-sandbox --disable-gpu --enable-logging=stderr \
-		--user-data-dir="$TMP/browser" --dump-dom "file://$TMP/d.html" >"$TMP/dom.html" \
-		2>"$TMP/browser.err" || [ ! -s "$TMP/dom.html" ]; then
-		fail diff_html_browser "$browser --dump-dom failed: $(tail -c 300 "$TMP/browser.err")"
-	else
-		sum=$(grep -o '<div id="summary"[^>]*>' "$TMP/dom.html")
-		attr() {
-			printf '%s\n' "$sum" | sed -n "s/.* data-$1=\"\\([^\"]*\\)\".*/\\1/p"
-		}
-		if [ "$(attr ready)" != 1 ] || [ -n "$(attr error)" ] ||
-			grep -q 'Uncaught' "$TMP/browser.err"; then
-			fail diff_html_browser "the page's script failed: $(attr error) $(grep -m1 Uncaught "$TMP/browser.err")"
-		elif [ "$(attr up)" != hot_b ] || [ "$(attr down)" != hot_a ] ||
-			! attr up-color | grep -q '^hsl(0,' || ! attr down-color | grep -q '^hsl(215,' ||
-			[ "$(attr drawn)" -lt 5 ]; then
-			fail diff_html_browser "summary: $sum"
+	elif dom diff_html_browser "$TMP/d.html"; then
+		if grep -q 'Uncaught' "$TMP/browser.err"; then
+			fail diff_html_browser "the page's script failed: $(grep -m1 Uncaught "$TMP/browser.err")"
+		elif [ "$(val diff)" != 1 ] || [ "$(val diff-view)" != 1 ] || [ "$(val select)" != "shown 3" ] ||
+			[ "$(val up)" != hot_b ] || [ "$(val down)" != hot_a ] ||
+			! val up-color | grep -q '^hsl(0,' || ! val down-color | grep -q '^hsl(215,' ||
+			[ "$(val drawn)" -lt 5 ]; then
+			fail diff_html_browser "summary: $(tr '\n' ' ' <"$TMP/page.txt" | head -c 600)"
 		else
 			pass diff_html_browser
+		fi
+		# The table's first row (sorted by the size of the change) and the summary agree with
+		# perfev diff's table.
+		if [ "$(val sort)" = absChange ] && [ "$(val top)" = "$(val top-change)" ] &&
+			python3 tests/cli/oracle.py diff-top "$TMP/table.txt" "$(val top-change)" \
+				"$(val top-change-pct)" >"$TMP/cmp.err" 2>&1; then
+			pass diff_html_top
+		else
+			fail diff_html_top "sorted by '$(val sort)', first '$(val top)': $(cat "$TMP/cmp.err")"
+		fi
+		hot_b_total=$(val total.hot_b)
+	fi
+	# Each file's profile alone, with the normal colours: the text report's totals.
+	for k in 0 1; do
+		f=$TMP/A.data
+		[ $k = 1 ] && f=$TMP/B.data
+		[ -n "$browser" ] && dom diff_html_alone "$TMP/d.html#event=$k" || continue
+		sums "$f" 1 >"$TMP/sums"
+		read -r samples count <"$TMP/sums"
+		if [ "$(val diff-view)" = 0 ] && [ "$samples" -gt 0 ] && [ "$(val total)" = "$samples" ] &&
+			[ "$(val period)" = "$count" ]; then
+			pass "diff_html_alone_$k"
+		else
+			fail "diff_html_alone_$k" "diff view $(val diff-view), $(val total) samples, count $(val period); perfev report -i $f: $samples, $count"
+		fi
+	done
+	# Search and zoom in the diff view: hot_b's share of the new profile, as its table row.
+	if [ -n "$browser" ] && [ -n "${hot_b_total:-}" ] && dom diff_html_search "$TMP/d.html#search=%5Ehot_b%24"; then
+		got=$(val search-pct) view=$(val diff-view)
+		if dom diff_html_search "$TMP/d.html#zoom=hot_b"; then
+			if [ "$got" = "$hot_b_total" ] && [ "$(val zoom)" = hot_b ] &&
+				[ "$(val zoom-pct)" = "$hot_b_total" ] && [ "$view$(val diff-view)" = 11 ]; then
+				pass diff_html_search
+			else
+				fail diff_html_search "^hot_b\$ matched $got%, zoomed into '$(val zoom)' $(val zoom-pct)%; hot_b's total $hot_b_total% (diff view $view$(val diff-view))"
+			fi
+		fi
+	fi
+	# Keys (f: the flame graph, roots at the bottom; up: into the widest child, the command) and
+	# the sandwich view.
+	if [ -n "$browser" ] && dom diff_html_keys "$TMP/d.html#keys=f,ArrowUp&sandwich=main"; then
+		if [ "$(val diff-view)" = 1 ] && [ "$(val view)" = flame ] &&
+			[ "$(val zoom)" = diff-workload ] && [ "$(val sandwich)" = main ] &&
+			[ "$(val sandwich-pct)" = "$(val total.main)" ]; then
+			pass diff_html_keys
+		else
+			fail diff_html_keys "diff view $(val diff-view), view $(val view), zoomed into '$(val zoom)', sandwich of '$(val sandwich)' $(val sandwich-pct)% (main's total $(val total.main)%)"
+		fi
+	fi
+	if [ -n "$browser" ]; then
+		if page_shot "$TMP/d.html" "$TMP/shot.png"; then
+			pass diff_html_screenshot
+		else
+			fail diff_html_screenshot "$(cat "$TMP/cmp.err")"
 		fi
 	fi
 fi

@@ -622,129 +622,6 @@ fi
 # samples none is too narrow to draw) and ranks the same function first; its
 # search and zoom (asked for in the address: #search=RE, #zoom=NAME,
 # #event=N) agree with its table; strings from the recording stay text.
-browser=
-for b in chromium chromium-browser google-chrome; do
-	command -v "$b" >/dev/null 2>&1 && browser=$b && break
-done
-# page.py DOM: the page's state as key=value lines (the summary element's
-# data-* attributes, the table's rows, the event selector, the metadata).
-cat >"$TMP/page.py" <<'PY'
-import sys
-from html.parser import HTMLParser
-class Page(HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.out, self.rows, self.dd, self.opts = [], [], [], 0
-        self.tbody = self.td = self.indd = False
-        self.select = "absent"
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if a.get("id") == "summary":
-            self.out += ["%s=%s" % (k[5:], v) for k, v in attrs if k.startswith("data-")]
-        if a.get("id") == "inj":
-            self.out.append("injected=1")
-        if tag == "select" and a.get("id") == "event":
-            self.select = "hidden" if "hidden" in a else "shown"
-        self.opts += tag == "option"
-        self.tbody |= tag == "tbody"
-        if self.tbody and tag == "tr":
-            self.rows.append([])
-        if self.tbody and tag == "td":
-            self.rows[-1].append("")
-            self.td = True
-        if tag == "dd":
-            self.dd.append("")
-            self.indd = True
-    def handle_endtag(self, tag):
-        self.td &= tag != "td"
-        self.indd &= tag != "dd"
-        self.tbody &= tag != "tbody"
-    def handle_data(self, d):
-        if self.td:
-            self.rows[-1][-1] += d
-        if self.indd:
-            self.dd[-1] += d
-p = Page()
-p.feed(open(sys.argv[1], errors="replace").read())
-print("\n".join(p.out))
-print("select=%s %d" % (p.select, p.opts))
-for i, r in enumerate(p.rows):
-    print("row%d=%s" % (i, "|".join(r)))
-    print("total.%s=%s" % (r[0], r[3]))
-for d in p.dd:
-    print("meta=" + d)
-PY
-# png.py FILE: the screenshot is a PNG of the window's size with many colours.
-cat >"$TMP/png.py" <<'PY'
-import struct, sys, zlib
-b = open(sys.argv[1], "rb").read()
-if b[:8] != b"\x89PNG\r\n\x1a\n":
-    sys.exit("not a PNG")
-pos, idat, w = 8, b"", 0
-while pos < len(b):
-    n, t = struct.unpack(">I4s", b[pos:pos + 8])
-    d = b[pos + 8:pos + 8 + n]
-    if t == b"IHDR":
-        w, h, depth, ctype = struct.unpack(">IIBB", d[:10])
-        if depth != 8 or ctype not in (2, 6):
-            sys.exit("unexpected PNG format: depth %d, colour type %d" % (depth, ctype))
-        bpp = 3 if ctype == 2 else 4
-    elif t == b"IDAT":
-        idat += d
-    pos += 12 + n
-if (w, h) != (1280, 900):
-    sys.exit("%dx%d, not 1280x900" % (w, h))
-raw, stride = zlib.decompress(idat), w * bpp
-prev, colours = bytearray(stride), set()
-for y in range(h):
-    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-    for i in range(stride):
-        a = line[i - bpp] if i >= bpp else 0
-        c = prev[i - bpp] if i >= bpp else 0
-        if f == 1: line[i] = (line[i] + a) & 255
-        elif f == 2: line[i] = (line[i] + prev[i]) & 255
-        elif f == 3: line[i] = (line[i] + (a + prev[i]) // 2) & 255
-        elif f == 4:
-            p = a + prev[i] - c
-            pa, pb, pc = abs(p - a), abs(p - prev[i]), abs(p - c)
-            line[i] = (line[i] + (a if pa <= pb and pa <= pc else prev[i] if pb <= pc else c)) & 255
-    if y % 4 == 0:
-        colours.update(bytes(line[i:i + 3]) for i in range(0, stride, bpp * 2))
-    prev = line
-if len(colours) < 16:
-    sys.exit("only %d colours" % len(colours))
-PY
-# size.py PAGE: under 60 kB without its data, and nothing loaded from elsewhere.
-cat >"$TMP/size.py" <<'PY'
-import re, sys
-s = open(sys.argv[1], encoding="utf-8").read()
-if not re.search(r'<script type="application/json" id="perfev-data">', s):
-    sys.exit("no data element")
-page = re.sub(r'(<script type="application/json" id="[a-z-]*">)(.*?)(</script>)', r'\1\3', s,
-              flags=re.S)
-if len(page.encode()) >= 60000:
-    sys.exit("the page is %d bytes without its data" % len(page.encode()))
-ext = re.search(r'<[^>]*\s(src|href)\s*=|@import|url\(', page)
-if ext:
-    sys.exit("loads something: %s" % page[ext.start():ext.start() + 80])
-PY
-val() {
-	sed -n "s/^$1=//p" "$TMP/page.txt" | head -n 1
-}
-# dom NAME FILE[#HASH]: the page's state after its script ran, in $TMP/page.txt.
-dom() {
-	if ! "$browser" --headless=new --no-sandbox --disable-gpu --user-data-dir="$TMP/browser" \
-		--window-size="${DOM_WINDOW:-1280,900}" --dump-dom "file://$2" >"$TMP/dom.html" \
-		2>"$TMP/browser.err" || [ ! -s "$TMP/dom.html" ]; then
-		fail "$1" "$browser --dump-dom failed: $(tail -c 300 "$TMP/browser.err")"
-		return 1
-	fi
-	python3 "$TMP/page.py" "$TMP/dom.html" >"$TMP/page.txt"
-	if [ "$(val ready)" != 1 ] || [ -n "$(val error)" ]; then
-		fail "$1" "the page's script failed: $(val error)"
-		return 1
-	fi
-}
 # range_same NAME HASH: $TMP/tl.html#HASH chooses a time range (data-range-ns: its first
 # and last nanosecond) whose samples and first function (name, self share, self samples) are
 # perf report --time's for the same nanoseconds.
@@ -771,14 +648,7 @@ range_same() {
 		fail "$1" "range $(val range) s ($from,$to): $(val total) samples, first '$got'; perf report --time: $n, first '$want'"
 	fi
 }
-# sums FILE SECTION: the samples (the -n column's sum) and event count of event SECTION (1-based).
-sums() {
-	"$PERFEV" report -i "$1" --stdio --no-children -n --sort comm 2>/dev/null | awk -v want="$2" '
-		/^# Samples:/ { sec++ }
-		sec == want && /^# Event count/ { count = $NF }
-		sec == want && !/^#/ && /%/ { n += $2 }
-		END { print n + 0, count + 0 }'
-}
+find_browser
 
 if [ -z "$browser" ]; then
 	skip chromium report_html "chromium is not installed (make check installs it: sh scripts/deps.sh --test)"
@@ -789,7 +659,7 @@ else
 	page="$TMP/html-page.html"
 	run "$PERFEV" report -i "$TMP/html.data" --html "$page"
 	if expect_rc report_html 0; then
-		if python3 "$TMP/size.py" "$page" >"$TMP/cmp.err" 2>&1; then
+		if python3 tests/cli/oracle.py page-alone "$page" 60000 >"$TMP/cmp.err" 2>&1; then
 			pass report_html
 		else
 			fail report_html "$(cat "$TMP/cmp.err")"
@@ -842,14 +712,10 @@ else
 			fail report_html_zoom "zoomed into '$(val zoom)', $(val zoom-pct)%, main's total is $main_total%"
 		fi
 	fi
-	if "$browser" --headless=new --no-sandbox --disable-gpu --hide-scrollbars \
-		--user-data-dir="$TMP/browser" --window-size=1280,900 --screenshot="$TMP/shot.png" \
-		"file://$page" >/dev/null 2>"$TMP/browser.err" && [ -f "$TMP/shot.png" ] &&
-		[ "$(wc -c <"$TMP/shot.png")" -gt 10000 ] &&
-		python3 "$TMP/png.py" "$TMP/shot.png" >"$TMP/cmp.err" 2>&1; then
+	if page_shot "$page" "$TMP/shot.png"; then
 		pass report_html_screenshot
 	else
-		fail report_html_screenshot "$(cat "$TMP/cmp.err" 2>/dev/null) $(tail -c 300 "$TMP/browser.err")"
+		fail report_html_screenshot "$(cat "$TMP/cmp.err")"
 	fi
 	# Deep stacks: the first screen shows the roots, at the top (the icicle,
 	# by default) or scrolled to at the bottom of a flame graph taller than

@@ -1,60 +1,37 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * perfev diff --html: one self-contained page with a differential flame
- * graph.  The page is diff-html.html and diff-html.js, turned into byte
- * arrays at build time; it embeds the two profiles as perfev report
- * --html embeds one (profile_write_html_data(): strings, frames, stacks
- * of one event), and its script merges their call trees: widths are the
- * new profile's, colours the change of each frame's share (red: more of
- * the samples than in the baseline, blue: fewer).
+ * perfev diff --html: the report page (profile-html.c) of the baseline's
+ * event and the new file's, with a "diff" object in its data that turns
+ * on the page's diff mode: the flame graph of the new profile, each
+ * frame coloured by the change of its share since the baseline, and the
+ * top functions with their baseline share, new share and change.
  */
-#include <string.h>
 #include "diff.h"
 #include "output/json.h"
 
-static const unsigned char page_html[] = {
-#include "diff-html.html.inc"
-};
-
-static const unsigned char page_js[] = {
-#include "diff-html.js.inc"
-};
-
-/* The names of the two files, as the page's title shows them. */
-static void write_files(const struct diff *d, FILE *f)
-{
-	struct json j;
-
-	json_init_flags(&j, f, JSON_COMPACT | JSON_SCRIPT_SAFE);
-	json_obj_begin(&j);
-	json_kstr(&j, "base", d->paths[0]);
-	json_kstr(&j, "new", d->paths[1]);
-	json_obj_end(&j);
-}
-
 struct diff_page {
 	const struct diff *d;
-	uint32_t base, cur;
 };
 
-static int fill_diff(const char *name, void *ctx, FILE *f)
+/* The page's events 0 and 1 (the baseline, the new file) and the files' names. */
+static void write_diff(struct json *j, void *ctx)
 {
 	const struct diff_page *dp = ctx;
 
-	if (!strncmp(name, "BASE@", 5))
-		return profile_write_html_data(&dp->d->prof, dp->base, f);
-	if (!strncmp(name, "NEW@", 4))
-		return profile_write_html_data(&dp->d->prof, dp->cur, f);
-	if (!strncmp(name, "FILES@", 6))
-		write_files(dp->d, f);
-	else if (!strncmp(name, "SCRIPT@", 7))
-		fwrite(page_js, 1, sizeof(page_js), f);
-	return 0;
+	json_key(j, "diff");
+	json_obj_begin(j);
+	json_ku64(j, "base", 0);
+	json_ku64(j, "new", 1);
+	json_kstr(j, "base_file", dp->d->paths[0]);
+	json_kstr(j, "new_file", dp->d->paths[1]);
+	json_obj_end(j);
 }
 
 int diff_write_html(const struct diff *d, uint32_t base, uint32_t cur, FILE *f)
 {
-	struct diff_page dp = {d, base, cur};
+	struct diff_page dp = {d};
+	struct profile_html_more more = {write_diff, &dp};
+	uint32_t evs[2] = {base, cur};
 
-	return profile_html_fill(page_html, sizeof(page_html), fill_diff, &dp, f);
+	return profile_write_html_events(&d->prof, evs, 2, &more, f);
 }

@@ -6,8 +6,8 @@
  * into byte arrays at build time; this file fills in their markers.
  *
  * The embedded data is a table of strings, a table of frames (name, object,
- * kind) and the stacks as lists of frame indexes, so a frame's strings are
- * written once whatever the number of stacks.  Frames are merged by what
+ * kind) and each event's call tree of frame indexes, so a frame's strings
+ * are written once whatever the number of stacks.  Frames are merged by what
  * the page shows of them (name, object, kind): the profile's frames differ
  * by address, which a flame graph does not show.
  */
@@ -44,6 +44,9 @@ struct page {
 	struct perfev__intern strs;   /* the strings, in index order */
 	struct perfev__intern frames; /* the struct page_frames, as bytes, in index order */
 	uint32_t *map;		      /* profile frame -> page frame, NONE until used */
+	const uint32_t *evs;	      /* the profile events on the page, in page order */
+	size_t nev;
+	uint32_t *ev_of; /* profile event -> page event, NONE when not on the page */
 };
 
 /* The index of @len bytes at @key in @t, added when new. */
@@ -107,18 +110,33 @@ static void page_release(struct page *pg)
 	perfev__intern_release(&pg->strs);
 	perfev__intern_release(&pg->frames);
 	free(pg->map);
+	free(pg->ev_of);
 }
 
-static bool wanted(const struct profile *p, size_t ev, const struct profile_stack *s)
+/* The page's events: @nev profile events @evs, in that order. */
+static int page_events(struct page *pg, const struct profile *p, const uint32_t *evs, size_t nev)
 {
-	return ev >= p->nevents || s->ev == ev;
+	size_t i;
+
+	pg->ev_of = malloc((p->nevents ? p->nevents : 1) * sizeof(*pg->ev_of));
+	if (!pg->ev_of)
+		return -ENOMEM;
+	memset(pg->ev_of, 0xff, (p->nevents ? p->nevents : 1) * sizeof(*pg->ev_of));
+	for (i = 0; i < nev; i++) {
+		if (evs[i] >= p->nevents || pg->ev_of[evs[i]] != NONE)
+			return -EINVAL;
+		pg->ev_of[evs[i]] = (uint32_t)i;
+	}
+	pg->evs = evs;
+	pg->nev = nev;
+	return 0;
 }
 
 /* The tables the stacks or nodes index: the run, the events, the strings, the frames. */
-static void write_tables(struct json *j, const struct profile *p, size_t ev, struct page *pg)
+static void write_tables(struct json *j, const struct profile *p, struct page *pg)
 {
 	const struct profile_meta *m = &p->meta;
-	size_t i, first = 0, nev;
+	size_t i;
 
 	json_key(j, "meta");
 	json_obj_begin(j);
@@ -136,16 +154,13 @@ static void write_tables(struct json *j, const struct profile *p, size_t ev, str
 	json_obj_end(j);
 	json_key(j, "events");
 	json_arr_begin(j);
-	nev = p->nevents;
-	if (ev < p->nevents) {
-		first = ev;
-		nev = ev + 1;
-	}
-	for (i = first; i < nev; i++) {
+	for (i = 0; i < pg->nev; i++) {
+		const struct profile_event *e = &p->events[pg->evs[i]];
+
 		json_obj_begin(j);
-		json_kstr(j, "name", p->events[i].name);
-		json_ku64(j, "samples", p->events[i].samples);
-		json_ku64(j, "period", p->events[i].period);
+		json_kstr(j, "name", e->name);
+		json_ku64(j, "samples", e->samples);
+		json_ku64(j, "period", e->period);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -168,64 +183,6 @@ static void write_tables(struct json *j, const struct profile *p, size_t ev, str
 	}
 	json_arr_end(j);
 	json_break(j);
-}
-
-int profile_write_html_data(const struct profile *p, size_t ev, FILE *f)
-{
-	struct page pg = {0};
-	uint32_t *comm = NULL, fi;
-	size_t i, k;
-	struct json j;
-	int err = -ENOMEM;
-
-	pg.map = malloc((p->nframes ? p->nframes : 1) * sizeof(*pg.map));
-	comm = malloc((p->nstacks ? p->nstacks : 1) * sizeof(*comm));
-	if (!pg.map || !comm)
-		goto out;
-	memset(pg.map, 0xff, (p->nframes ? p->nframes : 1) * sizeof(*pg.map));
-	/* First the tables the stacks index, then the stacks. */
-	for (i = 0; i < p->nstacks; i++) {
-		const struct profile_stack *s = &p->stacks[i];
-
-		if (!wanted(p, ev, s))
-			continue;
-		err = page_str(&pg, s->comm ? s->comm : "[unknown]", &comm[i]);
-		for (k = profile_stack_first(p, s); !err && k < s->nframes; k++)
-			err = s->frames[k] < p->nframes ? page_frame(&pg, p, s->frames[k], &fi)
-							: -EINVAL;
-		if (err)
-			goto out;
-	}
-
-	json_init_flags(&j, f, JSON_COMPACT | JSON_SCRIPT_SAFE);
-	json_obj_begin(&j);
-	json_ku64(&j, "version", 1);
-	write_tables(&j, p, ev, &pg);
-	json_key(&j, "stacks");
-	json_arr_begin(&j);
-	for (i = 0; i < p->nstacks; i++) {
-		const struct profile_stack *s = &p->stacks[i];
-
-		if (!wanted(p, ev, s))
-			continue;
-		json_break(&j);
-		json_arr_begin(&j);
-		json_u64(&j, ev < p->nevents ? 0 : s->ev);
-		json_u64(&j, comm[i]);
-		json_u64(&j, s->samples);
-		json_u64(&j, s->period);
-		/* The profile lists the leaf first; the page wants the root first. */
-		for (k = s->nframes; k-- > profile_stack_first(p, s);)
-			json_u64(&j, pg.map[s->frames[k]]);
-		json_arr_end(&j);
-	}
-	json_arr_end(&j);
-	json_obj_end(&j);
-	err = 0;
-out:
-	free(comm);
-	page_release(&pg);
-	return err;
 }
 
 /*
@@ -278,11 +235,11 @@ static struct tree_key tree_key_at(const struct tree *t, size_t i)
 }
 
 /*
- * Every wanted stack added to @t, its strings and frames to @pg; @leaf (when
- * not NULL) gets each stack's last node, NONE for the stacks not wanted.
+ * Every stack of the page's events added to @t, its strings and frames to
+ * @pg; @leaf (when not NULL) gets each stack's last node, NONE for the
+ * stacks not on the page.
  */
-static int tree_build(struct tree *t, struct page *pg, const struct profile *p, size_t ev,
-		      uint32_t *leaf)
+static int tree_build(struct tree *t, struct page *pg, const struct profile *p, uint32_t *leaf)
 {
 	size_t i, k;
 	uint32_t n, fi, c;
@@ -293,9 +250,9 @@ static int tree_build(struct tree *t, struct page *pg, const struct profile *p, 
 
 		if (leaf)
 			leaf[i] = NONE;
-		if (!wanted(p, ev, s))
+		if (s->ev >= p->nevents || pg->ev_of[s->ev] == NONE)
 			continue;
-		err = tree_node(t, NONE, ev < p->nevents ? 0 : (uint32_t)s->ev, &n);
+		err = tree_node(t, NONE, pg->ev_of[s->ev], &n);
 		if (!err)
 			err = page_str(pg, s->comm ? s->comm : "[unknown]", &c);
 		if (!err)
@@ -375,7 +332,7 @@ struct lane_key {
 
 /* The page's cells of @p's timed samples; @node: each stack's node on the page (NONE: not on it).
  */
-static int time_cells(struct page_times *pt, struct page *pg, const struct profile *p, size_t ev,
+static int time_cells(struct page_times *pt, struct page *pg, const struct profile *p,
 		      const uint32_t *node)
 {
 	uint64_t t0 = UINT64_MAX, t1 = 0;
@@ -416,7 +373,7 @@ static int time_cells(struct page_times *pt, struct page *pg, const struct profi
 		c[n].bucket = (uint32_t)((t->time - t0) / pt->width);
 		c[n].thread = th;
 		c[n].node = node[t->stack];
-		c[n].root = ev < p->nevents ? 0 : s->ev;
+		c[n].root = pg->ev_of[s->ev];
 		c[n].samples = 1;
 		c[n++].period = t->period;
 	}
@@ -577,8 +534,12 @@ void profile_page_times_release(struct page_times *pt)
 	memset(pt, 0, sizeof(*pt));
 }
 
-/* The tree's data; with @pt and a timed profile, the timeline's too (its cells in @pt). */
-static int tree_write(const struct profile *p, size_t ev, FILE *f, struct page_times *pt)
+/*
+ * The page's data of the @nev events @evs; @more adds its keys to the data's
+ * object.  With @pt and a timed profile, the timeline's too (its cells in @pt).
+ */
+static int write_tree(const struct profile *p, const uint32_t *evs, size_t nev,
+		      const struct profile_html_more *more, struct page_times *pt, FILE *f)
 {
 	struct page pg = {0};
 	struct tree t = {0};
@@ -597,11 +558,13 @@ static int tree_write(const struct profile *p, size_t ev, FILE *f, struct page_t
 		if (!leaf)
 			goto out;
 	}
-	err = tree_build(&t, &pg, p, ev, leaf);
+	err = page_events(&pg, p, evs, nev);
+	if (!err)
+		err = tree_build(&t, &pg, p, leaf);
 	if (err)
 		goto out;
 	n = perfev__intern_count(&t.nodes);
-	nroots = ev < p->nevents ? 1 : p->nevents + 1;
+	nroots = nev + 1;
 	err = -ENOMEM;
 	id = malloc((n ? n : 1) * sizeof(*id));
 	root = malloc((n ? n : 1) * sizeof(*root));
@@ -659,7 +622,9 @@ static int tree_write(const struct profile *p, size_t ev, FILE *f, struct page_t
 	json_init_flags(&j, f, JSON_COMPACT | JSON_SCRIPT_SAFE);
 	json_obj_begin(&j);
 	json_ku64(&j, "version", 2);
-	write_tables(&j, p, ev, &pg);
+	write_tables(&j, p, &pg);
+	if (more && more->write)
+		more->write(&j, more->ctx);
 	json_key(&j, "dropped");
 	json_obj_begin(&j);
 	json_ku64(&j, "subtrees", dropped[0]);
@@ -708,7 +673,7 @@ static int tree_write(const struct profile *p, size_t ev, FILE *f, struct page_t
 		}
 		for (i = 0; i < p->nstacks; i++)
 			leaf[i] = leaf[i] == NONE ? NONE : root[leaf[i]];
-		err = time_cells(pt, &pg, p, ev, leaf);
+		err = time_cells(pt, &pg, p, leaf);
 		if (!err)
 			err = write_timeline(&j, pt, nroots);
 	}
@@ -725,9 +690,28 @@ out:
 	return err;
 }
 
+/* Every event (@ev >= nevents) or event @ev alone, as a list of events. */
+static uint32_t *events_of(const struct profile *p, size_t ev, size_t *nev)
+{
+	uint32_t *evs = malloc((p->nevents ? p->nevents : 1) * sizeof(*evs));
+	size_t i;
+
+	*nev = ev < p->nevents ? 1 : p->nevents;
+	if (evs && ev < p->nevents)
+		evs[0] = (uint32_t)ev;
+	for (i = 0; evs && ev >= p->nevents && i < p->nevents; i++)
+		evs[i] = (uint32_t)i;
+	return evs;
+}
+
 int profile_write_html_tree(const struct profile *p, size_t ev, FILE *f)
 {
-	return tree_write(p, ev, f, NULL);
+	size_t nev;
+	uint32_t *evs = events_of(p, ev, &nev);
+	int err = evs ? write_tree(p, evs, nev, NULL, NULL, f) : -ENOMEM;
+
+	free(evs);
+	return err;
 }
 
 /* Write template @t up to its next "@PERFEV_NAME@" marker: its name, or NULL at the end. */
@@ -770,30 +754,44 @@ int profile_html_fill(const unsigned char *page, size_t len, profile_html_fill_f
 	return 0;
 }
 
-struct report_page {
+/* The report page of some events: what profile_html_fill() fills in. */
+struct events_page {
 	const struct profile *p;
-	size_t ev;
+	const uint32_t *evs;
+	size_t nev;
+	const struct profile_html_more *more;
 	struct page_times times;
 };
 
-static int fill_report(const char *name, void *ctx, FILE *f)
+static int fill_events(const char *name, void *ctx, FILE *f)
 {
-	struct report_page *rp = ctx;
+	struct events_page *ep = ctx;
 
 	if (!strncmp(name, "DATA@", 5))
-		return tree_write(rp->p, rp->ev, f, &rp->times);
+		return write_tree(ep->p, ep->evs, ep->nev, ep->more, &ep->times, f);
 	if (!strncmp(name, "TIMES@", 6))
-		return profile_write_html_times(&rp->times, f);
+		return profile_write_html_times(&ep->times, f);
 	if (!strncmp(name, "SCRIPT@", 7))
 		fwrite(page_js, 1, sizeof(page_js), f);
 	return 0;
 }
 
+int profile_write_html_events(const struct profile *p, const uint32_t *evs, size_t nev,
+			      const struct profile_html_more *more, FILE *f)
+{
+	struct events_page ep = {p, evs, nev, more, {0}};
+	int err = profile_html_fill(page_html, sizeof(page_html), fill_events, &ep, f);
+
+	profile_page_times_release(&ep.times);
+	return err;
+}
+
 int profile_write_html(const struct profile *p, size_t ev, FILE *f)
 {
-	struct report_page rp = {p, ev, {0}};
-	int err = profile_html_fill(page_html, sizeof(page_html), fill_report, &rp, f);
+	size_t nev;
+	uint32_t *evs = events_of(p, ev, &nev);
+	int err = evs ? profile_write_html_events(p, evs, nev, NULL, f) : -ENOMEM;
 
-	profile_page_times_release(&rp.times);
+	free(evs);
 	return err;
 }

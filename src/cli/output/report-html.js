@@ -61,6 +61,186 @@
 		return (colorCache[f] = c);
 	}
 
+	// ---- diff mode (perfev diff --html): D.diff = {base, new, base_file,
+	// new_file} names the baseline's event and the new one.  Its view (the
+	// event selector's last entry, shown first) draws the new event's tree,
+	// each frame coloured by the change of its share of the event (with its
+	// callees) against the same call path in the baseline: red, more of the
+	// samples than in the baseline; blue, fewer; grey, about the same.  The
+	// table adds each function's self share in both, as perfev diff's table
+	// counts them, and the changes.  Either event alone has the normal colours.
+	var DF = { on: false, TB: null, at: null, chg: null, max: 0, ths: null, legend: null, normal: null, sort: null };
+	var DIFF_KEYS = { base: 1, neu: 1, change: 1, absChange: 1, tchange: 1 };
+	// The event that show(@e) builds: @e === nev is the diff view.
+	function diffEvent(e) {
+		if (!D.diff)
+			return e;
+		if (!DF.ths)
+			diffInit();
+		DF.on = e === nev;
+		DF.ths.forEach(function (th) {
+			th.hidden = !DF.on;
+		});
+		// (a legend's display: flex would outdo the hidden attribute)
+		DF.legend.style.display = DF.on ? '' : 'none';
+		DF.normal.style.display = DF.on ? 'none' : '';
+		// The diff view's sort, kept while either event is shown alone.
+		if (!DF.on && DIFF_KEYS[sortKey]) {
+			DF.sort = [sortKey, sortDir];
+			sortKey = 'self';
+			sortDir = -1;
+		} else if (DF.on && DF.sort) {
+			sortKey = DF.sort[0];
+			sortDir = DF.sort[1];
+			DF.sort = null;
+		}
+		sel.value = e;
+		summary.setAttribute('data-diff', '1');
+		summary.setAttribute('data-diff-view', DF.on ? '1' : '0');
+		return DF.on ? D.diff.new : e;
+	}
+	function diffInit() {
+		var files = [D.diff.base_file, D.diff.new_file];
+		[D.diff.base, D.diff.new].forEach(function (e, i) {
+			if (sel.options[e])
+				sel.options[e].textContent = (i ? 'new: ' : 'baseline: ') + D.events[e].name + ' (' +
+					files[i] + ')' + (evHas[e] ? '' : ' (no samples)');
+		});
+		var o = document.createElement('option');
+		o.value = nev;
+		o.textContent = 'difference: new against the baseline';
+		sel.appendChild(o);
+		var head = $('top').tHead.rows[0];
+		DF.ths = [['base', 'Baseline %', 'Self share in the baseline, as perfev diff counts it'],
+			['neu', 'New %', 'Self share in the new profile'],
+			['change', 'Change', 'New % minus Baseline %, in points (perfev diff\'s Delta)'],
+			['tchange', 'Total change', 'The change of the total share (with callees), in points']
+		].map(function (c) {
+			var th = document.createElement('th');
+			th.className = 'num';
+			th.setAttribute('data-key', c[0]);
+			th.textContent = c[1];
+			th.title = c[2];
+			head.appendChild(th);
+			return th;
+		});
+		DF.normal = document.querySelector('#graph .legend');
+		DF.legend = document.createElement('span');
+		DF.legend.className = 'legend';
+		DF.normal.parentNode.appendChild(DF.legend);
+		document.querySelector('header h1').textContent = 'perfev diff';
+		document.title = 'perfev diff';
+		sortKey = 'absChange';
+	}
+	// Per node of T: the baseline's node on the same call path (-1: none) and
+	// the change of the share; then the functions' rows @list (the new
+	// event's) with the baseline's, matched by name and object.
+	function diffRows(list) {
+		if (!DF.on)
+			return list;
+		if (!DF.TB)
+			DF.TB = build(D.diff.base);
+		var TB = DF.TB, K = NF + S.length, key = new Map(), n;
+		for (n = 1; n < TB.n; n++)
+			key.set(TB.par[n] * K + TB.fr[n], n);
+		var at = new Int32Array(T.n), chg = new Float64Array(T.n), up = -1, down = -1;
+		DF.max = 0;
+		for (n = 0; n < T.n; n++) {
+			var b = n === 0 ? 0 : at[T.par[n]] < 0 ? undefined : key.get(at[T.par[n]] * K + T.fr[n]);
+			at[n] = b === undefined ? -1 : b;
+			chg[n] = T.val[n] / T.whole - (b === undefined ? 0 : TB.val[b] / TB.whole);
+			if (n === 0 || T.fr[n] >= NF)
+				continue;
+			DF.max = Math.max(DF.max, Math.abs(chg[n]));
+			if (up < 0 || chg[n] > chg[up])
+				up = n;
+			if (down < 0 || chg[n] < chg[down])
+				down = n;
+		}
+		DF.at = at;
+		DF.chg = chg;
+		DF.legend.innerHTML = '';
+		[['hsl(0,80%,55%)', 'more of the samples than in the baseline'], ['hsl(215,80%,55%)', 'fewer'],
+			['hsl(0,0%,85%)', 'about the same']].forEach(function (l) {
+			var s = document.createElement('span'), i = document.createElement('i');
+			i.style.background = l[0];
+			s.appendChild(i);
+			s.appendChild(document.createTextNode(l[1]));
+			DF.legend.appendChild(s);
+		});
+		DF.legend.appendChild(document.createTextNode('width: the new profile; colour: the change of ' +
+			'the share with callees, deepest at a change of ' + (100 * DF.max).toFixed(2) + ' points'));
+		summary.setAttribute('data-up', up > 0 ? name(T.fr[up]) : '');
+		summary.setAttribute('data-up-color', up > 0 ? diffColor(up) : '');
+		summary.setAttribute('data-down', down > 0 ? name(T.fr[down]) : '');
+		summary.setAttribute('data-down-color', down > 0 ? diffColor(down) : '');
+		// The baseline's functions: functions() over its tree.
+		var keepT = T, keepIx = fnIndex;
+		T = TB;
+		var bl = functions(D.diff.base), inBase = new Map(), inNew = new Set(), top = null;
+		T = keepT;
+		fnIndex = keepIx;
+		bl.forEach(function (r) {
+			inBase.set(r.id, r);
+		});
+		list.forEach(function (r) {
+			inNew.add(r.id);
+		});
+		// The functions gone from the new profile, too.
+		bl.forEach(function (r) {
+			if (!inNew.has(r.id))
+				list.push({ id: r.id, name: r.name, dso: r.dso, self: 0, total: 0, selfS: 0, totalS: 0 });
+		});
+		list.forEach(function (r) {
+			var o = inBase.get(r.id);
+			r.base = o ? o.self / TB.whole : 0;
+			r.neu = r.self / T.whole;
+			r.change = r.neu - r.base;
+			r.absChange = Math.abs(r.change);
+			r.tchange = r.total / T.whole - (o ? o.total / TB.whole : 0);
+			if (!top || r.absChange > top.absChange)
+				top = r;
+		});
+		if (top) {
+			summary.setAttribute('data-top-change', top.name);
+			summary.setAttribute('data-top-change-pct', signed(top.change));
+		}
+		return list;
+	}
+	function signed(v) {
+		return (v >= 0 ? '+' : '-') + (100 * Math.abs(v)).toFixed(2);
+	}
+	function diffColor(n) {
+		var c = DF.chg[n], m = Math.abs(c);
+		if (m < 0.001)
+			return 'hsl(0,0%,85%)';
+		m = Math.min(1, m / Math.max(DF.max, 0.02));
+		return 'hsl(' + (c > 0 ? 0 : 215) + ',' + Math.round(45 + 40 * m) + '%,' +
+			Math.round(88 - 38 * m) + '%)';
+	}
+	function diffTip(n) {
+		var b = DF.at[n];
+		line(tip, 'baseline: ' + (b < 0 ? '0.00% (no such call path)' : pct(DF.TB.val[b], DF.TB.whole) +
+			'%, ' + fmtInt(DF.TB.smp[b]) + ' samples'));
+		line(tip, 'new: ' + pct(T.val[n], T.whole) + '%, change: ' + signed(DF.chg[n]) + ' points');
+	}
+	function diffCells(tr, r) {
+		cell(tr, pct(r.base, 1), 'num');
+		cell(tr, pct(r.neu, 1), 'num');
+		cell(tr, signed(r.change), 'num');
+		cell(tr, signed(r.tchange), 'num');
+	}
+	function diffMeta(dl) {
+		[['baseline', D.diff.base_file], ['new', D.diff.new_file]].forEach(function (it) {
+			var dt = document.createElement('dt'), dd = document.createElement('dd');
+			dt.textContent = it[0];
+			dd.textContent = it[1];
+			dl.appendChild(dt);
+			dl.appendChild(dd);
+		});
+		$('input').textContent = D.diff.base_file + ' \u2192 ' + D.diff.new_file;
+	}
+
 	// ---- the call trees' nodes, decoded once
 	var ND = D.nodes, NN = ND.length / 4, NP = new Int32Array(NN), NFR = new Int32Array(NN);
 	var NEV = new Int32Array(NN);
@@ -81,6 +261,8 @@
 		ev++;
 	if (ev === nev)
 		ev = 0;
+	if (D.diff)
+		ev = nev;
 
 	// ---- the call tree of one event, in flat arrays
 	var T, zoom = 0, matchRe = null, frameMatch = null, rows = [];
@@ -236,7 +418,8 @@
 			return;
 		rows[d].push(n, x, w);
 		ctx.globalAlpha = faded ? 0.55 : 1;
-		ctx.fillStyle = n === 0 ? '#d9dde2' : frameMatch && frameMatch[n] ? '#d61ad6' : color(f);
+		ctx.fillStyle = n === 0 ? '#d9dde2' : frameMatch && frameMatch[n] ? '#d61ad6' :
+			DF.on ? diffColor(n) : color(f);
 		ctx.fillRect(x, y, w > 2 ? w - 1 : w, ROW - 1);
 		drawn++;
 		ctx.globalAlpha = 1;
@@ -285,6 +468,8 @@
 		line(tip, pct(T.val[n], T.whole) + '% of the event' +
 			(zoom > 0 ? ', ' + pct(T.val[n], T.val[zoom]) + '% of the zoomed frame' : '') +
 			(T.slf[n] > 0 ? '; self ' + pct(T.slf[n], T.whole) + '%' : ''));
+		if (DF.on)
+			diffTip(n);
 		tip.hidden = false;
 		var tx = ev.clientX + 14, ty = ev.clientY + 14, tw = tip.offsetWidth, th = tip.offsetHeight;
 		if (tx + tw > window.innerWidth - 4)
@@ -519,6 +704,8 @@
 			cell(tr, pct(r.total, T.whole), 'num');
 			cell(tr, fmtInt(r.selfS), 'num');
 			cell(tr, fmtInt(r.totalS), 'num');
+			if (DF.on)
+				diffCells(tr, r);
 			tr.setAttribute('data-name', r.name);
 			tr.setAttribute('data-fn', r.id);
 			body.appendChild(tr);
@@ -944,10 +1131,13 @@
 			dl.appendChild(dd);
 		});
 		$('input').textContent = (m.input || '') + (m.cmdline ? '  \u2014  ' + m.cmdline : '');
+		if (D.diff)
+			diffMeta(dl);
 	}
 
 	// ---- one event shown at a time
 	function show(e) {
+		e = diffEvent(e);
 		ev = e;
 		T = build(e, range ? rangeValues() : null);
 		colorCache = [];
@@ -960,7 +1150,7 @@
 		summary.setAttribute('data-period', T.val[0]);
 		metadata();
 		drawTimeline();
-		fnRows = functions(e);
+		fnRows = diffRows(functions(e));
 		renderTable();
 		showSandwich(-1);
 		setZoom(0);

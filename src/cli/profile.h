@@ -179,6 +179,14 @@ int profile_write_html_data(const struct profile *p, size_t ev, FILE *f);
  * event's count merged into one node per parent (see profile-html.c).
  */
 int profile_write_html_tree(const struct profile *p, size_t ev, FILE *f);
+/*
+ * The report page's source lines: per function (name and object, as the
+ * page merges them) and event, its source lines' self and total samples
+ * and counts, and the text of the hottest functions' lines where their
+ * files can be read (see profile-html-lines.c).  A file that cannot be
+ * read leaves its lines without text; it is not an error.
+ */
+int profile_write_html_lines(const struct profile *p, size_t ev, FILE *f);
 typedef int (*profile_html_fill_fn)(const char *name, void *ctx, FILE *f);
 int profile_html_fill(const unsigned char *page, size_t len, profile_html_fill_fn fn, void *ctx,
 		      FILE *f);

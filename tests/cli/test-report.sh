@@ -637,8 +637,13 @@ class Page(HTMLParser):
         self.out, self.rows, self.dd, self.opts = [], [], [], 0
         self.tbody = self.td = self.indd = False
         self.select = "absent"
+        self.table, self.src = "", []
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
+        if tag == "table":
+            self.table = a.get("id", "")
+        if self.tbody and tag == "tr" and self.table == "srctab":
+            self.src.append((a.get("class") or "", len(self.rows)))
         if a.get("id") == "summary":
             self.out += ["%s=%s" % (k[5:], v) for k, v in attrs if k.startswith("data-")]
         if a.get("id") == "inj":
@@ -668,9 +673,17 @@ p = Page()
 p.feed(open(sys.argv[1], errors="replace").read())
 print("\n".join(p.out))
 print("select=%s %d" % (p.select, p.opts))
+src = dict((at, cls) for cls, at in p.src)
 for i, r in enumerate(p.rows):
+    if i in src:
+        # The source table: srcrow=LINE|SELF%|TOTAL%|SELF N|TOTAL N|CLASS, and the line's text.
+        print("srcrow=%s|%s" % ("|".join(r[:5]), src[i]))
+        if r[0].isdigit():
+            print("srcline.%s=%s" % (r[0], r[5]))
+        continue
     print("row%d=%s" % (i, "|".join(r)))
     print("total.%s=%s" % (r[0], r[3]))
+    print("self.%s=%s" % (r[0], r[2]))
 for d in p.dd:
     print("meta=" + d)
 PY
@@ -895,6 +908,108 @@ else
 				pass report_html_events
 			else
 				fail report_html_events "selector $(val select), event $(val event), $(val total) samples, count $(val period); the text report: $samples2, $count2"
+			fi
+		fi
+	fi
+	# Source lines (#sandwich=FN shows a Source panel): a program with a known
+	# hot line, built with -g here.  Its lines' self shares add up to the
+	# function's self share in the table; its hottest line and share are
+	# those of report --sort srcline (perfev's exactly, perf's within 0.5
+	# points); a line's text is the file's; a line of the file that reads as
+	# HTML stays text; with the file moved away the shares stay, the text
+	# goes; a function with no line table says so.
+	mkdir -p "$TMP/src"
+	cat >"$TMP/src/hot.c" <<'EOF'
+#include <stdlib.h>
+
+static volatile unsigned long sink;
+
+__attribute__((noinline)) static void hot(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		sink += i * 7; /* </script><b id="inj">x</b> */
+}
+
+int main(int argc, char **argv)
+{
+	hot(argc > 1 ? strtoul(argv[1], NULL, 0) : 100000000);
+	return 0;
+}
+EOF
+	if ! ${CC:-cc} -O0 -g -o "$TMP/src/hot" "$TMP/src/hot.c" 2>"$TMP/err" ||
+		! ${CC:-cc} -O0 -o "$TMP/src/hot-nolines" "$TMP/src/hot.c" 2>>"$TMP/err"; then
+		skip cc report_html_lines "no C compiler to build the program: $(head -c 200 "$TMP/err")"
+	elif ! "$PERFEV" record -q -F 999 -g -o "$TMP/src.data" -- "$TMP/src/hot" 300000000 \
+		>/dev/null 2>"$TMP/err"; then
+		fail report_html_lines "perfev record -g failed: $(head -c 300 "$TMP/err")"
+	else
+		run "$PERFEV" report -i "$TMP/src.data" --stdio --no-children --sort srcline
+		want=$(awk '!/^#/ && /%/ { print $2 " " $1; exit }' "$TMP/out")
+		run "$PERFEV" report -i "$TMP/src.data" --html "$TMP/src.html"
+		if expect_rc report_html_lines 0 && dom report_html_lines "$TMP/src.html#sandwich=hot"; then
+			hot=$(val line-hot)
+			got="$(basename "$(val lines-file)"):$hot $(val line-hot-pct)%"
+			if [ "$(val lines)" -gt 0 ] && [ "$got" = "$want" ] &&
+				grep -q "^srcrow=$hot|.*|hot\$" "$TMP/page.txt"; then
+				pass report_html_lines
+			else
+				fail report_html_lines "the page's hottest line: '$got' ($(val lines) lines), perfev report --sort srcline: '$want'; rows: $(grep '^srcrow' "$TMP/page.txt" | head -5)"
+			fi
+			if [ -n "$(val self.hot)" ] && [ "$(val lines-self-pct)" = "$(val self.hot)" ]; then
+				pass report_html_lines_self
+			else
+				fail report_html_lines_self "the lines' self shares add up to $(val lines-self-pct)%, hot's self share is $(val self.hot)%"
+			fi
+			if [ -n "$have_perf" ]; then
+				perf report -i "$TMP/src.data" --stdio --no-children --sort srcline >"$TMP/perf.txt" 2>/dev/null
+				pw=$(awk '!/^#/ && /%/ { sub(/%/, "", $1); print $2 " " $1; exit }' "$TMP/perf.txt")
+				if awk -v got="$got" -v pw="$pw" 'BEGIN {
+					split(got, a, " "); split(pw, b, " "); sub(/%/, "", a[2])
+					d = a[2] - b[2]; exit !(a[1] == b[1] && b[2] != "" && d < 0.5 && d > -0.5) }'; then
+					pass report_html_lines_perf
+				else
+					fail report_html_lines_perf "the page's hottest line: '$got', perf report --sort srcline: '$pw'"
+				fi
+			fi
+			if [ "$(val srcline.$hot)" = "$(sed -n "${hot}p" "$TMP/src/hot.c")" ] &&
+				[ "$(val srcline.$((hot - 1)))" = "$(sed -n "$((hot - 1))p" "$TMP/src/hot.c")" ]; then
+				pass report_html_lines_text
+			else
+				fail report_html_lines_text "line $hot: '$(val srcline.$hot)', the file's: '$(sed -n "${hot}p" "$TMP/src/hot.c")'"
+			fi
+			if [ -z "$(val injected)" ] && grep -q '^srcline\.[0-9]*=.*</script><b id="inj">x</b>' "$TMP/page.txt"; then
+				pass report_html_lines_escape
+			else
+				fail report_html_lines_escape "injected: '$(val injected)'; lines: $(grep '^srcline' "$TMP/page.txt")"
+			fi
+			hot_pct=$(val line-hot-pct) self_pct=$(val lines-self-pct)
+			mv "$TMP/src/hot.c" "$TMP/src/hot.c.away"
+			run "$PERFEV" report -i "$TMP/src.data" --html "$TMP/src-moved.html"
+			mv "$TMP/src/hot.c.away" "$TMP/src/hot.c"
+			if expect_rc report_html_lines_moved 0 &&
+				dom report_html_lines_moved "$TMP/src-moved.html#sandwich=hot"; then
+				if [ "$(val line-hot)" = "$hot" ] && [ "$(val line-hot-pct)" = "$hot_pct" ] &&
+					[ "$(val lines-self-pct)" = "$self_pct" ] && [ "$(val lines-text)" = 0 ] &&
+					[ -z "$(grep '^srcline\.[0-9]*=.' "$TMP/page.txt")" ]; then
+					pass report_html_lines_moved
+				else
+					fail report_html_lines_moved "line $(val line-hot) $(val line-hot-pct)% (before $hot $hot_pct%), $(val lines-text) lines of text: $(grep '^srcline' "$TMP/page.txt" | head -3)"
+				fi
+			fi
+		fi
+		if ! "$PERFEV" record -q -F 999 -g -o "$TMP/src-nolines.data" -- "$TMP/src/hot-nolines" \
+			100000000 >/dev/null 2>"$TMP/err"; then
+			fail report_html_lines_none "perfev record -g failed: $(head -c 300 "$TMP/err")"
+		else
+			run "$PERFEV" report -i "$TMP/src-nolines.data" --html "$TMP/src-nolines.html"
+			if expect_rc report_html_lines_none 0 &&
+				dom report_html_lines_none "$TMP/src-nolines.html#sandwich=hot"; then
+				if [ "$(val sandwich)" = hot ] && [ "$(val lines-none)" = 1 ] &&
+					! grep -q '^srcrow' "$TMP/page.txt"; then
+					pass report_html_lines_none
+				else
+					fail report_html_lines_none "sandwich '$(val sandwich)', lines-none '$(val lines-none)', rows: $(grep '^srcrow' "$TMP/page.txt" | head -3)"
+				fi
 			fi
 		fi
 	fi

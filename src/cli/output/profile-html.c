@@ -482,6 +482,8 @@ static int fill_report(const char *name, void *ctx, FILE *f)
 
 	if (!strncmp(name, "DATA@", 5))
 		return profile_write_html_tree(rp->p, rp->ev, f);
+	if (!strncmp(name, "LINES@", 6))
+		return profile_write_html_lines(rp->p, rp->ev, f);
 	if (!strncmp(name, "SCRIPT@", 7))
 		fwrite(page_js, 1, sizeof(page_js), f);
 	return 0;

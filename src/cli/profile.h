@@ -108,6 +108,13 @@ void profile_release(struct profile *p);
 /* The interned copy of @s (NULL stays NULL); lives as long as @p. */
 const char *profile_intern(struct profile *p, const char *s);
 
+/*
+ * The index of the @len bytes at @key in @t (a string, or a run of
+ * integers), dense in the order first seen, added when new.  Returns 0,
+ * -E2BIG past UINT32_MAX - 1 keys, or -ENOMEM.
+ */
+int profile_index(struct perfev__intern *t, const void *key, size_t len, uint32_t *out);
+
 /* The index of frame @f (its strings interned), added when new. */
 uint32_t profile_frame_add(struct profile *p, const struct profile_frame *f);
 

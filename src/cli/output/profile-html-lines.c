@@ -69,22 +69,9 @@ struct lines {
 	size_t budget;			      /* bytes of text still allowed */
 };
 
-static int intern_index(struct perfev__intern *t, const void *key, size_t len, uint32_t *out)
-{
-	size_t i;
-	int err = perfev__intern_bytes(t, key, len, &i);
-
-	if (err < 0)
-		return err;
-	if (i >= NONE)
-		return -E2BIG;
-	*out = (uint32_t)i;
-	return 0;
-}
-
 static int lines_str(struct perfev__intern *t, const char *s, uint32_t *out)
 {
-	return intern_index(t, s, strlen(s), out);
+	return profile_index(t, s, strlen(s), out);
 }
 
 /* Zeroed room in @v (@n values, room for @cap) for entry @i of @per values. */
@@ -126,14 +113,14 @@ static int frame_line(struct lines *l, const struct profile *p, uint32_t ev, uin
 	if (!err)
 		err = lines_str(&l->strs, profile_short_dso(f->dso), &fk.dso);
 	if (!err)
-		err = intern_index(&l->fns, &fk, sizeof(fk), &lk.fn);
+		err = profile_index(&l->fns, &fk, sizeof(fk), &lk.fn);
 	if (!err)
 		err = lines_str(&l->strs, f->file, &lk.file);
 	if (!err)
 		err = room(&l->fv.v, &l->fv.n, &l->fv.cap, lk.fn, 2);
 	lk.line = f->line;
 	if (!err)
-		err = intern_index(&l->keys, &lk, sizeof(lk), out);
+		err = profile_index(&l->keys, &lk, sizeof(lk), out);
 	if (!err)
 		err = room(&l->v.v, &l->v.n, &l->v.cap, *out, L_N);
 	if (err)

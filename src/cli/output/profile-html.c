@@ -49,15 +49,7 @@ struct page {
 /* The index of @len bytes at @key in @t, added when new. */
 static int page_index(struct perfev__intern *t, const void *key, size_t len, uint32_t *out)
 {
-	size_t i;
-	int err = perfev__intern_bytes(t, key, len, &i);
-
-	if (err < 0)
-		return err;
-	if (i >= NONE)
-		return -E2BIG;
-	*out = (uint32_t)i;
-	return 0;
+	return profile_index(t, key, len, out);
 }
 
 /* The index of string @s in the page's table, added when new. */

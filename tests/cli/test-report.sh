@@ -727,14 +727,17 @@ for y in range(h):
 if len(colours) < 16:
     sys.exit("only %d colours" % len(colours))
 PY
-# size.py PAGE: under 60 kB without its data, and nothing loaded from elsewhere.
+# size.py PAGE: under 60 kB without its data (the profile, the source lines), and nothing loaded
+# from elsewhere.
 cat >"$TMP/size.py" <<'PY'
 import re, sys
 s = open(sys.argv[1], encoding="utf-8").read()
-m = re.search(r'(<script type="application/json" id="perfev-data">)(.*?)(</script>)', s, re.S)
-if not m:
-    sys.exit("no data element")
-page = s[:m.start(2)] + s[m.end(2):]
+page = s
+for el in ("perfev-data", "perfev-lines"):
+    m = re.search(r'(<script type="application/json" id="%s">)(.*?)(</script>)' % el, page, re.S)
+    if not m:
+        sys.exit("no %s element" % el)
+    page = page[:m.start(2)] + page[m.end(2):]
 if len(page.encode()) >= 60000:
     sys.exit("the page is %d bytes without its data" % len(page.encode()))
 ext = re.search(r'<[^>]*\s(src|href)\s*=|@import|url\(', page)
@@ -917,7 +920,9 @@ else
 	# those of report --sort srcline (perfev's exactly, perf's within 0.5
 	# points); a line's text is the file's; a line of the file that reads as
 	# HTML stays text; with the file moved away the shares stay, the text
-	# goes; a function with no line table says so.
+	# goes; a function with no line table says so.  A recursive function's
+	# lines count each sample once however deep the recursion (no line
+	# above the function's total), and the line calling hot carries hot's.
 	mkdir -p "$TMP/src"
 	cat >"$TMP/src/hot.c" <<'EOF'
 #include <stdlib.h>
@@ -930,10 +935,18 @@ __attribute__((noinline)) static void hot(unsigned long n)
 		sink += i * 7; /* </script><b id="inj">x</b> */
 }
 
+__attribute__((noinline)) static unsigned long rec(int depth, unsigned long n)
+{
+	if (depth == 0) {
+		hot(n);
+		return 0;
+	}
+	return rec(depth - 1, n) + 1;
+}
+
 int main(int argc, char **argv)
 {
-	hot(argc > 1 ? strtoul(argv[1], NULL, 0) : 100000000);
-	return 0;
+	return (int)rec(8, argc > 1 ? strtoul(argv[1], NULL, 0) : 100000000) != 8;
 }
 EOF
 	if ! ${CC:-cc} -O0 -g -o "$TMP/src/hot" "$TMP/src/hot.c" 2>"$TMP/err" ||
@@ -983,19 +996,35 @@ EOF
 				fail report_html_lines_escape "injected: '$(val injected)'; lines: $(grep '^srcline' "$TMP/page.txt")"
 			fi
 			hot_pct=$(val line-hot-pct) self_pct=$(val lines-self-pct)
+			if dom report_html_lines_recursive "$TMP/src.html#sandwich=rec"; then
+				most=$(sed -n 's/^srcrow=[0-9]*|[^|]*|\([^|]*\)|.*/\1/p' "$TMP/page.txt" | sort -n | tail -n 1)
+				if [ -n "$most" ] && awk -v m="$most" -v t="$(val sandwich-pct)" \
+					'BEGIN { exit !(t != "" && m <= t + 0 && m >= t - 1) }'; then
+					pass report_html_lines_recursive
+				else
+					fail report_html_lines_recursive "rec's total: $(val sandwich-pct)%, its lines' totals at most $most%: $(grep '^srcrow' "$TMP/page.txt" | head -8)"
+				fi
+			fi
+			# Moved away, or in its place a file that is not text, or a FIFO (not waited on).
 			mv "$TMP/src/hot.c" "$TMP/src/hot.c.away"
-			run "$PERFEV" report -i "$TMP/src.data" --html "$TMP/src-moved.html"
-			mv "$TMP/src/hot.c.away" "$TMP/src/hot.c"
-			if expect_rc report_html_lines_moved 0 &&
-				dom report_html_lines_moved "$TMP/src-moved.html#sandwich=hot"; then
+			for how in moved binary fifo; do
+				case $how in
+				binary) printf 'int x;\n\000\n%.0s' 1 2 3 4 5 6 7 8 9 10 >"$TMP/src/hot.c" ;;
+				fifo) rm -f "$TMP/src/hot.c" && mkfifo "$TMP/src/hot.c" ;;
+				esac
+				run timeout 60 "$PERFEV" report -i "$TMP/src.data" --html "$TMP/src-$how.html"
+				rm -f "$TMP/src/hot.c"
+				expect_rc "report_html_lines_$how" 0 &&
+					dom "report_html_lines_$how" "$TMP/src-$how.html#sandwich=hot" || continue
 				if [ "$(val line-hot)" = "$hot" ] && [ "$(val line-hot-pct)" = "$hot_pct" ] &&
 					[ "$(val lines-self-pct)" = "$self_pct" ] && [ "$(val lines-text)" = 0 ] &&
 					[ -z "$(grep '^srcline\.[0-9]*=.' "$TMP/page.txt")" ]; then
-					pass report_html_lines_moved
+					pass "report_html_lines_$how"
 				else
-					fail report_html_lines_moved "line $(val line-hot) $(val line-hot-pct)% (before $hot $hot_pct%), $(val lines-text) lines of text: $(grep '^srcline' "$TMP/page.txt" | head -3)"
+					fail "report_html_lines_$how" "line $(val line-hot) $(val line-hot-pct)% (before $hot $hot_pct%), $(val lines-text) lines of text: $(grep '^srcline' "$TMP/page.txt" | head -3)"
 				fi
-			fi
+			done
+			mv "$TMP/src/hot.c.away" "$TMP/src/hot.c"
 		fi
 		if ! "$PERFEV" record -q -F 999 -g -o "$TMP/src-nolines.data" -- "$TMP/src/hot-nolines" \
 			100000000 >/dev/null 2>"$TMP/err"; then

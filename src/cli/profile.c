@@ -67,6 +67,19 @@ const char *profile_intern(struct profile *p, const char *s)
 	return s;
 }
 
+int profile_index(struct perfev__intern *t, const void *key, size_t len, uint32_t *out)
+{
+	size_t i;
+	int err = perfev__intern_bytes(t, key, len, &i);
+
+	if (err < 0)
+		return err;
+	if (i >= UINT32_MAX)
+		return -E2BIG;
+	*out = (uint32_t)i;
+	return 0;
+}
+
 /* Interned strings compare by pointer, so a frame hashes by its pointers. */
 static uint64_t frame_hash(uint64_t key, void *ctx)
 {

@@ -118,6 +118,13 @@ void profile_release(struct profile *p);
 /* The interned copy of @s (NULL stays NULL); lives as long as @p. */
 const char *profile_intern(struct profile *p, const char *s);
 
+/*
+ * The index of the @len bytes at @key in @t (a string, or a run of
+ * integers), dense in the order first seen, added when new.  Returns 0,
+ * -E2BIG past UINT32_MAX - 1 keys, or -ENOMEM.
+ */
+int profile_index(struct perfev__intern *t, const void *key, size_t len, uint32_t *out);
+
 /* The index of frame @f (its strings interned), added when new. */
 uint32_t profile_frame_add(struct profile *p, const struct profile_frame *f);
 
@@ -226,6 +233,14 @@ struct page_times {
 };
 int profile_write_html_times(const struct page_times *pt, FILE *f);
 void profile_page_times_release(struct page_times *pt);
+/*
+ * The report page's source lines: per function (name and object, as the
+ * page merges them) and event, its source lines' self and total samples
+ * and counts, and the text of the hottest functions' lines where their
+ * files can be read (see profile-html-lines.c).  A file that cannot be
+ * read leaves its lines without text; it is not an error.
+ */
+int profile_write_html_lines(const struct profile *p, size_t ev, FILE *f);
 typedef int (*profile_html_fill_fn)(const char *name, void *ctx, FILE *f);
 int profile_html_fill(const unsigned char *page, size_t len, profile_html_fill_fn fn, void *ctx,
 		      FILE *f);

@@ -1585,7 +1585,8 @@ def page_state(args):
     """page-state DOM: the state of a page perfev report --html or perfev diff --html wrote,
     as a headless browser's --dump-dom left it, as key=value lines: the summary element's
     data-* attributes, the tables' rows (rowN=CELL|CELL|..., total.NAME=its Total %), the
-    event selector (select=shown|hidden|absent N), the metadata (meta=VALUE)."""
+    event selector (select=shown|hidden|absent N), the metadata (meta=VALUE); the source
+    table's rows (srcrow=LINE|SELF%|TOTAL%|SELF N|TOTAL N|CLASS, srcline.LINE=its text)."""
     from html.parser import HTMLParser
 
     class Page(HTMLParser):
@@ -1594,9 +1595,14 @@ def page_state(args):
             self.out, self.rows, self.dd, self.opts = [], [], [], 0
             self.tbody = self.td = self.indd = False
             self.select = "absent"
+            self.table, self.src = "", []
 
         def handle_starttag(self, tag, attrs):
             a = dict(attrs)
+            if tag == "table":
+                self.table = a.get("id", "")
+            if self.tbody and tag == "tr" and self.table == "srctab":
+                self.src.append((a.get("class") or "", len(self.rows)))
             if a.get("id") == "summary":
                 self.out += ["%s=%s" % (k[5:], v) for k, v in attrs if k.startswith("data-")]
             if a.get("id") == "inj":
@@ -1629,9 +1635,16 @@ def page_state(args):
     p.feed(open(args[0], errors="replace").read())
     print("\n".join(p.out))
     print("select=%s %d" % (p.select, p.opts))
+    src = dict((at, cls) for cls, at in p.src)
     for i, r in enumerate(p.rows):
+        if i in src:
+            print("srcrow=%s|%s" % ("|".join(r[:5]), src[i]))
+            if r[0].isdigit():
+                print("srcline.%s=%s" % (r[0], r[5]))
+            continue
         print("row%d=%s" % (i, "|".join(r)))
         print("total.%s=%s" % (r[0], r[3]))
+        print("self.%s=%s" % (r[0], r[2]))
     for d in p.dd:
         print("meta=" + d)
     return 0

@@ -828,6 +828,134 @@ else
 			fi
 		fi
 	fi
+	# Source lines (#sandwich=FN shows a Source panel): a program with a known
+	# hot line, built with -g here.  Its lines' self shares add up to the
+	# function's self share in the table; its hottest line and share are
+	# those of report --sort srcline (perfev's exactly, perf's within 0.5
+	# points); a line's text is the file's; a line of the file that reads as
+	# HTML stays text; with the file moved away the shares stay, the text
+	# goes; a function with no line table says so.  A recursive function's
+	# lines count each sample once however deep the recursion (no line
+	# above the function's total), and the line calling hot carries hot's.
+	mkdir -p "$TMP/src"
+	cat >"$TMP/src/hot.c" <<'EOF'
+#include <stdlib.h>
+
+static volatile unsigned long sink;
+
+__attribute__((noinline)) static void hot(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		sink += i * 7; /* </script><b id="inj">x</b> */
+}
+
+__attribute__((noinline)) static unsigned long rec(int depth, unsigned long n)
+{
+	if (depth == 0) {
+		hot(n);
+		return 0;
+	}
+	return rec(depth - 1, n) + 1;
+}
+
+int main(int argc, char **argv)
+{
+	return (int)rec(8, argc > 1 ? strtoul(argv[1], NULL, 0) : 100000000) != 8;
+}
+EOF
+	if ! ${CC:-cc} -O0 -g -o "$TMP/src/hot" "$TMP/src/hot.c" 2>"$TMP/err" ||
+		! ${CC:-cc} -O0 -o "$TMP/src/hot-nolines" "$TMP/src/hot.c" 2>>"$TMP/err"; then
+		skip cc report_html_lines "no C compiler to build the program: $(head -c 200 "$TMP/err")"
+	elif ! "$PERFEV" record -q -F 999 -g -o "$TMP/src.data" -- "$TMP/src/hot" 300000000 \
+		>/dev/null 2>"$TMP/err"; then
+		fail report_html_lines "perfev record -g failed: $(head -c 300 "$TMP/err")"
+	else
+		run "$PERFEV" report -i "$TMP/src.data" --stdio --no-children --sort srcline
+		want=$(awk '!/^#/ && /%/ { print $2 " " $1; exit }' "$TMP/out")
+		run "$PERFEV" report -i "$TMP/src.data" --html "$TMP/src.html"
+		if expect_rc report_html_lines 0 && dom report_html_lines "$TMP/src.html#sandwich=hot"; then
+			hot=$(val line-hot)
+			got="$(basename "$(val lines-file)"):$hot $(val line-hot-pct)%"
+			if [ "$(val lines)" -gt 0 ] && [ "$got" = "$want" ] &&
+				grep -q "^srcrow=$hot|.*|hot\$" "$TMP/page.txt"; then
+				pass report_html_lines
+			else
+				fail report_html_lines "the page's hottest line: '$got' ($(val lines) lines), perfev report --sort srcline: '$want'; rows: $(grep '^srcrow' "$TMP/page.txt" | head -5)"
+			fi
+			if [ -n "$(val self.hot)" ] && [ "$(val lines-self-pct)" = "$(val self.hot)" ]; then
+				pass report_html_lines_self
+			else
+				fail report_html_lines_self "the lines' self shares add up to $(val lines-self-pct)%, hot's self share is $(val self.hot)%"
+			fi
+			if [ -n "$have_perf" ]; then
+				perf report -i "$TMP/src.data" --stdio --no-children --sort srcline >"$TMP/perf.txt" 2>/dev/null
+				pw=$(awk '!/^#/ && /%/ { sub(/%/, "", $1); print $2 " " $1; exit }' "$TMP/perf.txt")
+				if awk -v got="$got" -v pw="$pw" 'BEGIN {
+					split(got, a, " "); split(pw, b, " "); sub(/%/, "", a[2])
+					d = a[2] - b[2]; exit !(a[1] == b[1] && b[2] != "" && d < 0.5 && d > -0.5) }'; then
+					pass report_html_lines_perf
+				else
+					fail report_html_lines_perf "the page's hottest line: '$got', perf report --sort srcline: '$pw'"
+				fi
+			fi
+			if [ "$(val srcline.$hot)" = "$(sed -n "${hot}p" "$TMP/src/hot.c")" ] &&
+				[ "$(val srcline.$((hot - 1)))" = "$(sed -n "$((hot - 1))p" "$TMP/src/hot.c")" ]; then
+				pass report_html_lines_text
+			else
+				fail report_html_lines_text "line $hot: '$(val srcline.$hot)', the file's: '$(sed -n "${hot}p" "$TMP/src/hot.c")'"
+			fi
+			if [ -z "$(val injected)" ] && grep -q '^srcline\.[0-9]*=.*</script><b id="inj">x</b>' "$TMP/page.txt"; then
+				pass report_html_lines_escape
+			else
+				fail report_html_lines_escape "injected: '$(val injected)'; lines: $(grep '^srcline' "$TMP/page.txt")"
+			fi
+			hot_pct=$(val line-hot-pct) self_pct=$(val lines-self-pct)
+			if dom report_html_lines_recursive "$TMP/src.html#sandwich=rec"; then
+				most=$(sed -n 's/^srcrow=[0-9]*|[^|]*|\([^|]*\)|.*/\1/p' "$TMP/page.txt" | sort -n | tail -n 1)
+				if [ -n "$most" ] && awk -v m="$most" -v t="$(val sandwich-pct)" \
+					'BEGIN { exit !(t != "" && m <= t + 0 && m >= t - 1) }'; then
+					pass report_html_lines_recursive
+				else
+					fail report_html_lines_recursive "rec's total: $(val sandwich-pct)%, its lines' totals at most $most%: $(grep '^srcrow' "$TMP/page.txt" | head -8)"
+				fi
+			fi
+			# Moved away, or in its place a file that is not text, or a FIFO (not waited on).
+			mv "$TMP/src/hot.c" "$TMP/src/hot.c.away"
+			for how in moved binary fifo; do
+				case $how in
+				binary) printf 'int x;\n\000\n%.0s' 1 2 3 4 5 6 7 8 9 10 >"$TMP/src/hot.c" ;;
+				fifo) rm -f "$TMP/src/hot.c" && mkfifo "$TMP/src/hot.c" ;;
+				esac
+				run timeout 60 "$PERFEV" report -i "$TMP/src.data" --html "$TMP/src-$how.html"
+				rm -f "$TMP/src/hot.c"
+				expect_rc "report_html_lines_$how" 0 &&
+					dom "report_html_lines_$how" "$TMP/src-$how.html#sandwich=hot" || continue
+				if [ "$(val line-hot)" = "$hot" ] && [ "$(val line-hot-pct)" = "$hot_pct" ] &&
+					[ "$(val lines-self-pct)" = "$self_pct" ] && [ "$(val lines-text)" = 0 ] &&
+					[ -z "$(grep '^srcline\.[0-9]*=.' "$TMP/page.txt")" ]; then
+					pass "report_html_lines_$how"
+				else
+					fail "report_html_lines_$how" "line $(val line-hot) $(val line-hot-pct)% (before $hot $hot_pct%), $(val lines-text) lines of text: $(grep '^srcline' "$TMP/page.txt" | head -3)"
+				fi
+			done
+			mv "$TMP/src/hot.c.away" "$TMP/src/hot.c"
+		fi
+		if ! "$PERFEV" record -q -F 999 -g -o "$TMP/src-nolines.data" -- "$TMP/src/hot-nolines" \
+			100000000 >/dev/null 2>"$TMP/err"; then
+			fail report_html_lines_none "perfev record -g failed: $(head -c 300 "$TMP/err")"
+		else
+			run "$PERFEV" report -i "$TMP/src-nolines.data" --html "$TMP/src-nolines.html"
+			if expect_rc report_html_lines_none 0 &&
+				dom report_html_lines_none "$TMP/src-nolines.html#sandwich=hot"; then
+				if [ "$(val sandwich)" = hot ] && [ "$(val lines-none)" = 1 ] &&
+					! grep -q '^srcrow' "$TMP/page.txt"; then
+					pass report_html_lines_none
+				else
+					fail report_html_lines_none "sandwich '$(val sandwich)', lines-none '$(val lines-none)', rows: $(grep '^srcrow' "$TMP/page.txt" | head -3)"
+				fi
+			fi
+		fi
+	fi
 fi
 
 # Another session asking for build ids (perf record --buildid-mmap -a, else perfev record -a,

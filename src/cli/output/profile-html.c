@@ -52,15 +52,7 @@ struct page {
 /* The index of @len bytes at @key in @t, added when new. */
 static int page_index(struct perfev__intern *t, const void *key, size_t len, uint32_t *out)
 {
-	size_t i;
-	int err = perfev__intern_bytes(t, key, len, &i);
-
-	if (err < 0)
-		return err;
-	if (i >= NONE)
-		return -E2BIG;
-	*out = (uint32_t)i;
-	return 0;
+	return profile_index(t, key, len, out);
 }
 
 /* The index of string @s in the page's table, added when new. */
@@ -761,6 +753,7 @@ struct events_page {
 	size_t nev;
 	const struct profile_html_more *more;
 	struct page_times times;
+	size_t lines_ev; /* NONE: no source lines */
 };
 
 static int fill_events(const char *name, void *ctx, FILE *f)
@@ -771,27 +764,40 @@ static int fill_events(const char *name, void *ctx, FILE *f)
 		return write_tree(ep->p, ep->evs, ep->nev, ep->more, &ep->times, f);
 	if (!strncmp(name, "TIMES@", 6))
 		return profile_write_html_times(&ep->times, f);
+	/* Source lines on the report's page (its events are the profile's, or @ev alone). */
+	if (!strncmp(name, "LINES@", 6) && ep->lines_ev != NONE)
+		return profile_write_html_lines(ep->p, ep->lines_ev, f);
 	if (!strncmp(name, "SCRIPT@", 7))
 		fwrite(page_js, 1, sizeof(page_js), f);
 	return 0;
 }
 
+static int write_page(struct events_page *ep, FILE *f)
+{
+	int err = profile_html_fill(page_html, sizeof(page_html), fill_events, ep, f);
+
+	profile_page_times_release(&ep->times);
+	return err;
+}
+
 int profile_write_html_events(const struct profile *p, const uint32_t *evs, size_t nev,
 			      const struct profile_html_more *more, FILE *f)
 {
-	struct events_page ep = {p, evs, nev, more, {0}};
-	int err = profile_html_fill(page_html, sizeof(page_html), fill_events, &ep, f);
+	struct events_page ep = {p, evs, nev, more, {0}, NONE};
 
-	profile_page_times_release(&ep.times);
-	return err;
+	return write_page(&ep, f);
 }
 
 int profile_write_html(const struct profile *p, size_t ev, FILE *f)
 {
-	size_t nev;
-	uint32_t *evs = events_of(p, ev, &nev);
-	int err = evs ? profile_write_html_events(p, evs, nev, NULL, f) : -ENOMEM;
+	struct events_page ep = {p, NULL, 0, NULL, {0}, ev < p->nevents ? ev : p->nevents};
+	uint32_t *evs = events_of(p, ev, &ep.nev);
+	int err;
 
+	if (!evs)
+		return -ENOMEM;
+	ep.evs = evs;
+	err = write_page(&ep, f);
 	free(evs);
 	return err;
 }

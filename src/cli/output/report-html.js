@@ -880,6 +880,7 @@
 	}
 	function showSandwich(fid) {
 		var box = $('sandwich');
+		showSource(fid);
 		if (fid < 0 || !fnIndex) {
 			box.hidden = true;
 			summary.removeAttribute('data-sandwich');
@@ -1101,6 +1102,121 @@
 		tlc.dispatchEvent(new MouseEvent('mousemove', at((ab[0] + ab[1]) / 2)));
 		tlc.dispatchEvent(new MouseEvent('mousemove', at(ab[1])));
 		window.dispatchEvent(new MouseEvent('mouseup', at(ab[1])));
+	}
+
+	// ---- source lines: the lines of the function in the sandwich, from the
+	// perfev-lines element, parsed when first asked for (profile-html-lines.c):
+	//   functions: [event, name, object, [files], [file, line, self samples,
+	//              self count, total samples, total count]..., text] where
+	//              file is a slot of files and text [file, first line,
+	//              line's text...] or null;
+	//   strings:   what name, object and files index.
+	var SL = null, CTX = 8, EDGE = 3;
+	function linesData() {
+		if (SL)
+			return SL;
+		var el = $('perfev-lines'), txt = el ? el.textContent : '', d;
+		SL = { fns: new Map(), s: [] };
+		if (!/\S/.test(txt))
+			return SL;
+		d = JSON.parse(txt);
+		SL.s = d.strings;
+		d.functions.forEach(function (f) {
+			SL.fns.set(f[0] + '\u0000' + d.strings[f[1]] + '\u0000' + d.strings[f[2]], f);
+		});
+		return SL;
+	}
+	var SRC_ATTRS = ['lines', 'lines-file', 'line-hot', 'line-hot-pct', 'lines-self-pct',
+		'lines-text', 'lines-none'];
+	function srcRow(body, cls, cells, text) {
+		var tr = document.createElement('tr');
+		if (cls)
+			tr.className = cls;
+		cells.forEach(function (c, i) {
+			cell(tr, c, i < 5 ? 'num' : '');
+		});
+		if (text != null)
+			cell(tr, text, 'code');
+		body.appendChild(tr);
+		return tr;
+	}
+	function showSource(fid) {
+		var box = $('source'), tab = $('srctab'), body = tab.tBodies[0], note = $('srcnote');
+		SRC_ATTRS.forEach(function (a) {
+			summary.removeAttribute('data-' + a);
+		});
+		body.textContent = '';
+		if (fid < 0 || !fnIndex)
+			return;
+		var f = fnIndex.rep[fid], L = linesData(), e = L.fns.get(ev + '\u0000' + name(f) + '\u0000' + dso(f));
+		if (!e || !e[4].length) {
+			tab.hidden = true;
+			note.textContent = 'No source line is known for ' + name(f) +
+				' (its object has no line table, or it was not found).';
+			summary.setAttribute('data-lines-none', '1');
+			return;
+		}
+		var files = e[3], ln = e[4], code = e[5], hot = 0, selfSum = 0, i;
+		// The lines are the whole recording's: their shares too, whatever the time range.
+		var whole = range && D.events[ev] ? D.events[ev].period : T.whole;
+		for (i = 0; i < ln.length; i += 6) {
+			selfSum += ln[i + 3];
+			if (ln[i + 2] > ln[hot + 2] || (ln[i + 2] === ln[hot + 2] && ln[i + 4] > ln[hot + 4]))
+				hot = i;
+		}
+		// The text of line @l of file slot @s, or null.
+		var text = function (s, l) {
+			var k = code ? l - code[1] + 2 : -1;
+			return code && s === code[0] && k >= 2 && k < code.length ? code[k] : null;
+		};
+		var nText = 0;
+		var ctx = function (s, a, b) {
+			// Lines a..b (no samples) of slot s: shown when their text is known, few of them.
+			var known = text(s, a) != null && text(s, b) != null;
+			if (known && b - a + 1 <= CTX) {
+				for (var c = a; c <= b; c++, nText++)
+					srcRow(body, 'ctx', [c, '', '', '', ''], text(s, c));
+			} else if (known) {
+				ctx(s, a, a + EDGE - 1);
+				srcRow(body, 'gap', ['\u22ef', '', '', '', ''], (b - a + 1 - 2 * EDGE) + ' lines');
+				ctx(s, b - EDGE + 1, b);
+			} else {
+				srcRow(body, 'gap', ['\u22ef', '', '', '', ''], (b - a + 1) + (b > a ? ' lines' : ' line'));
+			}
+		};
+		for (i = 0; i < ln.length; i += 6) {
+			var s = ln[i], l = ln[i + 1], first = i === 0 || ln[i - 6] !== s;
+			if (first) {
+				srcRow(body, 'file', ['', '', '', '', ''], SL.s[files[s]]);
+				var a0 = Math.max(1, l - EDGE);
+				if (text(s, a0) != null && a0 < l)
+					ctx(s, a0, l - 1);
+			} else if (l > ln[i - 5] + 1) {
+				ctx(s, ln[i - 5] + 1, l - 1);
+			}
+			var t = text(s, l), tr = srcRow(body, i === hot ? 'hot' : '',
+				[l, pct(ln[i + 3], whole), pct(ln[i + 5], whole), fmtInt(ln[i + 2]), fmtInt(ln[i + 4])],
+				t == null ? '' : t);
+			tr.setAttribute('data-line', l);
+			nText += t != null;
+			if (i + 6 >= ln.length || ln[i + 6] !== s) {
+				var b0 = l + EDGE;
+				while (b0 > l && text(s, b0) == null)
+					b0--;
+				if (b0 > l)
+					ctx(s, l + 1, b0);
+			}
+		}
+		tab.hidden = false;
+		note.textContent = SL.s[files[ln[hot]]] + ': ' + ln.length / 6 + ' lines with samples; the hottest, ' +
+			ln[hot + 1] + ', highlighted.' + (code ? '' : ' The source file could not be read when the page was written.') +
+			(range ? ' Shares of the whole recording: the lines do not follow the time range.' : '');
+		summary.setAttribute('data-lines', ln.length / 6);
+		summary.setAttribute('data-lines-file', SL.s[files[ln[hot]]]);
+		summary.setAttribute('data-line-hot', ln[hot + 1]);
+		summary.setAttribute('data-line-hot-pct', pct(ln[hot + 2] ? ln[hot + 3] : ln[hot + 5], whole));
+		summary.setAttribute('data-lines-self-pct', pct(selfSum, whole));
+		summary.setAttribute('data-lines-text', nText);
 	}
 
 	// ---- the recording's description

@@ -1250,8 +1250,13 @@ int cmd_report(int argc, const char **argv)
 	if (!order_set)
 		r.caller = r.children;
 	if (!status || r.prof.nevents) {
+		bool table = stdio || !(folded || speedscope || pprof || html);
+
+		/* The exports alone need the table's labels and filters, not its call graphs. */
+		if (!table)
+			r.graph = GM_NONE;
 		report_hist_build(&r);
-		if (stdio || !(folded || speedscope || pprof || html))
+		if (table)
 			report_hist_print(&r);
 		if (export_event)
 			export_ev = export_event_index(&r.prof, export_event);

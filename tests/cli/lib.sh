@@ -150,17 +150,24 @@ find_browser() {
 }
 
 # dom NAME FILE[#HASH]: the page's state after its script ran (oracle.py page-state) in
-# $TMP/page.txt, read by val; fails NAME and returns 1 where the browser or the script failed.
+# $TMP/page.txt, read by val; fails NAME and returns 1 where the browser or the script failed
+# or the page wrote on the console.
 dom() {
 	if ! "$browser" --headless=new --no-sandbox --disable-gpu --user-data-dir="$TMP/browser" \
-		--window-size="${DOM_WINDOW:-1280,900}" --dump-dom "file://$2" >"$TMP/dom.html" \
-		2>"$TMP/browser.err" || [ ! -s "$TMP/dom.html" ]; then
+		--enable-logging=stderr --v=0 --window-size="${DOM_WINDOW:-1280,900}" \
+		--dump-dom "file://$2" >"$TMP/dom.html" 2>"$TMP/browser.err" ||
+		[ ! -s "$TMP/dom.html" ]; then
 		fail "$1" "$browser --dump-dom failed: $(tail -c 300 "$TMP/browser.err")"
 		return 1
 	fi
 	python3 tests/cli/oracle.py page-state "$TMP/dom.html" >"$TMP/page.txt"
 	if [ "$(val ready)" != 1 ] || [ -n "$(val error)" ]; then
 		fail "$1" "the page's script failed: $(val error)"
+		return 1
+	fi
+	# The page writes nothing on the console: no error, no warning, no log.
+	if grep -q ':CONSOLE' "$TMP/browser.err"; then
+		fail "$1" "the page wrote on the console: $(grep -m 3 ':CONSOLE' "$TMP/browser.err" | cut -c 1-300)"
 		return 1
 	fi
 }

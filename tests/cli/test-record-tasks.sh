@@ -97,10 +97,11 @@ opens() {
 python3 "$SPIN" 3 15 &
 spid=$!
 i=0
-while [ "$(ls /proc/$spid/task 2>/dev/null | wc -l)" -lt 4 ] && [ $i -lt 50 ]; do
+while [ "$(ls /proc/$spid/task 2>/dev/null | wc -l)" -lt 4 ] && [ $i -lt 300 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
+[ $i -lt 300 ] || echo "spin-threads.py did not start its 3 threads in 30 s" >&2
 strace -f -e trace=perf_event_open -o "$TMP/st.txt" "$PERFEV" record -q --per-thread -p "$spid" \
 	-o "$TMP/pt.data" -- sleep 0.4 >/dev/null 2>"$TMP/err"
 rc=$?

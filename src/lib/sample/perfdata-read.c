@@ -1012,13 +1012,7 @@ static int next_decompressed(struct perfev_data_reader *r, const unsigned char *
 	}
 	if (!r->unzip)
 		return 0;
-	ret = perfev__unzip_next(r->unzip, bytes);
-	if (ret < 0)
-		perfev__log(PERFEV_LOG_ERROR,
-			    "the records of the PERF_RECORD_COMPRESSED record at offset %#llx are "
-			    "corrupt: a record shorter than its header",
-			    (unsigned long long)r->zoffset);
-	return ret;
+	return perfev__unzip_next(r->unzip, bytes);
 }
 
 /* The next record of the file or stream: 1 with @bytes set, 0 at the end, or an error. */

@@ -69,6 +69,31 @@ def records(b, start, end):
     return out
 
 
+def zbomb(byte, total):
+    """A PERF_RECORD_COMPRESSED whose payload, one zstd frame of RLE blocks, expands to total
+    bytes of byte: records of an unknown type that the readers skip.  Not padded: perf
+    does not pad these records either."""
+    frame = struct.pack("<IBB", 0xFD2FB528, 0, 7 << 3)  # no content size; a 128 KiB window
+    while total:
+        n = min(total, 128 << 10)
+        total -= n
+        frame += struct.pack("<I", (0 if total else 1) | 1 << 1 | n << 3)[:3] + bytes([byte])
+    return struct.pack("<IHH", 81, 0, 8 + len(frame)) + frame
+
+
+def insert(b, lay, at, rec):
+    """b with rec inserted at offset at of its records, the header's offsets moved after it."""
+    d = bytearray(b[:at] + rec + b[at:])
+    if lay.pipe:
+        return d
+    put(d, 48, "<Q", u64(b, 48) + len(rec))
+    for k in range(lay.nfeat):
+        e = lay.feat_table + len(rec) + 16 * k
+        if u64(d, e) >= at:
+            put(d, e, "<Q", u64(d, e) + len(rec))
+    return d
+
+
 class Layout:
     """Where things are in a seed."""
 
@@ -202,6 +227,13 @@ class Gen:
                 start = off + 8 + rng.randrange(0, max(1, size - 8))
                 d[start:off + size] = fill * (off + size - start)
                 self.write(stem, "rec%x-fill%02x-%x" % (off, fill[0], start), d)
+
+        # A decompression bomb: a COMPRESSED record that expands to 60 MiB, put before the
+        # first one (a zstd frame of its own; the next record's starts afresh).
+        zrecs = [r for r in lay.recs if r[1] == 81]
+        if zrecs:
+            bomb = zbomb(0x08, (60 << 20) // 0x808 * 0x808)  # whole records of 0x808 bytes
+            self.write(stem, "bomb", insert(b, lay, zrecs[0][0], bomb))
 
         # Bytes flipped anywhere.
         d = bytearray(b)

@@ -3,7 +3,7 @@
 """Damaged perf.data files, and perfev run over them, for tests/cli/test-hostile.sh.
 
     hostile.py gen OUTDIR SEED...
-    hostile.py run PERFEV SEEDDIR DAMAGEDDIR [--jobs N] [--timeout S] [--per-file N]
+    hostile.py run SAN_PERFEV PERFEV SEEDDIR DAMAGEDDIR [--jobs N] [--timeout S] [--per-file N]
 
 gen writes damaged copies of each SEED (a perf.data file, or a pipe-mode
 stream named *.pipe) into OUTDIR: truncations at many offsets; header
@@ -15,14 +15,20 @@ flipped; pieces of two files spliced.  The choices come from a fixed
 random seed and the seeds' own layout, so the same seeds give the same
 files.
 
-run runs PERFEV (an ASan+UBSan build) on every seed with each command of
-COMMANDS, and on each damaged file with --per-file of them (taken in
-turn, so that every command meets every kind of damage), two at a time.
-A run passes when it ends within --timeout seconds with status 0, or 1 or
-2 and a message on stderr; no signal, no sanitizer report on stderr, and
-its peak resident set (wait4's) at most 4 times the file's size plus 64
-MiB.  The seeds must read with status 0 (a test whose commands all fail
-early would prove nothing).  Prints one PASS/FAIL line per check, the
+run runs SAN_PERFEV (an ASan+UBSan build) on every seed with each command
+of COMMANDS, and on each damaged file with --per-file of them (taken in
+turn, so that every command meets every kind of damage), two at a time;
+then PERFEV (the plain build) does the same run for its memory (the
+first of a damaged file's commands only).  A run
+passes when it ends within --timeout seconds with status 0, or 1 or 2
+and a message on stderr, without a signal or a sanitizer report on
+stderr; the plain build's peak resident set (wait4's) must stay within
+4 times the file's size plus 64 MiB.  Memory is measured on the plain
+build because ASan's own costs (redzones around each allocation, freed
+memory held in quarantine, up to 256 MiB) make the sanitized build's
+follow the allocator's traffic, not what perfev holds.  The seeds must
+read with status 0 (a test whose commands all fail early would prove
+nothing).  Prints one PASS/FAIL line per check, the
 failures first with the command to repeat them, and what it ran.
 """
 import os
@@ -79,6 +85,24 @@ def zbomb(byte, total):
         total -= n
         frame += struct.pack("<I", (0 if total else 1) | 1 << 1 | n << 3)[:3] + bytes([byte])
     return struct.pack("<IHH", 81, 0, 8 + len(frame)) + frame
+
+
+def zrepeat(rec, total):
+    """A zstd frame that expands to rec repeated up to about total bytes: rec as a raw
+    block, then compressed blocks of one sequence each, a match at rec's length (the
+    sequence codes in RLE mode, their extra bits in a backward bit stream)."""
+    s = len(rec)
+    frame = struct.pack("<IBB", 0xFD2FB528, 0, 7 << 3) + struct.pack("<I", s << 3)[:3] + rec
+    per = s * (131000 // s)  # a block's match, as long as a block may be, whole records
+    ofv = s + 3  # offset values past 3 are offsets + 3
+    ofc = ofv.bit_length() - 1
+    n = max(1, (total - s) // per)
+    for i in range(n):
+        # Match length code 52 (65539 + 16 bits), offset code ofc, literals length 0.
+        bits = (per - 65539) | (ofv - (1 << ofc)) << 16 | 1 << (16 + ofc)
+        body = bytes([0, 1, 0x54, 0, ofc, 52]) + bits.to_bytes((16 + ofc + 8) // 8, "little")
+        frame += struct.pack("<I", (i == n - 1) | 2 << 1 | len(body) << 3)[:3] + body
+    return frame
 
 
 def insert(b, lay, at, rec):
@@ -155,7 +179,7 @@ class Gen:
                          lay.feat_table + 16 * lay.nfeat + 5})
         cuts.update(rng.randrange(1, n) for _ in range(3))
         cuts = sorted(c for c in cuts if 0 < c < n)
-        for c in sorted(rng.sample(cuts, min(5, len(cuts)))):
+        for c in sorted(rng.sample(cuts, min(4, len(cuts)))):
             self.write(stem, "cut%d" % c, b[:c])
         # A recording cut short whose header agrees (data.size up to the cut, or 0 as an
         # interrupted perf record leaves it).
@@ -171,7 +195,7 @@ class Gen:
                 self.write(stem, "hdrsize-%x" % v, put(bytearray(b), 8, "<Q", v))
         else:
             # Header fields at boundary values, each field and value in turn.
-            for _ in range(4):
+            for _ in range(3):
                 name, off = self.next_of("hdr", HEADER_FIELDS)
                 v = self.next_of("hdr-" + name, boundary(u64(b, off), n))
                 self.write(stem, "%s-%x" % (name, v), put(bytearray(b), off, "<Q", v))
@@ -212,7 +236,7 @@ class Gen:
         # Records: sizes 0, odd, huge; unknown types; payloads of 0xff (a call chain's nr,
         # a string without its end).
         if lay.recs:
-            for _ in range(3):
+            for _ in range(2):
                 off, _, size = rng.choice(lay.recs)
                 v = self.next_of("recsize", [0, 1, 7, 9, size - 1, size + 8, 0xfff8, 0xffff])
                 self.write(stem, "rec%x-size%x" % (off, v), put(bytearray(b), off + 6, "<H", v))
@@ -234,6 +258,18 @@ class Gen:
         if zrecs:
             bomb = zbomb(0x08, (60 << 20) // 0x808 * 0x808)  # whole records of 0x808 bytes
             self.write(stem, "bomb", insert(b, lay, zrecs[0][0], bomb))
+
+        # A bomb of held records: a COMPRESSED record that expands to 32 MiB of copies of
+        # one sample, all at the same time, so that they wait for the round's end; one
+        # file-mode and one pipe-mode seed.
+        samples = [r for r in lay.recs if r[1] == 9]
+        kind = "held-" + ("pipe" if lay.pipe else "file")
+        if samples and not zrecs and not self.turn.get(kind):
+            self.turn[kind] = 1
+            off, _, size = max(samples, key=lambda r: r[2])  # the fewest records
+            z = zrepeat(b[off:off + size], 32 << 20)
+            self.write(stem, "heldbomb", insert(b, lay, samples[0][0],
+                                                struct.pack("<IHH", 81, 0, 8 + len(z)) + z))
 
         # Bytes flipped anywhere.
         d = bytearray(b)
@@ -296,8 +332,8 @@ def brief(err):
 
 
 class Runner:
-    def __init__(self, perfev, tmp, timeout):
-        self.perfev, self.tmp, self.timeout = perfev, tmp, timeout
+    def __init__(self, san, plain, tmp, timeout):
+        self.san, self.plain, self.tmp, self.timeout = san, plain, tmp, timeout
         self.env = dict(os.environ)
         self.env.pop("DEBUGINFOD_URLS", None)  # nothing fetched for a damaged build id
         self.env["ASAN_OPTIONS"] = "detect_leaks=1:exitcode=86:abort_on_error=0"
@@ -305,13 +341,12 @@ class Runner:
         self.failures = []
         self.ran = 0
         self.outcomes = {}
-        self.peak = (0, "")
+        self.peak = {}  # the largest peak RSS of each build, and its command
         self.lock = threading.Lock()
 
-    def one(self, slot, path, cmd, stdin, must_pass):
+    def spawn(self, slot, argv, path, stdin):
+        """Run argv: (wait status, rusage, whether it was killed as hung, stderr)."""
         odir = os.path.join(self.tmp, "out%d" % slot)
-        os.makedirs(odir, exist_ok=True)
-        argv = [self.perfev] + [a.format(f="-" if stdin else path, o=odir) for a in cmd]
         errpath = os.path.join(self.tmp, "err%d" % slot)
         acts = [(os.POSIX_SPAWN_OPEN, 0, path if stdin else "/dev/null", os.O_RDONLY, 0),
                 (os.POSIX_SPAWN_OPEN, 1, "/dev/null", os.O_WRONLY, 0),
@@ -327,39 +362,49 @@ class Runner:
         timer.start()
         _, status, ru = os.wait4(pid, 0)
         timer.cancel()
-        err = open(errpath, "rb").read().decode("utf-8", "replace")
         for name in os.listdir(odir):
             os.unlink(os.path.join(odir, name))
+        return status, ru, bool(hung), open(errpath, "rb").read().decode("utf-8", "replace")
+
+    def one(self, slot, path, cmd, stdin, must_pass, memory):
+        """The command under the sanitizers, then (with memory) its memory with the plain
+        build."""
+        odir = os.path.join(self.tmp, "out%d" % slot)
+        os.makedirs(odir, exist_ok=True)
+        args = [a.format(f="-" if stdin else path, o=odir) for a in cmd]
         size = os.path.getsize(path)
         budget_kb = (4 * size + (64 << 20)) // 1024
-        shown = " ".join(("<" + path) if a == "-" and stdin else a for a in argv)
-        why = None
-        if hung:
-            why = "no end within %ds (a hang)" % self.timeout
-        elif os.WIFSIGNALED(status):
-            why = "killed by signal %d" % os.WTERMSIG(status)
-        elif any(m in err for m in SANITIZER_MARKS):
-            why = "sanitizer report"
-        else:
-            rc = os.WEXITSTATUS(status)
-            if must_pass and rc != 0:
+        for build in (self.san, self.plain) if memory else (self.san,):
+            argv = [build] + args
+            status, ru, hung, err = self.spawn(slot, argv, path, stdin)
+            shown = " ".join(("<" + path) if a == "-" and stdin else a for a in argv)
+            rc = os.WEXITSTATUS(status) if os.WIFEXITED(status) else -1
+            why = None
+            if hung:
+                why = "no end within %ds (a hang)" % self.timeout
+            elif os.WIFSIGNALED(status):
+                why = "killed by signal %d" % os.WTERMSIG(status)
+            elif any(m in err for m in SANITIZER_MARKS):
+                why = "sanitizer report"
+            elif must_pass and rc != 0:
                 why = "a good file, and exit status %d" % rc
             elif rc not in (0, 1, 2):
                 why = "exit status %d" % rc
             elif rc and not err.strip():
                 why = "exit status %d without a message" % rc
-            elif ru.ru_maxrss > budget_kb:
+            elif build == self.plain and ru.ru_maxrss > budget_kb:
                 why = "peak RSS %d KiB over %d KiB (4 x %d bytes + 64 MiB)" % (
                     ru.ru_maxrss, budget_kb, size)
-        with self.lock:
-            self.ran += 1
-            if not why:
-                rc = os.WEXITSTATUS(status)
-                self.outcomes[rc] = self.outcomes.get(rc, 0) + 1
-            if ru.ru_maxrss > self.peak[0]:
-                self.peak = (ru.ru_maxrss, shown)
+            with self.lock:
+                self.ran += 1
+                if not why:
+                    self.outcomes[rc] = self.outcomes.get(rc, 0) + 1
+                if ru.ru_maxrss > self.peak.get(build, (0, ""))[0]:
+                    self.peak[build] = (ru.ru_maxrss, shown)
+                if why:
+                    self.failures.append("%s: %s; stderr: %s" % (shown, why, brief(err)))
             if why:
-                self.failures.append("%s: %s; stderr: %s" % (shown, why, brief(err)))
+                return
 
 
 def run(args):
@@ -373,24 +418,26 @@ def run(args):
         else:
             pos.append(args[i])
             i += 1
-    perfev, seeddir, damdir = pos
+    san, plain, seeddir, damdir = pos
     tmp = os.path.join(damdir, ".run")
     os.makedirs(tmp, exist_ok=True)
-    r = Runner(perfev, tmp, opts["--timeout"])
+    r = Runner(san, plain, tmp, opts["--timeout"])
     work = []
     seeds = sorted(os.listdir(seeddir))
     for s in seeds:
         for c in COMMANDS:
-            work.append((os.path.join(seeddir, s), c, False, True))
+            work.append((os.path.join(seeddir, s), c, False, True, True))
         if s.endswith(".pipe"):
-            work.append((os.path.join(seeddir, s), COMMANDS[0], True, True))
+            work.append((os.path.join(seeddir, s), COMMANDS[0], True, True, True))
     damaged = sorted(f for f in os.listdir(damdir) if not f.startswith("."))
     for k, f in enumerate(damaged):
         for j in range(opts["--per-file"]):
             c = COMMANDS[(k + j * 2) % len(COMMANDS)]
+            if ".bomb" in f or ".heldbomb" in f:
+                c = COMMANDS[3 + j % 2]  # report, which holds the most; script is slow there
             # A stream is also read from a pipe, which has no size to check against.
             stdin = f.endswith(".pipe") and (k // len(COMMANDS)) % 2 == 1
-            work.append((os.path.join(damdir, f), c, stdin, False))
+            work.append((os.path.join(damdir, f), c, stdin, False, j == 0))
     t0 = time.monotonic()
     lock = threading.Lock()
 
@@ -412,11 +459,11 @@ def run(args):
         print("  " + f.replace("\n", "\n    "))
     if len(r.failures) > 20:
         print("  ... and %d more" % (len(r.failures) - 20))
-    print("%d runs over %d seeds and %d damaged files in %.1f s (%d at a time): %s; "
-          "largest peak RSS %d KiB (%s)" % (
-              r.ran, len(seeds), len(damaged), took, opts["--jobs"],
-              ", ".join("%d exited %d" % (n, rc) for rc, n in sorted(r.outcomes.items())),
-              r.peak[0], r.peak[1]))
+    print("%d runs over %d seeds and %d damaged files in %.1f s (%d at a time): %s" % (
+        r.ran, len(seeds), len(damaged), took, opts["--jobs"],
+        ", ".join("%d exited %d" % (n, rc) for rc, n in sorted(r.outcomes.items()))))
+    for build, (kb, shown) in sorted(r.peak.items()):
+        print("largest peak RSS of %s: %d KiB (%s)" % (build, kb, shown))
     if r.failures:
         print("FAIL perfev on damaged files: %d of %d runs failed" % (len(r.failures), r.ran))
         return 1

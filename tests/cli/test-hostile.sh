@@ -57,6 +57,6 @@ chmod 644 "$S"/*
 
 D=$TMP/damaged
 python3 tests/cli/hostile.py gen "$D" "$S"/* || fail hostile_gen "cannot write the damaged files"
-python3 tests/cli/hostile.py run "$SAN" "$S" "$D" || status=1
+python3 tests/cli/hostile.py run "$SAN" "$PERFEV" "$S" "$D" || status=1
 echo "took $(($(date +%s) - t0)) s in all"
 exit $status

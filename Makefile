@@ -56,6 +56,7 @@ HEADERS    := $(wildcard include/perfev/*.h)
 LIB_OBJS   := $(LIB_SRCS:%.c=$(O)/%.o)
 SAN_OBJS   := $(LIB_SRCS:%.c=$(O)/san/%.o)
 CLI_OBJS   := $(CLI_SRCS:%.c=$(O)/%.o)
+SAN_CLI_OBJS := $(CLI_SRCS:%.c=$(O)/san/%.o)
 # perfev report --pprof: C code protoc-c generates from proto/profile.proto, in the build dir.
 PROTO_GEN  := $(O)/gen
 PROTO_OBJS := $(PROTO_GEN)/profile.pb-c.o
@@ -132,10 +133,11 @@ $(O)/src/cli/%.o: src/cli/%.c | $(DEPS_STAMP)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(BASE_CFLAGS) -fno-math-errno -Isrc/cli -Isrc/lib -I$(PROTO_GEN) -c $< -o $@
 
-$(O)/src/cli/output/profile-pprof.o: $(PROTO_GEN)/profile.pb-c.h
+$(O)/src/cli/output/profile-pprof.o $(O)/san/src/cli/output/profile-pprof.o: $(PROTO_GEN)/profile.pb-c.h
 
 # perfev report --html (and perfev diff --html): the page's template (HTML, script) as C byte arrays, by od and sed.
-$(O)/src/cli/output/profile-html.o: $(PROTO_GEN)/report-html.html.inc $(PROTO_GEN)/report-html.js.inc \
+$(O)/src/cli/output/profile-html.o $(O)/san/src/cli/output/profile-html.o: \
+	$(PROTO_GEN)/report-html.html.inc $(PROTO_GEN)/report-html.js.inc \
 	$(PROTO_GEN)/page-head.html.inc
 
 $(PROTO_GEN)/%.inc: src/cli/output/%
@@ -167,6 +169,17 @@ CLI_LIBS := $(if $(TEP_STATIC),$(TEP_STATIC),$(TEP_LIBS)) -ldw -lelf -liberty -l
 $(PERFEV): $(CLI_OBJS) $(PROTO_OBJS) $(STLIB)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(BASE_CFLAGS) -o $@ $(CLI_OBJS) $(PROTO_OBJS) $(STLIB) $(CLI_LIBS)
+
+# The tool under ASan+UBSan, for tests/cli/test-hostile.sh's damaged files.
+$(O)/san/src/cli/%.o: src/cli/%.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) -O1 -fno-math-errno -Isrc/cli -Isrc/lib -I$(PROTO_GEN) -c $< -o $@
+
+$(O)/san/perfev: $(SAN_CLI_OBJS) $(PROTO_OBJS) $(O)/san/libperfev.a
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) -o $@ $(SAN_CLI_OBJS) $(PROTO_OBJS) $(O)/san/libperfev.a \
+		$(CLI_LIBS)
 
 $(O)/examples/%: examples/%.c $(SHLIB)
 	@mkdir -p $(@D)
@@ -239,7 +252,7 @@ $(O)/libperfev.pc: libperfev.pc.in Makefile
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 
-unit-san: $(SAN_UNIT_BINS) $(REPLAY_BINS)
+unit-san: $(SAN_UNIT_BINS) $(REPLAY_BINS) $(O)/san/perfev
 
 # What only the tests use (chromium, perf, ...) is installed for make check, never
 # for a build or the demo.
@@ -323,7 +336,7 @@ clean:
 	rm -rf $(O)
 
 # The headers each object and test read, from -MMD; absent before the first build.
-DEP_FILES := $(LIB_OBJS:.o=.d) $(SAN_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(PROTO_OBJS:.o=.d) \
+DEP_FILES := $(LIB_OBJS:.o=.d) $(SAN_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(SAN_CLI_OBJS:.o=.d) $(PROTO_OBJS:.o=.d) \
 	$(addsuffix .d,$(UNIT_BINS) $(SAN_UNIT_BINS) $(KERN_BINS) $(EX_BINS) $(BENCH_BINS) $(UNWIND_BINS) \
 	$(REPLAY_BINS))
 -include $(wildcard $(DEP_FILES))

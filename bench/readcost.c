@@ -14,17 +14,22 @@
  *   rdpmc-insn     the rdpmc instruction alone, only when a counter is mapped
  *                  (cap_user_rdpmc and a non-zero index): without one it faults
  *
- * Each in ns (CLOCK_MONOTONIC) and TSC cycles per read: the median of 31
- * batches of 1000 reads, after one batch of warm-up.  Prints a table and
- * machine-readable lines:
+ * Each in ns (CLOCK_MONOTONIC) and TSC cycles per read over 31 batches of
+ * 1000 reads, after one round of warm-up.  The methods take turns, a
+ * batch each (A B C A B C ..., not all of A then all of B), so that a
+ * change of the machine's load or clock over the run falls on every
+ * method alike; the median is the figure, the min and max the spread.
+ * Prints a table and machine-readable lines:
  *
- *   bench=readcost events=N method=M ns=X cycles=Y [path=P]
+ *   bench=readcost events=N method=M ns=X ns_min=A ns_max=B cycles=Y [path=P]
  *   bench=readcost events=N method=M ns=n/a cycles=n/a reason=R
- *   bench=readcost events=N auto_vs_fastest=R
+ *   bench=readcost events=N auto_vs_fastest=R p10=P p90=Q min=A max=B fastest=M
  *
  * where auto_vs_fastest is snapshot-auto divided by the fastest usable
  * method that reads the whole group without the library (read-group or
- * rdpmc-page), in ns.
+ * rdpmc-page, the lower median), in ns: the median of the ratios of the
+ * two's batches in the same round, their 10th and 90th percentiles, min
+ * and max.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -56,7 +61,10 @@ struct bench {
 
 struct result {
 	bool usable;
-	double ns, cycles;
+	double ns, cycles;	   /* medians */
+	double ns_min, ns_max;	   /* the spread of the batches */
+	double ns_batch[BATCHES]; /* each round's, in the order run */
+	double cyc_batch[BATCHES];
 	char why[160]; /* n/a: the reason; otherwise a note */
 	char tag[48];  /* n/a: the reason as one token */
 };
@@ -79,6 +87,21 @@ static int cmp_double(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return x < y ? -1 : x > y;
+}
+
+/* The median, min and max of @n values (sorted in a copy), and the 10th and 90th percentiles. */
+static void spread(const double *v, size_t n, double *med, double *min, double *max, double *p10,
+		   double *p90)
+{
+	double s[BATCHES];
+
+	memcpy(s, v, n * sizeof(s[0]));
+	qsort(s, n, sizeof(s[0]), cmp_double);
+	*med = s[n / 2];
+	*min = s[0];
+	*max = s[n - 1];
+	*p10 = s[n / 10];
+	*p90 = s[n - 1 - n / 10];
 }
 
 /* One read by @m; 0 or a negative errno. */
@@ -112,34 +135,48 @@ static int read_once(struct bench *b, enum method m)
 	}
 }
 
-static void measure(struct bench *b, enum method m, struct result *r)
+/* One batch of @m into round @k (-1: warm-up); false, with the reason, when a read fails. */
+static bool batch(struct bench *b, enum method m, int k, struct result *r)
 {
-	double ns[BATCHES], cyc[BATCHES];
-	int k, i;
+	double t0 = now_ns();
+	uint64_t c0 = tsc(), c1;
+	int i, err;
 
-	for (k = -1; k < BATCHES; k++) {
-		double t0 = now_ns();
-		uint64_t c0 = tsc(), c1;
-
-		for (i = 0; i < ITERS; i++)
-			if (read_once(b, m)) {
-				r->usable = false;
-				snprintf(r->why, sizeof(r->why), "failed: %s",
-					 perfev_strerror(read_once(b, m)));
-				snprintf(r->tag, sizeof(r->tag), "failed");
-				return;
-			}
-		c1 = tsc();
-		if (k >= 0) {
-			ns[k] = (now_ns() - t0) / ITERS;
-			cyc[k] = (double)(c1 - c0) / ITERS;
+	for (i = 0; i < ITERS; i++) {
+		err = read_once(b, m);
+		if (err) {
+			r->usable = false;
+			snprintf(r->why, sizeof(r->why), "failed: %s", perfev_strerror(err));
+			snprintf(r->tag, sizeof(r->tag), "failed");
+			return false;
 		}
 	}
-	qsort(ns, BATCHES, sizeof(ns[0]), cmp_double);
-	qsort(cyc, BATCHES, sizeof(cyc[0]), cmp_double);
-	r->usable = true;
-	r->ns = ns[BATCHES / 2];
-	r->cycles = cyc[BATCHES / 2];
+	c1 = tsc();
+	if (k >= 0) {
+		r->ns_batch[k] = (now_ns() - t0) / ITERS;
+		r->cyc_batch[k] = (double)(c1 - c0) / ITERS;
+	}
+	return true;
+}
+
+/* Every usable method, a batch each in turn, round after round. */
+static void measure(struct bench *b, struct result *res)
+{
+	double x;
+	int k, m;
+
+	for (k = -1; k < BATCHES; k++)
+		for (m = 0; m < NMETHODS; m++)
+			if (res[m].usable)
+				batch(b, (enum method)m, k, &res[m]);
+	for (m = 0; m < NMETHODS; m++) {
+		struct result *r = &res[m];
+
+		if (!r->usable)
+			continue;
+		spread(r->ns_batch, BATCHES, &r->ns, &r->ns_min, &r->ns_max, &x, &x);
+		spread(r->cyc_batch, BATCHES, &r->cycles, &x, &x, &x, &x);
+	}
 }
 
 /* Whether the user-space read can work, and why not. */
@@ -208,7 +245,7 @@ static int run(const char *events)
 	struct perfev_parse_error pe = {.sz = sizeof(pe)};
 	struct result res[NMETHODS];
 	struct bench b = {0};
-	double fastest = 0;
+	int fastest = -1;
 	size_t i;
 	int m, err;
 
@@ -230,11 +267,8 @@ static int run(const char *events)
 	for (m = 0; m < NMETHODS; m++) {
 		struct result *r = &res[m];
 
-		if (m == RDPMC_PAGE && !user_space_ok(&b, r))
-			continue;
-		if (m == RDPMC_INSN && !counter_mapped(&b, r))
-			continue;
-		measure(&b, (enum method)m, r);
+		r->usable = !(m == RDPMC_PAGE && !user_space_ok(&b, r)) &&
+			    !(m == RDPMC_INSN && !counter_mapped(&b, r));
 		if (m == READ_SINGLE)
 			snprintf(r->why, sizeof(r->why), "'%s' alone",
 				 perfev_self_name(b.s, b.n - 1));
@@ -244,17 +278,21 @@ static int run(const char *events)
 			snprintf(r->why, sizeof(r->why), "chose %s",
 				 path_name(perfev_self_path(b.s)));
 	}
+	measure(&b, res);
 
 	printf("\n%s (%zu event%s):\n", events, b.n, b.n == 1 ? "" : "s");
-	printf("  %-14s %10s %10s  %s\n", "method", "ns", "cycles", "note");
+	printf("  %-14s %10s %21s %10s  %s\n", "method", "ns", "(min-max)", "cycles", "note");
 	for (m = 0; m < NMETHODS; m++) {
 		const struct result *r = &res[m];
+		char range[32];
 
+		snprintf(range, sizeof(range), "(%.1f-%.1f)", r->ns_min, r->ns_max);
 		if (r->usable)
-			printf("  %-14s %10.1f %10.0f  %s\n", method_name[m], r->ns, r->cycles,
-			       r->why);
+			printf("  %-14s %10.1f %21s %10.0f  %s\n", method_name[m], r->ns, range,
+			       r->cycles, r->why);
 		else
-			printf("  %-14s %10s %10s  %s\n", method_name[m], "n/a", "n/a", r->why);
+			printf("  %-14s %10s %21s %10s  %s\n", method_name[m], "n/a", "", "n/a",
+			       r->why);
 	}
 	for (m = 0; m < NMETHODS; m++) {
 		const struct result *r = &res[m];
@@ -262,22 +300,36 @@ static int run(const char *events)
 		if (!r->usable)
 			printf("bench=readcost events=%zu method=%s ns=n/a cycles=n/a reason=%s\n",
 			       b.n, method_name[m], r->tag);
-		else if (m == SNAPSHOT_AUTO)
-			printf("bench=readcost events=%zu method=%s ns=%.1f cycles=%.0f path=%s\n",
-			       b.n, method_name[m], r->ns, r->cycles,
-			       path_name(perfev_self_path(b.s)));
 		else
-			printf("bench=readcost events=%zu method=%s ns=%.1f cycles=%.0f\n", b.n,
-			       method_name[m], r->ns, r->cycles);
+			printf("bench=readcost events=%zu method=%s ns=%.1f ns_min=%.1f ns_max=%.1f "
+			       "cycles=%.0f%s%s\n",
+			       b.n, method_name[m], r->ns, r->ns_min, r->ns_max, r->cycles,
+			       m == SNAPSHOT_AUTO ? " path=" : "",
+			       m == SNAPSHOT_AUTO ? path_name(perfev_self_path(b.s)) : "");
 	}
 	/* The ways to get the whole group without the library's snapshot around them. */
 	if (res[READ_GROUP].usable)
-		fastest = res[READ_GROUP].ns;
-	if (res[RDPMC_PAGE].usable && (!fastest || res[RDPMC_PAGE].ns < fastest))
-		fastest = res[RDPMC_PAGE].ns;
-	if (res[SNAPSHOT_AUTO].usable && fastest > 0)
-		printf("bench=readcost events=%zu auto_vs_fastest=%.2f\n", b.n,
-		       res[SNAPSHOT_AUTO].ns / fastest);
+		fastest = READ_GROUP;
+	if (res[RDPMC_PAGE].usable && (fastest < 0 || res[RDPMC_PAGE].ns < res[fastest].ns))
+		fastest = RDPMC_PAGE;
+	if (res[SNAPSHOT_AUTO].usable && fastest >= 0) {
+		double ratio[BATCHES], med, lo, hi, p10, p90;
+		int k;
+
+		/* Round by round: both batches ran next to each other, under the same load. */
+		for (k = 0; k < BATCHES; k++)
+			ratio[k] = res[SNAPSHOT_AUTO].ns_batch[k] / res[fastest].ns_batch[k];
+		spread(ratio, BATCHES, &med, &lo, &hi, &p10, &p90);
+		printf("  snapshot-auto / %s: %.2f (10-90%%: %.2f-%.2f, min %.2f, max %.2f, %d "
+		       "rounds)\n",
+		       method_name[fastest], med, p10, p90, lo, hi, BATCHES);
+		printf("bench=readcost events=%zu auto_vs_fastest=%.2f p10=%.2f p90=%.2f min=%.2f "
+		       "max=%.2f fastest=%s\n",
+		       b.n, med, p10, p90, lo, hi, method_name[fastest]);
+	} else {
+		printf("bench=readcost events=%zu auto_vs_fastest=n/a reason=%s\n", b.n,
+		       res[SNAPSHOT_AUTO].usable ? "no-group-read" : res[SNAPSHOT_AUTO].tag);
+	}
 	for (i = 0; i < b.n && i < MAX_EV; i++)
 		if (b.pg[i])
 			munmap((void *)b.pg[i], (size_t)b.page_size);
@@ -289,9 +341,9 @@ int main(void)
 {
 	int ret;
 
-	printf("readcost: one read of a self-monitoring group; median of %d batches of %d, "
-	       "ns and TSC cycles per read\n",
-	       BATCHES, ITERS);
+	printf("readcost: one read of a self-monitoring group; the methods interleaved, a batch "
+	       "of %d each per round, %d rounds; median (min-max) ns and TSC cycles per read\n",
+	       ITERS, BATCHES);
 	ret = run("task-clock");
 	if (!ret)
 		ret = run("task-clock,page-faults,context-switches,cpu-migrations");

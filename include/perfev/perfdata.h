@@ -202,8 +202,10 @@ PERFEV_API int perfev_data_next(struct perfev_data_reader *r, struct perfev_data
  * end: one COMPRESSED record may decompress to at most this many bytes
  * (perf's own reader takes at most the ring size written in the
  * COMPRESSED feature, 516 KiB by default; a 64 KiB record of perf's
- * holds a few MiB at most).  The reader holds one record's worth at a
- * time, so its memory stays bounded however many there are; the ratio
+ * holds a few MiB at most); past it perfev_data_next() returns -EFBIG
+ * after the records before it.  The reader decompresses a record 1 MiB
+ * at a time as its records are taken, so its memory stays bounded
+ * however much one expands and however many there are; the ratio
  * of a whole file is not capped (perf's --call-graph dwarf recordings
  * compress 200 times and more).  See PERFEV_SOURCE_HOLD_MAX for what a
  * source holds.

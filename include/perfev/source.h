@@ -46,7 +46,8 @@ extern "C" {
 /*
  * A file source holds the records of a round until the round ends; those
  * it must copy (a stream's, and those decompressed from
- * PERF_RECORD_COMPRESSED) take at most this many bytes, queue entries
+ * PERF_RECORD_COMPRESSED) take at most 8 MiB and twice the bytes of the
+ * input read so far, and never more than this many bytes, queue entries
  * included: past it the oldest go out early (counted in out_of_order if
  * a later record turns out older), so that a file without rounds, or a
  * decompression bomb, cannot fill the memory.  perf's rounds hold a ring

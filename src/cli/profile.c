@@ -232,17 +232,69 @@ uint32_t profile_add_tagged(struct profile *p, uint32_t ev, const char *comm, ui
 	return (uint32_t)p->nstacks++;
 }
 
+static int cmp_time_slice(const void *a, const void *b, void *ctx)
+{
+	const struct profile_time *x = a, *y = b;
+	uint64_t slice = *(const uint64_t *)ctx, sx = x->time / slice, sy = y->time / slice;
+
+	if (x->stack != y->stack)
+		return x->stack < y->stack ? -1 : 1;
+	if (sx != sy)
+		return sx < sy ? -1 : 1;
+	return x->time < y->time ? -1 : x->time > y->time;
+}
+
+/*
+ * The times of each stack merged by slice, the slices longer until half the room is free
+ * or one slice holds every time: then the next merge waits for twice as many entries (as
+ * many as the stacks at most), so that merging stays a small share of the work.
+ */
+static void merge_times(struct profile *p)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	size_t i, n;
+
+	for (i = 0; i < p->ntimes; i++) {
+		lo = p->times[i].time < lo ? p->times[i].time : lo;
+		hi = p->times[i].time > hi ? p->times[i].time : hi;
+	}
+	if (!p->time_slice)
+		p->time_slice = hi > lo ? (hi - lo) / 4096 + 1 : 1;
+	do {
+		qsort_r(p->times, p->ntimes, sizeof(*p->times), cmp_time_slice, &p->time_slice);
+		for (i = 1, n = 1; i < p->ntimes; i++) {
+			struct profile_time *last = &p->times[n - 1], *t = &p->times[i];
+
+			if (t->stack == last->stack &&
+			    t->time / p->time_slice == last->time / p->time_slice) {
+				last->period += t->period;
+				last->samples += t->samples;
+			} else {
+				p->times[n++] = *t;
+			}
+		}
+		p->ntimes = n;
+		if (n <= PROFILE_TIMES_MAX / 2 || p->time_slice > hi / 2)
+			break;
+		p->time_slice *= 2;
+	} while (true);
+	p->times_limit = n > PROFILE_TIMES_MAX / 2 ? 2 * n : PROFILE_TIMES_MAX;
+}
+
 void profile_add_time(struct profile *p, uint32_t stack, uint64_t time, uint64_t period)
 {
 	struct profile_time *t;
 
 	if (!p->timed)
 		return;
+	if (p->ntimes >= (p->times_limit ? p->times_limit : PROFILE_TIMES_MAX))
+		merge_times(p);
 	cli_grow(&p->times, &p->cap_times, p->ntimes + 1, sizeof(*p->times));
 	t = &p->times[p->ntimes++];
 	t->time = time;
 	t->period = period;
 	t->stack = stack;
+	t->samples = 1;
 }
 
 void profile_keep(struct profile *p, bool (*keep)(const struct profile_stack *s, void *ctx),

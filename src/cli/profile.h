@@ -78,11 +78,23 @@ struct profile_meta {
 	uint64_t lost;			/* samples the kernel lost */
 };
 
-/* When one sample was taken, and its stack (the report page's timeline). */
+/*
+ * When one sample was taken, and its stack (the report page's timeline); past
+ * PROFILE_TIMES_MAX samples, those of a stack close in time are one entry of several.
+ */
 struct profile_time {
 	uint64_t time, period;
-	uint32_t stack; /* an index into profile.stacks */
+	uint32_t stack;	  /* an index into profile.stacks */
+	uint32_t samples; /* 1, or how many were merged into this one */
 };
+
+/*
+ * The most time entries a profile keeps (12 MiB): past it, the samples of each stack are
+ * merged by time, each entry standing for a slice of the recording (a 4096th of the
+ * span of the samples so far, twice as long as often as it takes), so that what a file
+ * that expands to millions of samples costs stays bounded.
+ */
+#define PROFILE_TIMES_MAX (1U << 19)
 
 /* An object's build id as the recording saw it, in hex. */
 struct profile_build_id {
@@ -104,6 +116,8 @@ struct profile {
 	bool timed;
 	struct profile_time *times;
 	size_t ntimes;
+	uint64_t time_slice; /* past PROFILE_TIMES_MAX: how long a slice merged is (ns) */
+	size_t times_limit;  /* the entries that make the next merge (0: PROFILE_TIMES_MAX) */
 
 	/* private: the interned strings; frames and stacks by index, hashed by what they hold */
 	struct perfev__intern strs;

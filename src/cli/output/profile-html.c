@@ -366,7 +366,7 @@ static int time_cells(struct page_times *pt, struct page *pg, const struct profi
 		c[n].thread = th;
 		c[n].node = node[t->stack];
 		c[n].root = pg->ev_of[s->ev];
-		c[n].samples = 1;
+		c[n].samples = t->samples;
 		c[n++].period = t->period;
 	}
 	if (err) {

@@ -630,6 +630,22 @@ static void prefetch_next(const struct perfev_source *src)
 		__builtin_prefetch((const char *)top->bytes + k);
 }
 
+/*
+ * What the queue may hold in copies: 8 MiB and twice the input read so far, up to
+ * PERFEV_SOURCE_HOLD_MAX.  A few KiB of COMPRESSED records that expand to millions of
+ * records (a bomb) then cost megabytes, not the cap; a stream's copies are never more
+ * than what it gave, and a real -z round (a ring read of every CPU, compressed about ten
+ * times) fits once the rounds before it are read.
+ */
+#define HOLD_BASE (8ULL << 20)
+
+static uint64_t hold_max(const struct perfev_source *src)
+{
+	uint64_t max = HOLD_BASE + 2 * src->st.good_end;
+
+	return max < PERFEV_SOURCE_HOLD_MAX ? max : PERFEV_SOURCE_HOLD_MAX;
+}
+
 /* May the oldest queued record go out now? */
 static bool ready(struct perfev_source *src, const struct src_qent *top)
 {
@@ -639,7 +655,7 @@ static bool ready(struct perfev_source *src, const struct src_qent *top)
 		return top->untimed ||
 		       (src->max_time > src->window && top->time < src->max_time - src->window);
 	/* Copies past the cap go out early, oldest first, rather than fill the memory. */
-	return (src->flushing && top->time <= src->limit) || src->held > PERFEV_SOURCE_HOLD_MAX;
+	return (src->flushing && top->time <= src->limit) || src->held > hold_max(src);
 }
 
 int perfev_source_next(struct perfev_source *src, const struct perfev_source_event **out)

@@ -7,9 +7,9 @@
  * is a sequence of ordinary records.  A record may begin in one piece
  * and end in the next.
  *
- * The reader's side holds one piece's records at a time, within the
- * cap of perfev/perfdata.h; the writer's side stages records and
- * compresses a batch at a time.
+ * The reader's side decompresses a piece a window at a time, as its
+ * records are taken, and stops at the cap of perfev/perfdata.h; the
+ * writer's side stages records and compresses a batch at a time.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -23,8 +23,14 @@
 #define ZREC_HDR 8
 /* The most payload one record holds: its size is a u16 (perf does not pad it to 8). */
 #define ZREC_PAYLOAD_MAX (UINT16_MAX - ZREC_HDR)
-/* The decompression buffer starts this large and doubles up to the cap. */
-#define UNZIP_MIN (64U * 1024)
+/*
+ * The decompression buffer starts this large and doubles up to the
+ * window: a piece is decompressed a window at a time, as its records are
+ * taken, so that what the reader holds stays bounded whatever a piece
+ * expands to (a record, at most 64 KiB, always fits).
+ */
+#define UNZIP_MIN    (64U * 1024)
+#define UNZIP_WINDOW (1U << 20)
 /*
  * zstd's hint of the input it wants next, when a piece ends where perf
  * flushes (the header of the next block), or 0 after a frame ends.
@@ -38,7 +44,12 @@ struct perfev__unzip {
 	ZSTD_DStream *ds;
 	unsigned char *buf; /* decompressed records from @head to @len */
 	size_t cap, head, len;
-	size_t hint; /* what zstd wants next, after the last piece */
+	size_t hint;	  /* what zstd wants next, after the last piece */
+	ZSTD_inBuffer in; /* the piece being decompressed */
+	uint64_t offset;  /* of its COMPRESSED record */
+	size_t produced;  /* the bytes it has expanded to so far */
+	unsigned int stuck;
+	bool done; /* no piece, or the whole piece decompressed */
 };
 
 int perfev__unzip_new(struct perfev__unzip **out)
@@ -47,6 +58,7 @@ int perfev__unzip_new(struct perfev__unzip **out)
 
 	if (!z)
 		return -ENOMEM;
+	z->done = true;
 	z->ds = ZSTD_createDStream();
 	if (!z->ds || ZSTD_isError(ZSTD_initDStream(z->ds))) {
 		perfev__unzip_free(z);
@@ -65,82 +77,103 @@ void perfev__unzip_free(struct perfev__unzip *z)
 	free(z);
 }
 
-int perfev__unzip_feed(struct perfev__unzip *z, const void *payload, size_t n, uint64_t offset)
+/* More of the piece decompressed behind the records not yet taken, up to the window. */
+static int unzip_fill(struct perfev__unzip *z)
 {
-	ZSTD_inBuffer in = {payload, n, 0};
-	/* What a piece may add, and one byte more to tell "exactly the cap" from "past it". */
-	size_t limit, produced = 0, newcap;
-	unsigned int stuck = 0;
-	size_t ret;
+	size_t ret, newcap;
 
-	/* The part of a record the last piece left is moved to the front. */
+	/* What the records taken used is given back; the rest moves to the front. */
 	if (z->head) {
 		memmove(z->buf, z->buf + z->head, z->len - z->head);
 		z->len -= z->head;
 		z->head = 0;
 	}
-	limit = z->len + PERFEV_DATA_DECOMP_RECORD_MAX + 1;
-	for (;;) {
+	while (!z->done) {
 		if (z->len == z->cap) {
-			if (z->cap >= limit)
-				goto bomb;
+			if (z->cap >= UNZIP_WINDOW)
+				return 0; /* full: its records are taken first */
 			newcap = z->cap < UNZIP_MIN ? UNZIP_MIN : z->cap * 2;
-			if (newcap > limit)
-				newcap = limit;
 			if (perfev__grow(&z->buf, &z->cap, newcap, 1))
 				return -ENOMEM;
 		}
 		ZSTD_outBuffer out = {z->buf, z->cap, z->len};
-		size_t before_in = in.pos;
+		size_t before_in = z->in.pos;
 
-		ret = ZSTD_decompressStream(z->ds, &out, &in);
+		ret = ZSTD_decompressStream(z->ds, &out, &z->in);
 		if (ZSTD_isError(ret)) {
 			pr_err("the PERF_RECORD_COMPRESSED record at offset %#llx does not "
 			       "decompress: %s",
-			       (unsigned long long)offset, ZSTD_getErrorName(ret));
+			       (unsigned long long)z->offset, ZSTD_getErrorName(ret));
 			return -EBADMSG;
 		}
-		produced += out.pos - z->len;
-		if (produced > PERFEV_DATA_DECOMP_RECORD_MAX)
-			goto bomb;
+		z->produced += out.pos - z->len;
+		if (z->produced > PERFEV_DATA_DECOMP_RECORD_MAX) {
+			pr_err("the PERF_RECORD_COMPRESSED record at offset %#llx expands past "
+			       "%llu MiB, perfev's cap against decompression bombs",
+			       (unsigned long long)z->offset,
+			       (unsigned long long)(PERFEV_DATA_DECOMP_RECORD_MAX >> 20));
+			return -EFBIG;
+		}
 		/* Neither side moved with room on both: the stream is damaged. */
-		stuck =
-		    out.pos == z->len && in.pos == before_in && out.pos < out.size ? stuck + 1 : 0;
+		z->stuck = out.pos == z->len && z->in.pos == before_in && out.pos < out.size
+			       ? z->stuck + 1
+			       : 0;
 		z->len = out.pos;
-		if (stuck > 2) {
+		if (z->stuck > 2) {
 			pr_err("the PERF_RECORD_COMPRESSED record at offset %#llx does not "
 			       "decompress: the stream makes no progress",
-			       (unsigned long long)offset);
+			       (unsigned long long)z->offset);
 			return -EBADMSG;
 		}
 		/* Done when the input is used up and the output had room left. */
-		if (in.pos == in.size && out.pos < out.size) {
+		if (z->in.pos == z->in.size && out.pos < out.size) {
 			z->hint = ret;
-			return 0;
+			z->done = true;
 		}
 	}
-bomb:
-	pr_err("the PERF_RECORD_COMPRESSED record at offset %#llx expands past %llu MiB, "
-	       "perfev's cap against decompression bombs",
-	       (unsigned long long)offset,
-	       (unsigned long long)(PERFEV_DATA_DECOMP_RECORD_MAX >> 20));
-	return -EFBIG;
+	return 0;
+}
+
+int perfev__unzip_feed(struct perfev__unzip *z, const void *payload, size_t n, uint64_t offset)
+{
+	z->in = (ZSTD_inBuffer){payload, n, 0};
+	z->offset = offset;
+	z->produced = 0;
+	z->stuck = 0;
+	z->done = false;
+	return unzip_fill(z);
 }
 
 int perfev__unzip_next(struct perfev__unzip *z, const unsigned char **rec)
 {
 	uint16_t size;
+	size_t had;
+	int ret;
 
-	if (z->len - z->head < ZREC_HDR)
-		return 0;
-	size = perfev__pd_u16(z->buf + z->head + 6);
-	if (size < 8)
-		return -EBADMSG;
-	if (size > z->len - z->head)
-		return 0; /* the rest is in the next piece */
-	*rec = z->buf + z->head;
-	z->head += size;
-	return 1;
+	for (;;) {
+		if (z->len - z->head >= ZREC_HDR) {
+			size = perfev__pd_u16(z->buf + z->head + 6);
+			if (size < 8) {
+				pr_err("the records of the PERF_RECORD_COMPRESSED record at offset "
+				       "%#llx are corrupt: a record shorter than its header",
+				       (unsigned long long)z->offset);
+				return -EBADMSG;
+			}
+			if (size <= z->len - z->head) {
+				*rec = z->buf + z->head;
+				z->head += size;
+				return 1;
+			}
+		}
+		if (z->done)
+			return 0; /* the rest is in the next piece */
+		had = z->len - z->head;
+		ret = unzip_fill(z);
+		if (ret)
+			return ret;
+		if (z->len == had && !z->done)
+			return -EBADMSG; /* cannot happen: a window holds any record */
+	}
 }
 
 int perfev__unzip_end(const struct perfev__unzip *z, uint64_t offset)

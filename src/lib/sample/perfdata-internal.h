@@ -183,11 +183,13 @@ int perfev__data_set_topology(struct perfev_data_writer *w, const char *sysfs_ro
 
 /*
  * PERF_RECORD_COMPRESSED (perfdata-compressed.c).  The reader's side:
- * feed it each record's payload, take the whole records out; a record
- * cut at the end waits for the next payload.  Errors of feed:
- * -EBADMSG (not a zstd stream), -EFBIG (past the cap of
- * perfev/perfdata.h, logged), -ENOMEM.  Records handed out are valid
- * until the next feed.
+ * feed it each record's payload (kept by the caller until next returns
+ * 0), take the whole records out; a record cut at the end waits for the
+ * next payload.  The payload is decompressed a window at a time as
+ * records are taken.  Errors of feed and next: -EBADMSG (not a zstd
+ * stream, a record shorter than its header), -EFBIG (past the cap of
+ * perfev/perfdata.h), -ENOMEM, each logged.  A record handed out is
+ * valid until the next call.
  */
 struct perfev__unzip;
 int perfev__unzip_new(struct perfev__unzip **out);

@@ -13,6 +13,18 @@
 #include "common/internal.h"
 #include "sample/perfdata-internal.h"
 
+#ifndef __has_feature
+#define __has_feature(x) 0
+#endif
+#if defined(__SANITIZE_ADDRESS__) || __has_feature(address_sanitizer)
+#include <sanitizer/asan_interface.h>
+#define PD_POISON(p, n)	  ASAN_POISON_MEMORY_REGION(p, n)
+#define PD_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define PD_POISON(p, n)	  ((void)(p), (void)(n))
+#define PD_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
 /* Largest piece read from a stream at once while growing a buffer. */
 #define STREAM_CHUNK (1U << 20)
 
@@ -518,6 +530,30 @@ err:
 	return ret;
 }
 
+/*
+ * @len bytes of @fd mapped read-only, or MAP_FAILED.  The rest of the last page reads as
+ * zeros, not as a fault: under AddressSanitizer it is marked unaddressable while mapped, so
+ * that a read past a file's end is reported as one past a buffer of its size would be.
+ */
+static void *map_ro(int fd, size_t len)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+
+	if (p != MAP_FAILED && len % page)
+		PD_POISON((unsigned char *)p + len, page - len % page);
+	return p;
+}
+
+static void unmap_ro(void *p, size_t len)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	if (len % page)
+		PD_UNPOISON((unsigned char *)p + len, page - len % page);
+	munmap(p, len);
+}
+
 /* A regular file mapped whole: 0, or -errno (-EBADMSG for an empty one). */
 static int map_file(int fd, void **map, size_t *len)
 {
@@ -533,7 +569,7 @@ static int map_file(int fd, void **map, size_t *len)
 		return 0;
 	if ((uint64_t)st.st_size > SIZE_MAX)
 		return -EFBIG;
-	*map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	*map = map_ro(fd, (size_t)st.st_size);
 	if (*map == MAP_FAILED) {
 		*map = NULL;
 		return -errno;
@@ -663,7 +699,7 @@ static int open_fd(int fd, bool own, const struct perfev_data_open_opts *opts,
 			goto err;
 		}
 		/* The whole file, whatever the descriptor's position. */
-		r->map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		r->map = map_ro(fd, (size_t)st.st_size);
 		if (r->map == MAP_FAILED) {
 			r->map = NULL;
 			ret = -errno;
@@ -730,10 +766,10 @@ void perfev_data_close(struct perfev_data_reader *r)
 		free(b);
 	}
 	if (r->map)
-		munmap(r->map, r->map_len);
+		unmap_ro(r->map, r->map_len);
 	for (i = 0; i < r->nsegs; i++)
 		if (r->segs[i].map)
-			munmap(r->segs[i].map, r->segs[i].len);
+			unmap_ro(r->segs[i].map, r->segs[i].len);
 	free(r->segs);
 	free(r->copy);
 	free(r->rbuf);
@@ -976,13 +1012,7 @@ static int next_decompressed(struct perfev_data_reader *r, const unsigned char *
 	}
 	if (!r->unzip)
 		return 0;
-	ret = perfev__unzip_next(r->unzip, bytes);
-	if (ret < 0)
-		perfev__log(PERFEV_LOG_ERROR,
-			    "the records of the PERF_RECORD_COMPRESSED record at offset %#llx are "
-			    "corrupt: a record shorter than its header",
-			    (unsigned long long)r->zoffset);
-	return ret;
+	return perfev__unzip_next(r->unzip, bytes);
 }
 
 /* The next record of the file or stream: 1 with @bytes set, 0 at the end, or an error. */

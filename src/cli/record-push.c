@@ -13,6 +13,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,25 +170,20 @@ static void free_list(char **names, size_t n)
 /* Read a whole file; NULL with errno set on failure. */
 static char *slurp(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	char *buf = NULL;
-	size_t cap = 0, n;
+	ssize_t n;
 
 	*len = 0;
-	if (!f)
+	if (fd < 0)
 		return NULL;
-	do {
-		if (perfev__grow(&buf, &cap, *len + 65536, 1))
-			cli_die("out of memory");
-		n = fread(buf + *len, 1, 65536, f);
-		*len += n;
-	} while (n == 65536);
-	if (ferror(f)) {
-		free(buf);
-		buf = NULL;
-		errno = EIO;
+	n = cli_read_fd(fd, SIZE_MAX / 2, &buf);
+	close(fd);
+	if (n < 0) {
+		errno = (int)-n;
+		return NULL;
 	}
-	fclose(f);
+	*len = (size_t)n;
 	return buf;
 }
 

@@ -25,7 +25,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "common/internal.h"
+#include "perfev-cli.h"
 #include "output/json.h"
 #include "profile.h"
 
@@ -208,7 +208,7 @@ static const struct src_file *src_file(struct lines *l, uint32_t file)
 		return NULL;
 	len = -EINVAL;
 	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size <= (off_t)SRC_FILE_MAX)
-		len = perfev__read_fd(fd, &sf->text, SRC_FILE_MAX);
+		len = cli_read_fd(fd, SRC_FILE_MAX, &sf->text);
 	close(fd);
 	if (len < 0)
 		return NULL;

@@ -34,6 +34,8 @@
 
 /* ---- reading ------------------------------------------------------------------------- */
 
+uint64_t perfev__unzip_cap = PERFEV_DATA_DECOMP_RECORD_MAX;
+
 struct perfev__unzip {
 	ZSTD_DStream *ds;
 	unsigned char *buf; /* decompressed records from @head to @len */
@@ -79,7 +81,7 @@ int perfev__unzip_feed(struct perfev__unzip *z, const void *payload, size_t n, u
 		z->len -= z->head;
 		z->head = 0;
 	}
-	limit = z->len + PERFEV_DATA_DECOMP_RECORD_MAX + 1;
+	limit = z->len + perfev__unzip_cap + 1;
 	for (;;) {
 		if (z->len == z->cap) {
 			if (z->cap >= limit)
@@ -101,7 +103,7 @@ int perfev__unzip_feed(struct perfev__unzip *z, const void *payload, size_t n, u
 			return -EBADMSG;
 		}
 		produced += out.pos - z->len;
-		if (produced > PERFEV_DATA_DECOMP_RECORD_MAX)
+		if (produced > perfev__unzip_cap)
 			goto bomb;
 		/* Neither side moved with room on both: the stream is damaged. */
 		stuck =
@@ -123,7 +125,7 @@ bomb:
 	pr_err("the PERF_RECORD_COMPRESSED record at offset %#llx expands past %llu MiB, "
 	       "perfev's cap against decompression bombs",
 	       (unsigned long long)offset,
-	       (unsigned long long)(PERFEV_DATA_DECOMP_RECORD_MAX >> 20));
+	       (unsigned long long)(perfev__unzip_cap >> 20));
 	return -EFBIG;
 }
 

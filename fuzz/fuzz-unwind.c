@@ -166,6 +166,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (flags & 1) {
 		if (perfev__unwind(plain, &space, 1, 1, &regs, stack, size, ips2, max, &n2, &stop2))
 			abort();
+		if (verbose)
+			fprintf(stderr, "unwind (libdwfl): %zu frames, stop: %s\n", n2,
+				perfev__unwind_stop_name(stop2));
 		check(ips2, n2, max, stop2, ip);
 		if (n != n2 || stop != stop2 || memcmp(ips, ips2, n * sizeof(*ips)))
 			abort();

@@ -3,15 +3,19 @@
  * libFuzzer harness: perfev report's exports (src/cli/output: folded,
  * speedscope, pprof, the HTML page) of a small profile whose names come
  * from the input: quotes, "</script>", invalid UTF-8, control bytes, and
- * one long symbol (4 KiB, or 1 MiB) when the first byte says so.  Each is written into
- * memory and checked: speedscope and the page's data are JSON (RFC 8259)
- * in valid UTF-8, the page's script elements hold no "</script" nor
- * "<!--" of the data, the folded lines end with their count, and pprof's
- * protobuf decodes with every string valid UTF-8 (proto3 strings).
+ * one long symbol (4 KiB, or 1 MiB) when the first byte says so.  Each
+ * is written into memory and checked: speedscope and the page's data
+ * are JSON (RFC 8259) in valid UTF-8, the page's script elements hold
+ * no "</script" nor "<!--" of the data, the folded lines end with their
+ * count, and pprof's protobuf decodes with every string valid UTF-8
+ * (proto3 strings).  The whole page, 50 KiB of template around the
+ * data, is written when the flags' bit 5 says, else only its data.
  *
  * Input: a flags byte, then NUL-separated strings taken in turn: the
- * events' names, then per stack a comm and, per frame, a symbol and an
- * object; the byte after each string chooses what the next field is.
+ * events' names, the host and command line, then per stack a byte (its
+ * frame count, event, pid, period) and a comm, and per frame a byte of
+ * kinds (unresolved, inlined, kernel, source line, build id), a symbol,
+ * an object and a byte of address.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -19,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#include "no-coverage.h"
 #include "perfev-cli.h"
 #include "profile.h"
 #include "profile.pb-c.h"
@@ -27,7 +32,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define EXPORT_MAX_INPUT 8192
 #define MAX_FRAMES 16
-/* A long symbol: 4 KiB when the flags' bit 0 is set; 1 MiB (slow: rare) when they are 0xff. */
+/*
+ * A long symbol: 4 KiB when the flags' bit 0 is set; 1 MiB when they are
+ * 0xff, in the corpus replay (make check) or with PERFEV_FUZZ_GIANT set:
+ * under libFuzzer, where one such input costs most of a second and its
+ * mutations keep the flags, 4 KiB too.
+ */
 #define LONG_NAME (4U << 10)
 #define GIANT (1U << 20)
 
@@ -79,7 +89,7 @@ static const char *str(struct in *in, char *buf, size_t cap)
 /* ---- checks ---------------------------------------------------------------------- */
 
 /* The length of the valid UTF-8 sequence at @p, 0 when it is not one. */
-static size_t utf8_seq(const unsigned char *p, size_t n)
+NO_COVERAGE static size_t utf8_seq(const unsigned char *p, size_t n)
 {
 	uint32_t cp;
 	size_t len, i;
@@ -107,7 +117,7 @@ static size_t utf8_seq(const unsigned char *p, size_t n)
 	return len;
 }
 
-static bool utf8_valid(const char *s, size_t n)
+NO_COVERAGE static bool utf8_valid(const char *s, size_t n)
 {
 	size_t i = 0, k;
 
@@ -126,13 +136,13 @@ struct json_in {
 	int depth;
 };
 
-static void blanks(struct json_in *j)
+NO_COVERAGE static void blanks(struct json_in *j)
 {
 	while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r'))
 		j->p++;
 }
 
-static bool lit(struct json_in *j, const char *w)
+NO_COVERAGE static bool lit(struct json_in *j, const char *w)
 {
 	size_t n = strlen(w);
 
@@ -142,7 +152,7 @@ static bool lit(struct json_in *j, const char *w)
 	return true;
 }
 
-static bool json_string(struct json_in *j)
+NO_COVERAGE static bool json_string(struct json_in *j)
 {
 	if (j->p >= j->end || *j->p++ != '"')
 		return false;
@@ -172,7 +182,7 @@ static bool json_string(struct json_in *j)
 	return j->p < j->end && *j->p++ == '"';
 }
 
-static bool json_number(struct json_in *j)
+NO_COVERAGE static bool json_number(struct json_in *j)
 {
 	const char *s = j->p;
 
@@ -204,7 +214,7 @@ static bool json_number(struct json_in *j)
 	return j->p > s;
 }
 
-static bool json_value(struct json_in *j)
+NO_COVERAGE static bool json_value(struct json_in *j)
 {
 	char close;
 
@@ -260,7 +270,7 @@ static bool json_value(struct json_in *j)
 	}
 }
 
-static void check_json(const char *s, size_t n)
+NO_COVERAGE static void check_json(const char *s, size_t n)
 {
 	struct json_in j = {s, s + n, 0};
 
@@ -271,23 +281,28 @@ static void check_json(const char *s, size_t n)
 		abort();
 }
 
-static const char *find(const char *s, size_t n, const char *what)
+NO_COVERAGE static const char *find(const char *s, size_t n, const char *what)
 {
 	return memmem(s, n, what, strlen(what));
 }
 
-/*
- * The page: the data element and the times element each hold one JSON
- * value, and nothing in them could end a script or open a comment.
- */
-static void check_page(const char *s, size_t n)
+/* JSON that may stand in a script element: nothing in it ends the script or opens a comment. */
+NO_COVERAGE static void check_script_json(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '<' || s[i] == '>')
+			abort(); /* "</script", "<!--", "<script" all need one */
+	check_json(s, n);
+}
+
+/* The page: its data element and its times element each hold such JSON. */
+NO_COVERAGE static void check_page(const char *s, size_t n)
 {
 	static const char *const elements[] = {"id=\"perfev-data\">", "id=\"perfev-times\">"};
 	size_t e;
 
 	for (e = 0; e < 2; e++) {
 		const char *start = find(s, n, elements[e]), *end;
-		size_t len;
 
 		if (!start)
 			abort();
@@ -295,15 +310,11 @@ static void check_page(const char *s, size_t n)
 		end = find(start, n - (size_t)(start - s), "</script>");
 		if (!end)
 			abort();
-		len = (size_t)(end - start);
-		for (size_t i = 0; i < len; i++)
-			if (start[i] == '<' || start[i] == '>')
-				abort(); /* "</script", "<!--", "<script" all need one */
-		check_json(start, len);
+		check_script_json(start, (size_t)(end - start));
 	}
 }
 
-static void check_folded(const char *s, size_t n)
+NO_COVERAGE static void check_folded(const char *s, size_t n)
 {
 	const char *line = s, *nl;
 
@@ -325,7 +336,7 @@ static void check_folded(const char *s, size_t n)
 }
 
 /* The gzip stream pprof reads, inflated; exits (aborts) on a bad one. */
-static uint8_t *gunzip(const char *s, size_t n, size_t *len)
+NO_COVERAGE static uint8_t *gunzip(const char *s, size_t n, size_t *len)
 {
 	z_stream z = {0};
 	size_t cap = 4 * n + 4096;
@@ -355,7 +366,7 @@ static uint8_t *gunzip(const char *s, size_t n, size_t *len)
 	return out;
 }
 
-static void check_pprof(const char *s, size_t n)
+NO_COVERAGE static void check_pprof(const char *s, size_t n)
 {
 	size_t len;
 	uint8_t *raw = gunzip(s, n, &len);
@@ -394,6 +405,15 @@ static void export(const struct profile *p, size_t ev, writer_fn fn,
 /* ---- the profile ----------------------------------------------------------------- */
 
 static char *giant;
+static bool giant_ok = true; /* 1 MiB symbols: not while libFuzzer mutates */
+
+/* Called by libFuzzer before the first input (the replay driver does not). */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	giant_ok = getenv("PERFEV_FUZZ_GIANT") != NULL;
+	return 0;
+}
 
 /* A symbol of @len bytes (at most GIANT): @seed repeated, which may hold anything hostile. */
 static const char *giant_name(const char *seed, size_t len)
@@ -439,7 +459,7 @@ static void build(struct profile *p, struct in *in, uint8_t flags)
 			if (f.sym && !*f.sym && (k & 1))
 				f.sym = NULL; /* unresolved: shown by address */
 			if (f.sym && big) {
-				f.sym = giant_name(f.sym, flags == 0xff ? GIANT : LONG_NAME);
+				f.sym = giant_name(f.sym, flags == 0xff && giant_ok ? GIANT : LONG_NAME);
 				big = false;
 			}
 			f.dso = str(in, dso, sizeof(dso));
@@ -486,7 +506,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	export(&p, ev, profile_write_folded, check_folded);
 	export(&p, ev, profile_write_speedscope, check_json);
 	export(&p, ev, profile_write_pprof, check_pprof);
-	export(&p, ev, profile_write_html, check_page);
+	/* The whole page (50 KiB of template) when bit 5 says, else its data alone. */
+	if (flags & 0x20)
+		export(&p, ev, profile_write_html, check_page);
+	else
+		export(&p, ev, profile_write_html_tree, check_script_json);
 	profile_release(&p);
 	return 0;
 }

@@ -7,6 +7,7 @@
 #   make demo         run perfev on the bundled workload
 #   make install      PREFIX=/usr/local DESTDIR=
 #   make fuzz         libFuzzer harnesses (clang), FUZZ_TIME=60 seconds each
+#   make fuzz-long    the same, for long runs (docs/fuzzing.md)
 #
 # Missing Debian build dependencies are installed by scripts/deps.sh
 # (apt-get, only when something is missing); those only the tests use

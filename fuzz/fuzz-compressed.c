@@ -2,12 +2,13 @@
 /*
  * libFuzzer harness: a zstd stream as PERF_RECORD_COMPRESSED payloads.
  * The input's first byte says into how many pieces (1 to 8) the rest is
- * cut, each carried by a COMPRESSED record, with a FINISHED_ROUND after
- * each, in a stream of one cpu-clock event and the COMPRESSED feature.
+ * cut (bits 0-2), each carried by a COMPRESSED record with a
+ * FINISHED_ROUND after it, and how the source reads them (bit 3), in a
+ * stream of one cpu-clock event and the COMPRESSED feature.
  * The reader must hand out the records inside with their COMPRESSED
  * record's offset, stop at a bad payload with -EBADMSG, and at one past
  * the cap with -EFBIG, never holding more; the source must read the
- * same stream through its queue.  The cap is lowered from its 64 MiB
+ * same stream, in time order or raw.  The cap is lowered from its 64 MiB
  * (PERFEV_DATA_DECOMP_RECORD_MAX) to FUZZ_CAP, so that a bomb costs a
  * fraction of a millisecond, not a tenth of a second: the same code
  * path, at a thousand times the speed.  `make fuzz` and run-long.sh
@@ -144,8 +145,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	build(&o, data + 1, size - 1, n);
 	read_records(&o);
-	read_source(&o, false);
-	read_source(&o, true);
+	/* Through the source's time order, or (bit 3) raw: one of them per input. */
+	read_source(&o, data[0] & 8);
 	free(o.p);
 	return 0;
 }

@@ -58,7 +58,7 @@ for name in "$@"; do
 		found=1
 	fi
 	[ $found -ne 0 ] && status=1
-	printf '  %-12s %10s execs %8s exec/s  corpus %5s  rss %5s MB  findings %s\n' \
+	printf '  %-14s %10s execs %8s exec/s  corpus %5s  rss %5s MB  findings %s\n' \
 		"$name" "${execs:-?}" "${rate:-?}" "$units" "${rss_mb:-?}" "$found"
 	if [ $found -ne 0 ]; then
 		grep -m3 -E 'ERROR|SUMMARY|Test unit written' "$log" | sed 's/^/    /'

@@ -22,7 +22,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct perfev_data_reader *r;
 	struct perfev_data_record rec;
 	uint64_t zoffset = UINT64_MAX;
-	bool unzipped;
 	int ret;
 
 	if (size > MAX_INPUT)
@@ -34,31 +33,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	check_attrs(r);
-	while ((ret = perfev_data_next(r, &rec)) == 1) {
-		const unsigned char *b = rec.bytes;
-
-		/* A COMPRESSED record's records are the reader's, with its offset. */
-		unzipped = perfev_data_record_decompressed(r);
-		if (rec.size < 8 || (rec.attr && !owned(r, rec.attr)) ||
-		    (unzipped ? rec.offset != zoffset || rec.payload
-			      : b < data || b + rec.size > data + size ||
-				    rec.offset != (uint64_t)(b - data)))
-			abort();
-		if (rec.type == PERFEV_RECORD_COMPRESSED && !unzipped)
-			zoffset = rec.offset;
-		if (rec.payload &&
-		    ((const uint8_t *)rec.payload != b + rec.size ||
-		     rec.payload_size > (uint64_t)(data + size - (const uint8_t *)rec.payload)))
-			abort();
-		touch(b, rec.size);
-		if (rec.attr) {
-			struct perfev_record out;
-			int err = perfev_record_decode(&rec.attr->layout, b, rec.size, &out);
-
-			if (err && err != -EBADMSG && err != -EINVAL)
-				abort();
-		}
-	}
+	while ((ret = perfev_data_next(r, &rec)) == 1)
+		check_record(r, &rec, data, size, &zoffset);
 	if (ret && !ok_err(ret))
 		abort();
 	/* The end, or the error, stays. */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * What the perf.data harnesses (fuzz-perfdata, fuzz-perfdata-write,
- * fuzz-pipe) check of a reader: every attr and feature accessor agrees
- * with the bytes.  Included by each, so its functions are static.
+ * fuzz-pipe) check of a reader: each record inside the input, every
+ * attr and feature accessor agreeing with the bytes.  Included by each,
+ * so its functions are static.
  */
 #ifndef PERFEV_FUZZ_PERFDATA_CHECK_H
 #define PERFEV_FUZZ_PERFDATA_CHECK_H
@@ -108,6 +109,42 @@ static inline bool owned(const struct perfev_data_reader *r, const struct perfev
 		if (perfev_data_attr(r, i) == a)
 			return true;
 	return false;
+}
+
+/*
+ * Record @rec that @r read from @data: inside the input at its offset
+ * (or, decompressed, at its COMPRESSED record's, *@zoffset), its attr
+ * the reader's, its sample decoded.  Returns whether it came out of a
+ * COMPRESSED record.
+ */
+static inline bool check_record(const struct perfev_data_reader *r,
+				const struct perfev_data_record *rec, const uint8_t *data,
+				size_t size, uint64_t *zoffset)
+{
+	const unsigned char *b = rec->bytes;
+	bool unzipped = perfev_data_record_decompressed(r);
+
+	/* A COMPRESSED record's records are the reader's, with its offset. */
+	if (rec->size < 8 || (rec->attr && !owned(r, rec->attr)) ||
+	    (unzipped ? rec->offset != *zoffset || rec->payload
+		      : b < data || b + rec->size > data + size ||
+			    rec->offset != (uint64_t)(b - data)))
+		abort();
+	if (rec->type == PERFEV_RECORD_COMPRESSED && !unzipped)
+		*zoffset = rec->offset;
+	if (rec->payload &&
+	    ((const uint8_t *)rec->payload != b + rec->size ||
+	     rec->payload_size > (uint64_t)(data + size - (const uint8_t *)rec->payload)))
+		abort();
+	touch(b, rec->size);
+	if (rec->attr) {
+		struct perfev_record out;
+		int err = perfev_record_decode(&rec->attr->layout, b, rec->size, &out);
+
+		if (err && err != -EBADMSG && err != -EINVAL)
+			abort();
+	}
+	return unzipped;
 }
 
 #endif /* PERFEV_FUZZ_PERFDATA_CHECK_H */

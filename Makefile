@@ -222,12 +222,13 @@ $(O)/tests/kernel/%: tests/kernel/%.c $(TEST_HARNESS) tests/harness.h $(STLIB)
 # Its sampled functions must be walked with CFI alone, whatever CFLAGS says.
 $(O)/tests/kernel/test-unwind: private BASE_CFLAGS += -fomit-frame-pointer
 
-# Fuzz corpus replay: the harness with a main() that feeds it every seed file.
+# Fuzz corpus replay: the harness with a main() that feeds it every seed file.  The
+# harness's own source comes last, here and below: its .d file is the one written.
 $(O)/san/fuzz/replay-%: fuzz/fuzz-%.c fuzz/replay.c $(O)/san/libperfev.a
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(BASE_CFLAGS) $(TEP_CFLAGS) $(SAN_FLAGS) -O1 -Isrc/lib $(FUZZ_XFLAGS) -o $@ \
-		$(filter %.c,$^) $(O)/san/libperfev.a $(LIB_LIBS) $(FUZZ_XLIBS)
+		$(filter-out $<,$(filter %.c,$^)) $< $(O)/san/libperfev.a $(LIB_LIBS) $(FUZZ_XLIBS)
 
 # The library is compiled for the fuzzers once, into an archive each harness links.
 FUZZ_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Iinclude -Isrc/lib $(TEP_CFLAGS) -g -O1 -MMD -MP
@@ -246,7 +247,7 @@ $(O)/fuzz/fuzz-%: fuzz/fuzz-%.c $(O)/fuzz/libperfev.a
 	@mkdir -p $(@D)
 	$(call msg,CLANG,$@)
 	$(Q)$(CLANG) $(FUZZ_CFLAGS) $(FUZZ_XFLAGS) -fsanitize=fuzzer,address,undefined -o $@ \
-		$(filter %.c,$^) $(O)/fuzz/libperfev.a $(LIB_LIBS) $(FUZZ_XLIBS)
+		$(filter-out $<,$(filter %.c,$^)) $< $(O)/fuzz/libperfev.a $(LIB_LIBS) $(FUZZ_XLIBS)
 
 # Harnesses of CLI code build its sources with them (FUZZ_XFLAGS, FUZZ_XLIBS per harness).
 # options.c exits on a usage error: the harness's cli_exit() returns to it instead.

@@ -7,6 +7,7 @@
 #   make demo         run perfev on the bundled workload
 #   make install      PREFIX=/usr/local DESTDIR=
 #   make fuzz         libFuzzer harnesses (clang), FUZZ_TIME=60 seconds each
+#   make fuzz-long    the same, for long runs (docs/fuzzing.md)
 #
 # Missing Debian build dependencies are installed by scripts/deps.sh
 # (apt-get, only when something is missing); those only the tests use
@@ -88,7 +89,7 @@ Q := @
 msg = @printf '  %-6s %s\n' $(1) $(2)
 endif
 
-.PHONY: all check demo install uninstall clean fuzz fuzz-deps deps unit-san bench
+.PHONY: all check demo install uninstall clean fuzz fuzz-long fuzz-deps deps unit-san bench
 .DELETE_ON_ERROR:
 
 all: $(SHLIB) $(STLIB) $(PERFEV) $(EX_BINS) $(BENCH_BINS) $(UNWIND_BINS) $(O)/libperfev.pc
@@ -234,18 +235,43 @@ $(O)/tests/kernel/%: tests/kernel/%.c $(TEST_HARNESS) tests/harness.h $(STLIB)
 # Its sampled functions must be walked with CFI alone, whatever CFLAGS says.
 $(O)/tests/kernel/test-unwind: private BASE_CFLAGS += -fomit-frame-pointer
 
-# Fuzz corpus replay: the harness with a main() that feeds it every seed file.
+# Fuzz corpus replay: the harness with a main() that feeds it every seed file.  The
+# harness's own source comes last, here and below: its .d file is the one written.
 $(O)/san/fuzz/replay-%: fuzz/fuzz-%.c fuzz/replay.c $(O)/san/libperfev.a
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(BASE_CFLAGS) $(TEP_CFLAGS) $(SAN_FLAGS) -O1 -Isrc/lib -o $@ fuzz/replay.c $< \
-		$(O)/san/libperfev.a $(LIB_LIBS)
+	$(Q)$(CC) $(BASE_CFLAGS) $(TEP_CFLAGS) $(SAN_FLAGS) -O1 -Isrc/lib $(FUZZ_XFLAGS) -o $@ \
+		$(filter-out $<,$(filter %.c,$^)) $< $(O)/san/libperfev.a $(LIB_LIBS) $(FUZZ_XLIBS)
 
-$(O)/fuzz/fuzz-%: fuzz/fuzz-%.c $(LIB_SRCS) $(HEADERS)
+# The library is compiled for the fuzzers once, into an archive each harness links.
+FUZZ_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Iinclude -Isrc/lib $(TEP_CFLAGS) -g -O1 -MMD -MP
+FUZZ_OBJS  := $(LIB_SRCS:%.c=$(O)/fuzz/%.o)
+$(O)/fuzz/src/%.o: src/%.c
 	@mkdir -p $(@D)
 	$(call msg,CLANG,$@)
-	$(Q)$(CLANG) -std=gnu11 -D_GNU_SOURCE -Iinclude -Isrc/lib $(TEP_CFLAGS) -g -O1 \
-		-fsanitize=fuzzer,address,undefined -o $@ $< $(LIB_SRCS) $(LIB_LIBS)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,address,undefined -c $< -o $@
+
+$(O)/fuzz/libperfev.a: $(FUZZ_OBJS)
+	@rm -f $@
+	$(call msg,AR,$@)
+	$(Q)$(AR) rcs $@ $^
+
+$(O)/fuzz/fuzz-%: fuzz/fuzz-%.c $(O)/fuzz/libperfev.a
+	@mkdir -p $(@D)
+	$(call msg,CLANG,$@)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) $(FUZZ_XFLAGS) -fsanitize=fuzzer,address,undefined -o $@ \
+		$(filter-out $<,$(filter %.c,$^)) $< $(O)/fuzz/libperfev.a $(LIB_LIBS) $(FUZZ_XLIBS)
+
+# Harnesses of CLI code build its sources with them (FUZZ_XFLAGS, FUZZ_XLIBS per harness).
+# options.c exits on a usage error: the harness's cli_exit() returns to it instead.
+$(O)/fuzz/fuzz-options $(O)/san/fuzz/replay-options: src/cli/options.c
+$(O)/fuzz/fuzz-options $(O)/san/fuzz/replay-options: private FUZZ_XFLAGS := -Isrc/cli -Dexit=cli_exit
+EXPORT_SRCS := src/cli/profile.c src/cli/output/json.c $(PROTO_GEN)/profile.pb-c.c \
+	$(addprefix src/cli/output/profile-,folded.c pprof.c html.c)
+$(O)/fuzz/fuzz-export $(O)/san/fuzz/replay-export: $(EXPORT_SRCS) $(PROTO_GEN)/profile.pb-c.h \
+	$(addprefix $(PROTO_GEN)/,report-html.html.inc report-html.js.inc page-head.html.inc)
+$(O)/fuzz/fuzz-export $(O)/san/fuzz/replay-export: private FUZZ_XFLAGS := -Isrc/cli -I$(PROTO_GEN)
+$(O)/fuzz/fuzz-export $(O)/san/fuzz/replay-export: private FUZZ_XLIBS := -lprotobuf-c -lz -lm
 
 $(O)/libperfev.pc: libperfev.pc.in Makefile
 	@mkdir -p $(@D)
@@ -269,11 +295,6 @@ demo: all
 
 fuzz-deps:
 	@sh scripts/deps.sh --fuzz
-
-# libtraceevent 1.7 leaks a few bytes on some malformed format files that
-# pass the layout check; leaks are not reported for the harnesses that
-# parse formats (crashes are), so the fuzzer keeps exploring.  The
-# replayed corpus is leak-free.
 
 $(FUZZ_BINS): | fuzz-deps
 
@@ -299,15 +320,10 @@ bench: all $(BENCH_BINS)
 		UNWIND_WORKLOAD=$(O)/bench/unwind-workload-nofp sh bench/unwind.sh
 	@PERFEV=$(PERFEV) TOP_LOAD=$(O)/bench/top-spin sh bench/top.sh
 
-fuzz: $(FUZZ_BINS)
-	@for f in $(FUZZ_BINS); do \
-		name=$${f##*/fuzz-}; mkdir -p $(O)/fuzz/corpus-$$name; \
-		echo "fuzzing $$name for $${FUZZ_TIME:-60}s"; \
-		leaks=1; case $$name in tpformat|tracingdata) leaks=0;; esac; \
-		$$f -max_total_time=$${FUZZ_TIME:-60} -artifact_prefix=$(O)/fuzz/$$name- \
-			-detect_leaks=$$leaks \
-			$(O)/fuzz/corpus-$$name fuzz/corpus/$$name || exit 1; \
-	done
+# One harness after the other, FUZZ_TIME seconds each, growing $(O)/fuzz/corpus-NAME
+# from fuzz/corpus/NAME; a summary line per harness (docs/fuzzing.md).
+fuzz fuzz-long: $(FUZZ_BINS)
+	@FUZZ_TIME=$${FUZZ_TIME:-60} sh fuzz/run-long.sh $(O)/fuzz
 
 install: all
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/perfev $(DESTDIR)$(BINDIR) \
@@ -338,5 +354,5 @@ clean:
 # The headers each object and test read, from -MMD; absent before the first build.
 DEP_FILES := $(LIB_OBJS:.o=.d) $(SAN_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(SAN_CLI_OBJS:.o=.d) $(PROTO_OBJS:.o=.d) \
 	$(addsuffix .d,$(UNIT_BINS) $(SAN_UNIT_BINS) $(KERN_BINS) $(EX_BINS) $(BENCH_BINS) $(UNWIND_BINS) \
-	$(REPLAY_BINS))
+	$(REPLAY_BINS) $(FUZZ_BINS)) $(FUZZ_OBJS:.o=.d)
 -include $(wildcard $(DEP_FILES))

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* Streaming JSON output: indented by two spaces, or compact with one document per line. */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -187,6 +188,38 @@ void json_write_string(FILE *f, const char *str, size_t n, bool script_safe)
 		i++;
 	}
 	fputc('"', f);
+}
+
+char *json_utf8_fix(const char *s, size_t n, int *err)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i, len, k = 0;
+	char *out;
+
+	*err = 0;
+	for (i = 0; i < n && (len = utf8_len(u + i, n - i)); i += len)
+		;
+	if (i == n)
+		return NULL;
+	/* Each bad byte grows to the three of U+FFFD at most. */
+	out = malloc(3 * n + 1);
+	if (!out) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	for (i = 0; i < n; i += len) {
+		len = utf8_len(u + i, n - i);
+		if (!len) {
+			memcpy(out + k, "\xef\xbf\xbd", 3);
+			k += 3;
+			len = 1;
+			continue;
+		}
+		memcpy(out + k, s + i, len);
+		k += len;
+	}
+	out[k] = '\0';
+	return out;
 }
 
 static void put_string(struct json *j, const char *s, size_t n)

@@ -63,6 +63,13 @@ void json_break(struct json *j);
  * <script> element ('<', '>', '&', U+2028 and U+2029 escaped).
  */
 void json_write_string(FILE *f, const char *s, size_t n, bool script_safe);
+/*
+ * @s (@n bytes) with every byte that is not part of a UTF-8 sequence
+ * replaced by U+FFFD, as json_write_string() writes it, NUL-terminated:
+ * for the other formats whose strings must be UTF-8 (pprof's protobuf).
+ * NULL when @s already is UTF-8, or when out of memory (*@err -ENOMEM).
+ */
+char *json_utf8_fix(const char *s, size_t n, int *err);
 /* Finish an indented document with a newline (compact ones: nothing). */
 void json_end(struct json *j);
 

@@ -48,6 +48,7 @@
 
 #include <zlib.h>
 
+#include "output/json.h"
 #include "profile.h"
 #include "profile.pb-c.h"
 
@@ -120,14 +121,28 @@ struct pprof {
 	size_t ncomments;
 };
 
-/* The string-table index of @s ("" for NULL). */
+/*
+ * The string-table index of @s ("" for NULL).  Table strings are UTF-8
+ * (proto3 strings: Go's protobuf decoders refuse others), so bytes that
+ * are not become U+FFFD, as in the JSON exports.
+ */
 static int64_t str_index(struct pprof *x, const char *s)
 {
 	bool added;
+	int64_t i;
+	char *fixed;
+	int err;
 
 	if (!s)
 		s = "";
-	return key_index(&x->strs, s, strlen(s), &added);
+	fixed = json_utf8_fix(s, strlen(s), &err);
+	if (err)
+		return err;
+	if (!fixed)
+		return key_index(&x->strs, s, strlen(s), &added);
+	i = key_index(&x->strs, fixed, strlen(fixed), &added);
+	free(fixed);
+	return i;
 }
 
 static int64_t str_indexf(struct pprof *x, const char *fmt, ...)

@@ -40,6 +40,8 @@
 
 /* ---- reading ------------------------------------------------------------------------- */
 
+uint64_t perfev__unzip_cap = PERFEV_DATA_DECOMP_RECORD_MAX;
+
 struct perfev__unzip {
 	ZSTD_DStream *ds;
 	unsigned char *buf; /* decompressed records from @head to @len */
@@ -107,11 +109,11 @@ static int unzip_fill(struct perfev__unzip *z)
 			return -EBADMSG;
 		}
 		z->produced += out.pos - z->len;
-		if (z->produced > PERFEV_DATA_DECOMP_RECORD_MAX) {
+		if (z->produced > perfev__unzip_cap) {
 			pr_err("the PERF_RECORD_COMPRESSED record at offset %#llx expands past "
 			       "%llu MiB, perfev's cap against decompression bombs",
 			       (unsigned long long)z->offset,
-			       (unsigned long long)(PERFEV_DATA_DECOMP_RECORD_MAX >> 20));
+			       (unsigned long long)(perfev__unzip_cap >> 20));
 			return -EFBIG;
 		}
 		/* Neither side moved with room on both: the stream is damaged. */

@@ -198,6 +198,12 @@ int perfev__unzip_feed(struct perfev__unzip *z, const void *payload, size_t n, u
 int perfev__unzip_next(struct perfev__unzip *z, const unsigned char **rec);
 /* At the end of the data: -EBADMSG (logged) when a record or a block is cut short. */
 int perfev__unzip_end(const struct perfev__unzip *z, uint64_t offset);
+/*
+ * The cap feed applies, PERFEV_DATA_DECOMP_RECORD_MAX.  Only lowered by
+ * fuzz/fuzz-compressed.c, so that a bomb reaches it in a few hundred
+ * KiB rather than 64 MiB (thousands of inputs a second, not tens).
+ */
+extern uint64_t perfev__unzip_cap;
 
 /*
  * The writer's side: records staged (room first, then add) and

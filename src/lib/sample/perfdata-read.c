@@ -27,6 +27,8 @@
 
 /* Largest piece read from a stream at once while growing a buffer. */
 #define STREAM_CHUNK (1U << 20)
+/* What a file-mode stream is first read into (it doubles from there). */
+#define STREAM_FIRST (64U << 10)
 
 /* A copy kept until the reader is closed (stream-mode features, names). */
 struct blob {
@@ -503,22 +505,28 @@ static int open_stream(struct perfev_data_reader *r)
 		r->pos = PERFEV__PD_PIPE_HDR_SIZE;
 		return 0;
 	}
-	ret = perfev__grow(&all, &cap, STREAM_CHUNK, 1);
+	/* From a small buffer, doubled as it fills: a small file costs little. */
+	ret = perfev__grow(&all, &cap, STREAM_FIRST, 1);
 	if (ret)
 		return ret;
 	memcpy(all, hdr, sizeof(hdr));
 	len = sizeof(hdr);
 	for (;;) {
-		ret = perfev__grow(&all, &cap, len + STREAM_CHUNK, 1);
-		if (ret)
-			goto err;
-		k = read_full(r->fd, all + len, STREAM_CHUNK);
+		size_t room;
+
+		if (len == cap) {
+			ret = perfev__grow(&all, &cap, len + 1, 1);
+			if (ret)
+				goto err;
+		}
+		room = cap - len;
+		k = read_full(r->fd, all + len, room);
 		if (k < 0) {
 			ret = (int)k;
 			goto err;
 		}
 		len += (size_t)k;
-		if (k < STREAM_CHUNK)
+		if ((size_t)k < room)
 			break;
 	}
 	r->copy = all;

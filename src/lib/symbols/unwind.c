@@ -1117,6 +1117,12 @@ static int walk_rules(struct perfev__unwinder *u, struct cur *c, int *rc)
 	uint32_t set = c->regs_set, nset, k;
 	bool initial = true;
 
+	/*
+	 * A sample pc of 0 is no frame to libdwfl (frame_cb() stops there):
+	 * its walk says so, even where @max would end this one first.
+	 */
+	if (!pc)
+		return 0;
 	memcpy(regs, c->regs, sizeof(regs));
 	for (;;) {
 		uint64_t lookup = initial ? pc : pc - 1;

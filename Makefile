@@ -267,7 +267,7 @@ $(O)/fuzz/fuzz-%: fuzz/fuzz-%.c $(O)/fuzz/libperfev.a
 $(O)/fuzz/fuzz-options $(O)/san/fuzz/replay-options: src/cli/options.c
 $(O)/fuzz/fuzz-options $(O)/san/fuzz/replay-options: private FUZZ_XFLAGS := -Isrc/cli -Dexit=cli_exit
 EXPORT_SRCS := src/cli/profile.c src/cli/output/json.c $(PROTO_GEN)/profile.pb-c.c \
-	$(addprefix src/cli/output/profile-,folded.c pprof.c html.c)
+	$(addprefix src/cli/output/profile-,folded.c pprof.c html.c html-lines.c)
 $(O)/fuzz/fuzz-export $(O)/san/fuzz/replay-export: $(EXPORT_SRCS) $(PROTO_GEN)/profile.pb-c.h \
 	$(addprefix $(PROTO_GEN)/,report-html.html.inc report-html.js.inc page-head.html.inc)
 $(O)/fuzz/fuzz-export $(O)/san/fuzz/replay-export: private FUZZ_XFLAGS := -Isrc/cli -I$(PROTO_GEN)

@@ -5,7 +5,6 @@
 
 #include <stdbool.h>
 #include <stdio.h>
-#include <sys/types.h>
 #include <perfev/perfev.h>
 #include "common/array.h"
 
@@ -29,13 +28,6 @@ static inline void cli_grow(void *arrp, size_t *cap, size_t need, size_t elsize)
 	if (need > *cap && perfev__grow(arrp, cap, need, elsize))
 		cli_die("out of memory");
 }
-
-/*
- * Read what is left of @fd, at most @max bytes (more is -EFBIG), into a
- * new buffer (*@out, NUL-terminated, freed by the caller); its length, or
- * -errno.
- */
-ssize_t cli_read_fd(int fd, size_t max, char **out);
 
 /*
  * Flush stdout and turn a write error into exit status 1 with a message

@@ -63,43 +63,6 @@ void cli_die(const char *fmt, ...)
 	exit(1);
 }
 
-ssize_t cli_read_fd(int fd, size_t max, char **out)
-{
-	size_t len = 0, cap = 0;
-	char *buf = NULL;
-	ssize_t n;
-
-	for (;;) {
-		if (len == cap) {
-			if (len > max) {
-				free(buf);
-				return -EFBIG;
-			}
-			cli_grow(&buf, &cap, len + 65536, 1);
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			n = -errno;
-			free(buf);
-			return n;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	if (len > max) {
-		free(buf);
-		return -EFBIG;
-	}
-	/* A terminating NUL, for those who read the bytes as a string. */
-	cli_grow(&buf, &cap, len + 1, 1);
-	buf[len] = '\0';
-	*out = buf;
-	return (ssize_t)len;
-}
-
 int cli_finish(int status)
 {
 	if (fflush(stdout) || ferror(stdout)) {

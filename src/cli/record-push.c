@@ -13,7 +13,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,20 +169,25 @@ static void free_list(char **names, size_t n)
 /* Read a whole file; NULL with errno set on failure. */
 static char *slurp(const char *path, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	FILE *f = fopen(path, "rb");
 	char *buf = NULL;
-	ssize_t n;
+	size_t cap = 0, n;
 
 	*len = 0;
-	if (fd < 0)
+	if (!f)
 		return NULL;
-	n = cli_read_fd(fd, SIZE_MAX / 2, &buf);
-	close(fd);
-	if (n < 0) {
-		errno = (int)-n;
-		return NULL;
+	do {
+		if (perfev__grow(&buf, &cap, *len + 65536, 1))
+			cli_die("out of memory");
+		n = fread(buf + *len, 1, 65536, f);
+		*len += n;
+	} while (n == 65536);
+	if (ferror(f)) {
+		free(buf);
+		buf = NULL;
+		errno = EIO;
 	}
-	*len = (size_t)n;
+	fclose(f);
 	return buf;
 }
 

@@ -25,7 +25,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "perfev-cli.h"
 #include "output/json.h"
 #include "profile.h"
 
@@ -88,6 +87,34 @@ static int room(uint64_t **v, size_t *n, size_t *cap, size_t i, size_t per)
 	memset(*v + *n, 0, (need - *n) * sizeof(**v));
 	*n = need;
 	return 0;
+}
+
+/* The @size bytes of file @fd (fewer if it shrank), NUL-terminated in *@out; their count or -errno.
+ */
+static ssize_t read_text(int fd, size_t size, char **out)
+{
+	size_t len = 0;
+	ssize_t n;
+	char *buf = malloc(size + 1);
+
+	if (!buf)
+		return -ENOMEM;
+	while (len < size) {
+		n = read(fd, buf + len, size - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			n = -errno;
+			free(buf);
+			return n;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	*out = buf;
+	return (ssize_t)len;
 }
 
 /* The line of profile frame @fi for event @ev, or NONE when it names none. */
@@ -208,7 +235,7 @@ static const struct src_file *src_file(struct lines *l, uint32_t file)
 		return NULL;
 	len = -EINVAL;
 	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size <= (off_t)SRC_FILE_MAX)
-		len = cli_read_fd(fd, SRC_FILE_MAX, &sf->text);
+		len = read_text(fd, (size_t)st.st_size, &sf->text);
 	close(fd);
 	if (len < 0)
 		return NULL;

@@ -216,15 +216,31 @@ screen() { $T capture-pane -p; }
 alt() { $T display -p '#{alternate_on}'; }
 dead() { $T display -p '#{pane_dead}'; }
 # wait_for TEXT TRIES: until the screen shows TEXT (tries every 0.25 s); false when it never does.
+# TRIES is what an idle machine needs; on a loaded one top may take longer to start and
+# redraw, so four times as many are allowed (the wait ends as soon as TEXT shows).
 wait_for() {
 	i=0
-	while [ "$i" -lt "$2" ]; do
+	while [ "$i" -lt "$(($2 * 4))" ]; do
 		screen | grep -q -- "$1" && return 0
 		sleep 0.25
 		i=$((i + 1))
 	done
 	return 1
 }
+# wait_until TRIES CMD...: until CMD succeeds (tries every 0.25 s); false when it never does.
+wait_until() {
+	n=$1
+	shift
+	i=0
+	while [ "$i" -lt "$n" ]; do
+		"$@" && return 0
+		sleep 0.25
+		i=$((i + 1))
+	done
+	return 1
+}
+unpaused() { ! screen | head -1 | grep -q "\[paused\]"; }
+laid_out_90x20() { screen | sed -n '20p' | grep -q "h: help" && [ "$(screen | head -1 | wc -c)" -le 91 ]; }
 # refresh_no: the #N of the status line (how many refreshes the screen shows).
 refresh_no() { screen | head -1 | sed -n 's/^perfev top: #\([0-9][0-9]*\).*/\1/p'; }
 # table: the screen without its status line (rates change while paused).
@@ -304,15 +320,13 @@ else
 			fail tui_pause "the table changed while paused"
 		fi
 		$T send-keys p
-		sleep 0.5
-		screen | head -1 | grep -q "\[paused\]" && fail tui_resume "still paused" || pass tui_resume
+		wait_until 40 unpaused && pass tui_resume || fail tui_resume "still paused"
 	else
 		fail tui_pause "no [paused] in the status line: $(screen | head -2)"
 	fi
 	# A smaller terminal: the layout is redone.
 	$T resize-window -x 90 -y 20 2>/dev/null
-	sleep 1.5
-	if screen | sed -n '20p' | grep -q "h: help" && [ "$(screen | head -1 | wc -c)" -le 91 ]; then
+	if wait_until 60 laid_out_90x20; then
 		pass tui_resize
 	else
 		fail tui_resize "not laid out for 90x20: $(screen | tail -3)"

@@ -150,7 +150,7 @@ if expect_rc perfev_dump_perf_z 0; then
 fi
 
 # A stream from perf record -z -o -.
-if eval "perf record -q -z -e cpu-clock -c 100000 -o - -- $WORK" >"$TMP/pzp.data" 2>"$TMP/perf.err"; then
+if eval "perf_pipe '$TMP/pzp.data' -q -z -e cpu-clock -c 100000 -- $WORK"; then
 	same_script perfev_reads_perf_z_pipe "$TMP/pzp.data" -
 else
 	fail perfev_reads_perf_z_pipe "perf record -z -o -: $(head -c 300 "$TMP/perf.err")"

@@ -1652,7 +1652,7 @@ def graph_same(args):
     among entries with an equal first percentage, compared as multisets.  perf 6.1 orders
     tied branches by the addresses of its objects in memory (match_chain_dso_addresses()
     compares struct dso pointers), which change from run to run; entries of equal Children
-    it orders by depth only within a thread (not a total order, see perfev-report(1)).
+    it orders by depth only within a thread (no total order; perfev-report(1) says so).
     With --top, the first N entries and those tied with the Nth.
     """
     top = int(args[args.index("--top") + 1]) if "--top" in args else None

@@ -43,14 +43,33 @@ found() {
 
 # ---- --stdio ---------------------------------------------------------------------------
 
+# top_for N ARGS...: perfev top --stdio ARGS (output in $TMP/out, exit status in $rc), ended
+# with SIGINT once it printed N snapshots (60 s at most), rather than after a fixed time: on a
+# loaded machine top may take a while to start.
+top_for() {
+	n=$1
+	shift
+	"$PERFEV" top --stdio "$@" >"$TMP/out" 2>"$TMP/err" &
+	tp=$!
+	i=0
+	while [ "$(grep -c 'perfev top:' "$TMP/out")" -lt "$n" ] && kill -0 $tp 2>/dev/null &&
+		[ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -INT $tp 2>/dev/null
+	wait $tp
+	rc=$?
+}
+
 # The whole system (the default): the spinning process's function within 3 refreshes.
 "$SPIN" 30 &
 spin=$!
-run timeout --preserve-status -s INT 4.5 "$PERFEV" top --stdio -d 1
+top_for 3 -d 1
 expect_rc stdio_system 0 && found stdio_system "$TMP/out" "$HOT" --within 3 --min-snaps 3
-run timeout --preserve-status -s INT 3.5 "$PERFEV" top --stdio -d 1 -a -K
+top_for 3 -d 1 -a -K
 expect_rc stdio_hide_kernel 0 && found stdio_hide_kernel "$TMP/out" "$HOT" --no-kernel
-run timeout --preserve-status -s INT 3.5 "$PERFEV" top --stdio -d 1 -a -U
+top_for 3 -d 1 -a -U
 if expect_rc stdio_hide_user 0; then
 	if python3 tests/cli/oracle.py top-find "$TMP/out" "$HOT" --within 99 >/dev/null 2>&1; then
 		fail stdio_hide_user "$HOT shown with -U"
@@ -59,7 +78,7 @@ if expect_rc stdio_hide_user 0; then
 	fi
 fi
 # -p: that process only; top ends by itself when it exits.
-run timeout --preserve-status -s INT 3.5 "$PERFEV" top --stdio -d 1 -p "$spin" -s comm,pid,sym
+top_for 3 -d 1 -p "$spin" -s comm,pid,sym
 if expect_rc stdio_pid 0; then
 	if grep -q "^ Overhead  Command  *Pid  Symbol" "$TMP/out" &&
 		grep -q "top-spin  *$spin  \[\.\] $HOT" "$TMP/out"; then
@@ -116,12 +135,12 @@ fi
 # spins 1.5 s: with -z the fifth snapshot no longer shows it, decayed it still does.
 "$SPIN" 1.5 &
 spin=$!
-run timeout --preserve-status -s INT 5.6 "$PERFEV" top --stdio -d 1 -z
+top_for 5 -d 1 -z
 expect_rc stdio_zero 0 && found stdio_zero "$TMP/out" "$HOT" --absent-from 4 --min-snaps 5
 wait "$spin" 2>/dev/null
 "$SPIN" 1.5 &
 spin=$!
-run timeout --preserve-status -s INT 5.6 "$PERFEV" top --stdio -d 1
+top_for 5 -d 1
 if expect_rc stdio_decay 0; then
 	if python3 tests/cli/oracle.py top-find "$TMP/out" "$HOT" --absent-from 4 >/dev/null 2>&1; then
 		fail stdio_decay "$HOT gone after it stopped: the table did not decay but was zeroed"

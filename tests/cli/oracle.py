@@ -1381,10 +1381,37 @@ def diff_strip(lines, sep):
     return out
 
 
+def diff_ties(lines):
+    """diff-cmp --ties: the lines of a run with equal figures (the numbers before the names)
+    sorted among them, an address no symbol covers as 0x?.  For system-wide recordings of a
+    shared machine: perf orders such lines, and names such an entry (all of a process's
+    unresolved addresses, merged), by its insertion order, which perfev does not repeat."""
+    def figures(ln):
+        toks = ln.split()
+        k = 0
+        while k < len(toks) and re.fullmatch(r"[-+]?[0-9.]+%?", toks[k]):
+            k += 1
+        return toks[:k]
+    out, run = [], []
+    for ln in lines + [None]:
+        if ln is not None and not ln.startswith("#") and ln.strip():
+            ln = re.sub(r"\[\.\] 0x[0-9a-f]+$", "[.] 0x?", ln)
+            if run and figures(run[-1]) == figures(ln):
+                run.append(ln)
+                continue
+        out += sorted(run)
+        run = [ln] if ln is not None and not ln.startswith("#") and ln.strip() else []
+        if ln is not None and not run:
+            out.append(ln)
+    return out
+
+
 def diff_cmp(args):
     sep = args[args.index("--sep") + 1] if "--sep" in args else None
     a = open(args[0], errors="replace").read().split("\n")
     b = diff_strip(open(args[1], errors="replace").read().split("\n"), sep)
+    if "--ties" in args:
+        a, b = diff_ties(a), diff_ties(b)
     for n, (x, y) in enumerate(zip(a, b), 1):
         if x != y:
             sys.exit("line %d differs:\n  perf:   %r\n  perfev: %r" % (n, x, y))

@@ -45,19 +45,29 @@ found() {
 
 # top_for N ARGS...: perfev top --stdio ARGS (output in $TMP/out, exit status in $rc), ended
 # with SIGINT once it printed N snapshots (60 s at most), rather than after a fixed time: on a
-# loaded machine top may take a while to start.
+# loaded machine top may take a while to start.  A background command of a script starts with
+# SIGINT ignored until top watches it: $TMP/out is emptied here (the redirection happens in the
+# child, maybe after the first count) so that the count is this run's, and a top still there
+# 30 s after the signal is killed (status 137).
+alive() { st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) && [ -n "$st" ] && [ "$st" != Z ]; }
 top_for() {
 	n=$1
 	shift
+	: >"$TMP/out"
 	"$PERFEV" top --stdio "$@" >"$TMP/out" 2>"$TMP/err" &
 	tp=$!
 	i=0
-	while [ "$(grep -c 'perfev top:' "$TMP/out")" -lt "$n" ] && kill -0 $tp 2>/dev/null &&
-		[ $i -lt 600 ]; do
+	while [ "$(grep -c 'perfev top:' "$TMP/out")" -lt "$n" ] && alive $tp && [ $i -lt 600 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
 	kill -INT $tp 2>/dev/null
+	i=0
+	while alive $tp && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -KILL $tp 2>/dev/null
 	wait $tp
 	rc=$?
 }
@@ -379,11 +389,14 @@ for how in ctrl-c sigterm; do
 		fail "tui_${how}_restores" "alternate screen $(alt), pane dead $(dead): $(screen | tail -4)"
 	fi
 done
-# A terminal that cannot be set up: a note, then snapshots on the main screen.
+# A terminal that cannot be set up: a note, then snapshots on the main screen.  Read with
+# the lines scrolled off the screen: on a loaded machine the spin takes longer, and more
+# snapshots push the note off the top.
 $T send-keys "clear" Enter
+$T clear-history
 $T send-keys "TERM=dumb $ABS_PERFEV top -d 1 -E 3 -- $ABS_SPIN 1.5; echo TOP-RC-dumb=\$?" Enter
-if wait_for "TOP-RC-dumb=0" 40 && screen | grep -q "cannot set up the terminal" &&
-	screen | grep -q "perfev top: #1" && [ "$(alt)" = 0 ]; then
+if wait_for "TOP-RC-dumb=0" 40 && $T capture-pane -p -S - | grep -q "cannot set up the terminal" &&
+	$T capture-pane -p -S - | grep -q "perfev top: #1" && [ "$(alt)" = 0 ]; then
 	pass tui_fallback_stdio
 else
 	fail tui_fallback_stdio "no note and snapshots: $(screen | head -6)"

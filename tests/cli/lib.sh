@@ -71,16 +71,32 @@ perf_stale() {
 	"$PERFEV" script -D -i "$1" 2>/dev/null | grep -q '^\.  0000:  0a 00 00 00 02 40'
 }
 
+# perf_fresh FILE ARGS...: perf record -o FILE ARGS (stderr in $TMP/perf.err), made again
+# while it fails or the file has stale build-id bits (five tries over some 10 s, for the other
+# session to end): with -z perf's build-id pass does not stop on them.
+perf_fresh() {
+	pf=$1
+	shift
+	for try in 1 2 3 4 5; do
+		perf record -o "$pf" "$@" 2>"$TMP/perf.err" && ! perf_stale "$pf" && return 0
+		sleep $try
+	done
+	perf_stale "$pf" &&
+		echo "five files with the build-id bits of another session asking for build ids" >"$TMP/perf.err"
+	return 1
+}
+
 # perf_pipe FILE ARGS...: perf record -o - ARGS into FILE (stderr in $TMP/perf.err), made
-# again while the stream has stale build-id bits (three tries).
+# again while the stream has stale build-id bits (five tries over some 10 s).
 perf_pipe() {
 	pf=$1
 	shift
-	for try in 1 2 3; do
+	for try in 1 2 3 4 5; do
 		perf record -o - "$@" >"$pf" 2>"$TMP/perf.err" || return 1
 		perf_stale "$pf" || return 0
+		sleep $try
 	done
-	echo "three streams with the build-id bits of another session asking for build ids" >"$TMP/perf.err"
+	echo "five streams with the build-id bits of another session asking for build ids" >"$TMP/perf.err"
 	return 1
 }
 

@@ -106,12 +106,13 @@ record() {
 		out="-o '$TMP/$name.data' $* >'$TMP/rec.out'"
 	fi
 	# A stream has no build-id pass to fail on stale bits (see perf_stale): made again.
-	for try in 1 2 3; do
+	for try in 1 2 3 4 5; do
 		if ! eval "perf record -q $out 2>'$TMP/rec.err'" || [ ! -s "$TMP/$name.data" ]; then
 			skip perf "$name" "perf record $* failed here: $(head -c 200 "$TMP/rec.err")"
 			return 1
 		fi
 		perf_stale "$TMP/$name.data" || return 0
+		sleep $try
 	done
 	skip perf "$name" "perf's stream keeps build-id bits of another session asking for build ids system-wide"
 	return 1

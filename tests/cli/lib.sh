@@ -61,6 +61,45 @@ perf_rec() {
 	perf record "$@"
 }
 
+# perf_stale FILE: FILE, recorded by perf without --buildid-mmap, holds MMAP2 records marked
+# as carrying a build id (misc 0x4002), device and inode in its place: Linux marks every
+# session's records so while another session asks for build ids system-wide (perfev record
+# -a, perf record --buildid-mmap -a, on this machine or in a test), and perf 6.1 misreads
+# them (an assertion in util/build-id.c).  perf record's build-id pass aborts on such a file
+# (perf_rec tries again); a stream (-o -) or -B has no such pass, hence this check.
+perf_stale() {
+	"$PERFEV" script -D -i "$1" 2>/dev/null | grep -q '^\.  0000:  0a 00 00 00 02 40'
+}
+
+# perf_fresh FILE ARGS...: perf record -o FILE ARGS (stderr in $TMP/perf.err), made again
+# while it fails or the file has stale build-id bits (five tries over some 10 s, for the other
+# session to end): with -z perf's build-id pass does not stop on them.
+perf_fresh() {
+	pf=$1
+	shift
+	for try in 1 2 3 4 5; do
+		perf record -o "$pf" "$@" 2>"$TMP/perf.err" && ! perf_stale "$pf" && return 0
+		sleep $try
+	done
+	perf_stale "$pf" &&
+		echo "five files with the build-id bits of another session asking for build ids" >"$TMP/perf.err"
+	return 1
+}
+
+# perf_pipe FILE ARGS...: perf record -o - ARGS into FILE (stderr in $TMP/perf.err), made
+# again while the stream has stale build-id bits (five tries over some 10 s).
+perf_pipe() {
+	pf=$1
+	shift
+	for try in 1 2 3 4 5; do
+		perf record -o - "$@" >"$pf" 2>"$TMP/perf.err" || return 1
+		perf_stale "$pf" || return 0
+		sleep $try
+	done
+	echo "five streams with the build-id bits of another session asking for build ids" >"$TMP/perf.err"
+	return 1
+}
+
 # perf_same NAME FILE ARGS...: perf script and perfev script print the same lines with ARGS
 # (perf's in $TMP/perf.txt, perfev's in $TMP/out); fails NAME and returns 1 where not.
 perf_same() {

@@ -736,13 +736,15 @@ def graph_cmp(args):
                           [g for g in gy if g not in gx][:4]))
     if not split:
         # Entries of equal shares come in an order perf does not define: compared as a set.
+        # Equal in the first column is enough: of entries with equal Children perf orders
+        # those of one thread by depth, those of two by Self, which is no total order.
         def runs(ents):
             out = []
             for e in ents:
-                if out and out[-1][0] == e[0]:
+                if out and out[-1][0] == e[0][:1]:
                     out[-1][1].append(e[2][0])
                 else:
-                    out.append((e[0], [e[2][0]]))
+                    out.append((e[0][:1], [e[2][0]]))
             return [(pcts, sorted(lines)) for pcts, lines in out]
         for x, y in zip(runs(pe), runs(oe)):
             if x != y:
@@ -1379,10 +1381,37 @@ def diff_strip(lines, sep):
     return out
 
 
+def diff_ties(lines):
+    """diff-cmp --ties: the lines of a run with equal figures (the numbers before the names)
+    sorted among them, an address no symbol covers as 0x?.  For system-wide recordings of a
+    shared machine: perf orders such lines, and names such an entry (all of a process's
+    unresolved addresses, merged), by its insertion order, which perfev does not repeat."""
+    def figures(ln):
+        toks = ln.split()
+        k = 0
+        while k < len(toks) and re.fullmatch(r"[-+]?[0-9.]+%?", toks[k]):
+            k += 1
+        return toks[:k]
+    out, run = [], []
+    for ln in lines + [None]:
+        if ln is not None and not ln.startswith("#") and ln.strip():
+            ln = re.sub(r"\[\.\] 0x[0-9a-f]+$", "[.] 0x?", ln)
+            if run and figures(run[-1]) == figures(ln):
+                run.append(ln)
+                continue
+        out += sorted(run)
+        run = [ln] if ln is not None and not ln.startswith("#") and ln.strip() else []
+        if ln is not None and not run:
+            out.append(ln)
+    return out
+
+
 def diff_cmp(args):
     sep = args[args.index("--sep") + 1] if "--sep" in args else None
     a = open(args[0], errors="replace").read().split("\n")
     b = diff_strip(open(args[1], errors="replace").read().split("\n"), sep)
+    if "--ties" in args:
+        a, b = diff_ties(a), diff_ties(b)
     for n, (x, y) in enumerate(zip(a, b), 1):
         if x != y:
             sys.exit("line %d differs:\n  perf:   %r\n  perfev: %r" % (n, x, y))
@@ -1760,6 +1789,112 @@ def diff_data(args):
         if not any(names[f] == "main" for st in stacks for f in st[4:-1]):
             sys.exit("%s: no call chains through main" % side)
     print(base, new)
+
+GRAPH_BRANCH = re.compile(r"^-*(\d+\.\d+%)(?:--| )")
+
+
+def graph_tree(lines, who):
+    """The entries of a report with call graphs as trees: [header, chain lines, branches],
+    each branch [its line (percentage and name), chain lines, branches]; the '|' and
+    spaces that draw the tree are dropped, the depth is kept in the tree.  Exits where
+    the drawing does not match the tree: a branch followed by a sibling has a '|' before
+    its '--' and down all its lines, the last one a space."""
+    ents = []
+
+    def drawn(node):
+        for k, kid in enumerate(node[2]):
+            bar = " " if k == len(node[2]) - 1 else "|"
+            # Folded stacks (-g folded) start in the first column, undrawn.
+            for line in kid[3] if kid[4] >= 0 else []:
+                if (line[kid[4]] if len(line) > kid[4] else " ") != bar:
+                    sys.exit("%s: a '%s' expected in column %d:\n%s" % (who, bar, kid[4] + 1, line))
+            drawn(kid)
+    for raw in list(lines) + ["  0.00% (end)"]:
+        line = raw.rstrip()
+        if not line or line.startswith("#"):
+            continue
+        if re.match(r"^ +[0-9.]+%", line):
+            if ents:
+                drawn(ents[-1])
+            ents.append([line, [], []])
+            stack = [(-1, ents[-1])]
+            continue
+        if not ents:
+            continue
+        text = line.lstrip(" |")
+        if not text:
+            continue
+        col = len(line) - len(text)
+        if GRAPH_BRANCH.match(text) and not text.startswith("---"):
+            while len(stack) > 1 and stack[-1][0] >= col:
+                stack.pop()
+            # [line, chain lines, branches, the lines it spans, the column of its '|']
+            node = [text.lstrip("-"), [], [], [], col - 1]
+            stack[-1][1][2].append(node)
+            stack.append((col, node))
+        else:
+            stack[-1][1][1].append(text)
+        for _, node in stack[1:]:
+            node[3].append(line)
+    return ents[:-1]
+
+
+def graph_canon(node):
+    """@node's tree as text, branches of one percentage (perf's ties) sorted among them."""
+    out, group, pct = [node[0]] + node[1], [], None
+    for kid in node[2] + [None]:
+        kpct = kid[0].split("%")[0] if kid else None
+        if kid is None or kpct != pct:
+            out += sorted(group)
+            group, pct = [], kpct
+        if kid:
+            group.append(graph_canon(kid))
+    return "\n".join(out).replace("\n", "\n  ")
+
+
+def graph_same(args):
+    """
+    graph-same PERF PERFEV [--top N]: perf report --stdio's call graphs are perfev's, line
+    for line and in order, except among branches of one parent with equal percentages and
+    among entries with an equal first percentage, compared as multisets.  perf 6.1 orders
+    tied branches by the addresses of its objects in memory (match_chain_dso_addresses()
+    compares struct dso pointers), which change from run to run; entries of equal Children
+    it orders by depth only within a thread (no total order; perfev-report(1) says so).
+    With --top, the first N entries and those tied with the Nth.
+    """
+    top = int(args[args.index("--top") + 1]) if "--top" in args else None
+    pe, oe = [graph_tree(open(path, errors="replace"), who)
+              for path, who in zip(args[:2], ("perf", "perfev"))]
+    if not pe:
+        sys.exit("perf's report has no entries")
+
+    def pcts(e):
+        return e[0].split()[0]
+
+    def groups(ents):
+        out = []
+        for e in ents:
+            if out and pcts(out[-1][0]) == pcts(e):
+                out[-1].append(e)
+            else:
+                out.append([e])
+        return out
+    n = 0
+    for gp, go in zip(groups(pe), groups(oe)):
+        a, b = sorted(map(graph_canon, gp)), sorted(map(graph_canon, go))
+        if a != b:
+            diff = [(x, y) for x, y in zip(a, b) if x != y] or [(a[-1:], b[-1:])]
+            x, y = (str(v).split("\n") for v in diff[0])
+            i = next((k for k in range(min(len(x), len(y))) if x[k] != y[k]), min(len(x), len(y)))
+            sys.exit("entry '%s' differs at graph line %d:\n  perf:   %s\n  perfev: %s" %
+                     (" ".join(x[0].split()), i, x[i] if i < len(x) else "(end)",
+                      y[i] if i < len(y) else "(end)"))
+        n += len(gp)
+        if top and n >= top:
+            break
+    if n < min(top or len(pe), len(pe)) or (not top and len(pe) != len(oe)):
+        sys.exit("perf shows %d entries, perfev %d" % (len(pe), len(oe)))
+    print("entries=%d" % n)
     return 0
 
 
@@ -1775,10 +1910,9 @@ COMMANDS = {"same": same, "top-find": top_find, "report-cmp": report_cmp, "set-b
             "print-line-cmp": print_line_cmp,
             "diff-cmp": diff_cmp, "diff-marks": diff_marks,
             "pprof-check": pprof_check, "push-check": push_check, "evil-tar": evil_tar,
-            "folded-neighbours": folded_neighbours,
+            "folded-neighbours": folded_neighbours, "graph-same": graph_same,
             "page-state": page_state, "png-colours": png_colours, "page-alone": page_alone,
             "diff-top": diff_top, "diff-data": diff_data}
-
 
 
 def main():

@@ -110,8 +110,7 @@ if [ -z "$have_perf" ]; then
 	skip perf perfev_reads_perf_z "$why_no_perf"
 	finish
 fi
-if ! eval "perf record -q -z -e cpu-clock -c 100000 -o '$TMP/pz.data' -- $WORK" \
-	>/dev/null 2>"$TMP/perf.err"; then
+if ! eval "perf_fresh '$TMP/pz.data' -q -z -e cpu-clock -c 100000 -- $WORK" >/dev/null; then
 	fail perfev_reads_perf_z "perf record -z: $(head -c 300 "$TMP/perf.err")"
 	finish
 fi
@@ -150,7 +149,7 @@ if expect_rc perfev_dump_perf_z 0; then
 fi
 
 # A stream from perf record -z -o -.
-if eval "perf record -q -z -e cpu-clock -c 100000 -o - -- $WORK" >"$TMP/pzp.data" 2>"$TMP/perf.err"; then
+if eval "perf_pipe '$TMP/pzp.data' -q -z -e cpu-clock -c 100000 -- $WORK"; then
 	same_script perfev_reads_perf_z_pipe "$TMP/pzp.data" -
 else
 	fail perfev_reads_perf_z_pipe "perf record -z -o -: $(head -c 300 "$TMP/perf.err")"
@@ -158,8 +157,8 @@ fi
 
 # Level 22, system-wide with call chains: records span COMPRESSED records.  Addresses, not
 # symbols: whatever else runs meanwhile has names perf and perfev may choose apart (aliases).
-if perf record -q --compression-level=22 -a -g -e cpu-clock -c 200000 -o "$TMP/pa.data" -- \
-	sleep 0.5 >/dev/null 2>"$TMP/perf.err"; then
+if perf_fresh "$TMP/pa.data" -q --compression-level=22 -a -g -e cpu-clock -c 200000 -- \
+	sleep 0.5 >/dev/null; then
 	same_script perfev_reads_perf_z22 "$TMP/pa.data" -F comm,tid,cpu,time,ip
 else
 	skip cpu_wide perfev_reads_perf_z22 "perf record -a: $(head -1 "$TMP/perf.err")"

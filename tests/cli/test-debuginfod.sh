@@ -45,7 +45,7 @@ server=$!
 trap 'kill $server 2>/dev/null; for m in $mounts; do umount "$m"; done; rm -rf "$TMP"' EXIT
 ID=$(readelf -n "$P" | sed -n 's/.*Build ID: //p')
 i=0
-while [ $i -lt 100 ]; do
+while [ $i -lt 300 ]; do
 	code=$(python3 -c 'import sys, urllib.request
 try:
     print(min(urllib.request.urlopen(u, timeout=2).status for u in sys.argv[1:]))

@@ -12,7 +12,7 @@ start_rx() {
 	python3 tests/cli/push-receiver.py "$@" 2>"$1/log" &
 	RX=$!
 	i=0
-	while [ ! -s "$1/port" ] && [ $i -lt 100 ] && kill -0 "$RX" 2>/dev/null; do
+	while [ ! -s "$1/port" ] && [ $i -lt 600 ] && kill -0 "$RX" 2>/dev/null; do
 		sleep 0.1
 		i=$((i + 1))
 	done

@@ -196,7 +196,14 @@ fi
 rm -f perf.data.*
 "$pv" record -q --switch-output --switch-max-files=2 -F 1000 -- sleep 1.5 2>"$TMP/sig.err" &
 rp=$!
-sleep 0.4
+# Until it handles its signals (its signalfd exists; 30 s at most): a SIGUSR2 before that
+# would end it, however loaded the machine.
+i=0
+while ! ls -l "/proc/$rp/fd" 2>/dev/null | grep -q signalfd && kill -0 $rp 2>/dev/null &&
+	[ $i -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 for i in 1 2 3; do
 	kill -USR2 $rp
 	sleep 0.2

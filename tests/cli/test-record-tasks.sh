@@ -23,9 +23,9 @@ ns_lines() {
 if command -v unshare >/dev/null 2>&1 && unshare --net --uts true 2>/dev/null; then
 	unshare --net --uts sleep 30 &
 	upid=$!
-	# The sleep, once unshare has exec'd it (same pid).
+	# The sleep, once unshare has exec'd it (same pid); 60 s at most, for a loaded machine.
 	i=0
-	while [ "$(cat /proc/$upid/comm 2>/dev/null)" != sleep ] && [ $i -lt 50 ]; do
+	while [ "$(cat /proc/$upid/comm 2>/dev/null)" != sleep ] && [ $i -lt 600 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
@@ -96,12 +96,12 @@ opens() {
 # Long enough for a loaded machine: it is killed once both recordings are made.
 python3 "$SPIN" 3 15 &
 spid=$!
+# Its threads (60 s at most: on a loaded machine python may take seconds to start them).
 i=0
-while [ "$(ls /proc/$spid/task 2>/dev/null | wc -l)" -lt 4 ] && [ $i -lt 300 ]; do
+while [ "$(ls /proc/$spid/task 2>/dev/null | wc -l)" -lt 4 ] && [ $i -lt 600 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
-[ $i -lt 300 ] || echo "spin-threads.py did not start its 3 threads in 30 s" >&2
 strace -f -e trace=perf_event_open -o "$TMP/st.txt" "$PERFEV" record -q --per-thread -p "$spid" \
 	-o "$TMP/pt.data" -- sleep 0.4 >/dev/null 2>"$TMP/err"
 rc=$?

@@ -274,7 +274,8 @@ fi
 # a small stream that perf and perfev read.
 setsid "$PERFEV" record -o - -- yes >"$TMP/pipe_yes.data" 2>/dev/null &
 pgid=$!
-sleep 0.3
+# Stopped once yes has run for 5 clock ticks, however loaded the machine.
+recording $pgid && child=$(child_of $pgid) && ran "$child" 5
 kill -INT -$pgid
 wait $pgid
 n=$("$PERFEV" script -i - <"$TMP/pipe_yes.data" 2>"$TMP/ours.err" | grep -c ' yes ')

@@ -169,7 +169,7 @@ if perf record -q -k mono -z -e task-clock -o "$TMP/pz.data" -- "$WL" 20000000 >
 else
 	fail report_header_clock_zstd "perf record -k mono -z failed"
 fi
-perf record -q -e task-clock -o - -- "$WL" 20000000 2>/dev/null >"$TMP/pipe.data"
+perf_pipe "$TMP/pipe.data" -q -e task-clock -- "$WL" 20000000
 same_header report_header_pipe "$TMP/pipe.data"
 same report_header_full "$TMP/pf.data" --header
 for f in pv pf pvs; do

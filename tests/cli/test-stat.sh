@@ -766,7 +766,7 @@ for i in range(3):
 time.sleep(30)' &
 mt=$!
 i=0
-while [ "$(ls "/proc/$mt/task" 2>/dev/null | wc -l)" -lt 4 ] && [ $i -lt 100 ]; do
+while [ "$(ls "/proc/$mt/task" 2>/dev/null | wc -l)" -lt 4 ] && [ $i -lt 1200 ]; do
 	sleep 0.05
 	i=$((i + 1))
 done
@@ -801,7 +801,7 @@ else
 		>/dev/null 2>&1 &
 	cgp=$!
 	i=0
-	while ! grep -qx "$cgp" "$cg_mnt/$cg_name/cgroup.procs" && [ $i -lt 100 ]; do
+	while ! grep -qx "$cgp" "$cg_mnt/$cg_name/cgroup.procs" && [ $i -lt 3000 ]; do
 		sleep 0.02
 		i=$((i + 1))
 	done
@@ -948,7 +948,7 @@ fi
 sp=$!
 child=""
 i=0
-while [ -z "$child" ] && [ $i -lt 100 ]; do
+while [ -z "$child" ] && [ $i -lt 3000 ]; do
 	sleep 0.02
 	child=$(cat "/proc/$sp/task/$sp/children" 2>/dev/null)
 	i=$((i + 1))

@@ -43,14 +43,43 @@ found() {
 
 # ---- --stdio ---------------------------------------------------------------------------
 
+# top_for N ARGS...: perfev top --stdio ARGS (output in $TMP/out, exit status in $rc), ended
+# with SIGINT once it printed N snapshots (60 s at most), rather than after a fixed time: on a
+# loaded machine top may take a while to start.  A background command of a script starts with
+# SIGINT ignored until top watches it: $TMP/out is emptied here (the redirection happens in the
+# child, maybe after the first count) so that the count is this run's, and a top still there
+# 30 s after the signal is killed (status 137).
+alive() { st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) && [ -n "$st" ] && [ "$st" != Z ]; }
+top_for() {
+	n=$1
+	shift
+	: >"$TMP/out"
+	"$PERFEV" top --stdio "$@" >"$TMP/out" 2>"$TMP/err" &
+	tp=$!
+	i=0
+	while [ "$(grep -c 'perfev top:' "$TMP/out")" -lt "$n" ] && alive $tp && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -INT $tp 2>/dev/null
+	i=0
+	while alive $tp && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -KILL $tp 2>/dev/null
+	wait $tp
+	rc=$?
+}
+
 # The whole system (the default): the spinning process's function within 3 refreshes.
 "$SPIN" 30 &
 spin=$!
-run timeout --preserve-status -s INT 4.5 "$PERFEV" top --stdio -d 1
+top_for 3 -d 1
 expect_rc stdio_system 0 && found stdio_system "$TMP/out" "$HOT" --within 3 --min-snaps 3
-run timeout --preserve-status -s INT 3.5 "$PERFEV" top --stdio -d 1 -a -K
+top_for 3 -d 1 -a -K
 expect_rc stdio_hide_kernel 0 && found stdio_hide_kernel "$TMP/out" "$HOT" --no-kernel
-run timeout --preserve-status -s INT 3.5 "$PERFEV" top --stdio -d 1 -a -U
+top_for 3 -d 1 -a -U
 if expect_rc stdio_hide_user 0; then
 	if python3 tests/cli/oracle.py top-find "$TMP/out" "$HOT" --within 99 >/dev/null 2>&1; then
 		fail stdio_hide_user "$HOT shown with -U"
@@ -59,7 +88,7 @@ if expect_rc stdio_hide_user 0; then
 	fi
 fi
 # -p: that process only; top ends by itself when it exits.
-run timeout --preserve-status -s INT 3.5 "$PERFEV" top --stdio -d 1 -p "$spin" -s comm,pid,sym
+top_for 3 -d 1 -p "$spin" -s comm,pid,sym
 if expect_rc stdio_pid 0; then
 	if grep -q "^ Overhead  Command  *Pid  Symbol" "$TMP/out" &&
 		grep -q "top-spin  *$spin  \[\.\] $HOT" "$TMP/out"; then
@@ -116,12 +145,12 @@ fi
 # spins 1.5 s: with -z the fifth snapshot no longer shows it, decayed it still does.
 "$SPIN" 1.5 &
 spin=$!
-run timeout --preserve-status -s INT 5.6 "$PERFEV" top --stdio -d 1 -z
+top_for 5 -d 1 -z
 expect_rc stdio_zero 0 && found stdio_zero "$TMP/out" "$HOT" --absent-from 4 --min-snaps 5
 wait "$spin" 2>/dev/null
 "$SPIN" 1.5 &
 spin=$!
-run timeout --preserve-status -s INT 5.6 "$PERFEV" top --stdio -d 1
+top_for 5 -d 1
 if expect_rc stdio_decay 0; then
 	if python3 tests/cli/oracle.py top-find "$TMP/out" "$HOT" --absent-from 4 >/dev/null 2>&1; then
 		fail stdio_decay "$HOT gone after it stopped: the table did not decay but was zeroed"
@@ -216,15 +245,31 @@ screen() { $T capture-pane -p; }
 alt() { $T display -p '#{alternate_on}'; }
 dead() { $T display -p '#{pane_dead}'; }
 # wait_for TEXT TRIES: until the screen shows TEXT (tries every 0.25 s); false when it never does.
+# TRIES is what an idle machine needs; on a loaded one top may take longer to start and
+# redraw, so four times as many are allowed (the wait ends as soon as TEXT shows).
 wait_for() {
 	i=0
-	while [ "$i" -lt "$2" ]; do
+	while [ "$i" -lt "$(($2 * 4))" ]; do
 		screen | grep -q -- "$1" && return 0
 		sleep 0.25
 		i=$((i + 1))
 	done
 	return 1
 }
+# wait_until TRIES CMD...: until CMD succeeds (tries every 0.25 s); false when it never does.
+wait_until() {
+	n=$1
+	shift
+	i=0
+	while [ "$i" -lt "$n" ]; do
+		"$@" && return 0
+		sleep 0.25
+		i=$((i + 1))
+	done
+	return 1
+}
+unpaused() { ! screen | head -1 | grep -q "\[paused\]"; }
+laid_out_90x20() { screen | sed -n '20p' | grep -q "h: help" && [ "$(screen | head -1 | wc -c)" -le 91 ]; }
 # refresh_no: the #N of the status line (how many refreshes the screen shows).
 refresh_no() { screen | head -1 | sed -n 's/^perfev top: #\([0-9][0-9]*\).*/\1/p'; }
 # table: the screen without its status line (rates change while paused).
@@ -304,15 +349,13 @@ else
 			fail tui_pause "the table changed while paused"
 		fi
 		$T send-keys p
-		sleep 0.5
-		screen | head -1 | grep -q "\[paused\]" && fail tui_resume "still paused" || pass tui_resume
+		wait_until 40 unpaused && pass tui_resume || fail tui_resume "still paused"
 	else
 		fail tui_pause "no [paused] in the status line: $(screen | head -2)"
 	fi
 	# A smaller terminal: the layout is redone.
 	$T resize-window -x 90 -y 20 2>/dev/null
-	sleep 1.5
-	if screen | sed -n '20p' | grep -q "h: help" && [ "$(screen | head -1 | wc -c)" -le 91 ]; then
+	if wait_until 60 laid_out_90x20; then
 		pass tui_resize
 	else
 		fail tui_resize "not laid out for 90x20: $(screen | tail -3)"
@@ -346,11 +389,14 @@ for how in ctrl-c sigterm; do
 		fail "tui_${how}_restores" "alternate screen $(alt), pane dead $(dead): $(screen | tail -4)"
 	fi
 done
-# A terminal that cannot be set up: a note, then snapshots on the main screen.
+# A terminal that cannot be set up: a note, then snapshots on the main screen.  Read with
+# the lines scrolled off the screen: on a loaded machine the spin takes longer, and more
+# snapshots push the note off the top.
 $T send-keys "clear" Enter
+$T clear-history
 $T send-keys "TERM=dumb $ABS_PERFEV top -d 1 -E 3 -- $ABS_SPIN 1.5; echo TOP-RC-dumb=\$?" Enter
-if wait_for "TOP-RC-dumb=0" 40 && screen | grep -q "cannot set up the terminal" &&
-	screen | grep -q "perfev top: #1" && [ "$(alt)" = 0 ]; then
+if wait_for "TOP-RC-dumb=0" 40 && $T capture-pane -p -S - | grep -q "cannot set up the terminal" &&
+	$T capture-pane -p -S - | grep -q "perfev top: #1" && [ "$(alt)" = 0 ]; then
 	pass tui_fallback_stdio
 else
 	fail tui_fallback_stdio "no note and snapshots: $(screen | head -6)"

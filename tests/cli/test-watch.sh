@@ -163,13 +163,24 @@ assert rows[-1]["totals"][0]["hits"] == 2' "$TMP/out" 2>"$TMP/json.err"; then
 fi
 
 # attach N: start the target (N writes once it gets SIGUSR1) as $target and perfev watch -p on
-# it as $watcher; returns 1 (both ended) when perfev never says it is watching.
+# it as $watcher; returns 1 (both ended) when perfev never says it is watching.  perfev starts
+# once the target prints its pid (it then runs its own program and handles SIGUSR1); each
+# wait 30 s at most, however loaded the machine.
 attach() {
+	# Emptied here: the redirections below happen in the children, maybe after the first
+	# look at p.err, which must not find the last watcher's "watching".
+	: >"$TMP/pid"
+	: >"$TMP/p.out"
+	: >"$TMP/p.err"
 	"$TMP/wt" wait "$1" >"$TMP/pid" &
 	target=$!
+	for _ in $(seq 300); do
+		[ -s "$TMP/pid" ] && break
+		sleep 0.1
+	done
 	"$PERFEV" watch counter -p "$target" >"$TMP/p.out" 2>"$TMP/p.err" &
 	watcher=$!
-	for _ in $(seq 100); do
+	for _ in $(seq 300); do
 		grep -q "watching" "$TMP/p.err" && return 0
 		sleep 0.1
 	done

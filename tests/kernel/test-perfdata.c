@@ -93,20 +93,33 @@ static bool have_tracepoint(void)
 
 /*
  * Record with perf into @out (pipe mode: perf writes to stdout, redirected).
- * Returns 0, or a skip reason in @why: perf cannot record here.
+ * Returns 0, or a skip reason in @why: perf cannot record here.  While a
+ * session asks for build ids system-wide (elsewhere on the machine), Linux
+ * marks this one's MMAP2 records as carrying one too, and perf 6.1 aborts
+ * reading them (util/build-id.c): a recording that fails, or a file perf
+ * script cannot read through, is made again, five times at most over some 10 s.
  */
 static int perf_record(const char *args, const char *out, bool pipe, char *why, size_t len)
 {
 	char cmd[1024], *text;
-	int status;
+	int status = -1;
 
-	if (pipe)
-		snprintf(cmd, sizeof(cmd), "perf record -q -o - %s > %s 2>%s", args, out,
-			 tmp("record.err"));
-	else
-		snprintf(cmd, sizeof(cmd), "perf record -q -o %s %s 2>%s", out, args,
-			 tmp("record.err"));
-	status = system(cmd);
+	for (int try = 1; try <= 5 && status; try++) {
+		if (try > 1)
+			sleep((unsigned int)try - 1);
+		if (pipe)
+			snprintf(cmd, sizeof(cmd), "perf record -q -o - %s > %s 2>%s", args, out,
+				 tmp("record.err"));
+		else
+			snprintf(cmd, sizeof(cmd), "perf record -q -o %s %s 2>%s", out, args,
+				 tmp("record.err"));
+		status = system(cmd);
+		if (status)
+			continue; /* its own build-id pass aborted, or it cannot record here */
+		snprintf(cmd, sizeof(cmd), "perf script %s%s >/dev/null 2>&1",
+			 pipe ? "-i - < " : "-i ", out);
+		status = system(cmd) ? -1 : 0;
+	}
 	if (status == 0)
 		return 0;
 	snprintf(cmd, sizeof(cmd), "head -1 %s", tmp("record.err"));

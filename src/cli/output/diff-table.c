@@ -122,9 +122,11 @@ static void add_stack(struct dtab *t, const struct profile_stack *s, uint32_t fi
 	k.comm = d->want[DK_COMM] ? s->comm : NULL;
 	k.tid = d->want[DK_PID] ? s->tid : 0;
 	k.cpu = d->want[DK_CPU] ? s->cpu : 0;
-	/* A function is its object's: two of one name in two objects stay apart. */
-	k.dso = d->want[DK_DSO] || d->want[DK_SYM] ? dso : NULL;
-	/* perf diff compares functions by name: the unresolved addresses of an object are one. */
+	/*
+	 * perf diff compares functions by name, whatever their object unless dso
+	 * is a key; the unresolved addresses (no name) are one entry.
+	 */
+	k.dso = d->want[DK_DSO] ? dso : NULL;
 	k.sym = d->want[DK_SYM] ? fr->sym : NULL;
 	t->map.hash = dkey_hash;
 	t->map.equal = dkey_equal;

@@ -336,18 +336,25 @@
 		return a;
 	}
 
+	// Canvas @c made @w x @h CSS pixels at the screen's density, cleared: its context.
+	function sizeCanvas(c, w, h, font) {
+		var g = c.getContext('2d'), dpr = window.devicePixelRatio || 1;
+		c.width = Math.round(w * dpr);
+		c.height = Math.round(h * dpr);
+		c.style.width = w + 'px';
+		c.style.height = h + 'px';
+		g.setTransform(dpr, 0, 0, dpr, 0, 0);
+		g.clearRect(0, 0, w, h);
+		g.font = font + 'px ui-monospace, Menlo, Consolas, monospace';
+		g.textBaseline = 'middle';
+		return g;
+	}
+
 	function draw() {
 		W = Math.max(200, wrap.clientWidth);
-		var depth = Math.min(T.maxDepth, MAXROWS), dpr = window.devicePixelRatio || 1;
+		var depth = Math.min(T.maxDepth, MAXROWS);
 		H = (depth + 1) * ROW;
-		cv.width = Math.round(W * dpr);
-		cv.height = Math.round(H * dpr);
-		cv.style.width = W + 'px';
-		cv.style.height = H + 'px';
-		ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-		ctx.clearRect(0, 0, W, H);
-		ctx.font = '12px ui-monospace, Menlo, Consolas, monospace';
-		ctx.textBaseline = 'middle';
+		sizeCanvas(cv, W, H, 12);
 		charW = ctx.measureText('mmmmmmmmmm').width / 10 || 7;
 		rows = [];
 		drawn = 0;
@@ -828,15 +835,8 @@
 	}
 	// Draw tree @t on canvas @c, its root at the top (down) or the bottom.
 	function paint(c, t, down) {
-		var g = c.getContext('2d'), w = Math.max(200, wrap.clientWidth), dpr = window.devicePixelRatio || 1;
-		var depth = Math.min(t.maxDepth, MAXROWS), h = (depth + 1) * ROW;
-		c.width = Math.round(w * dpr);
-		c.height = Math.round(h * dpr);
-		c.style.width = w + 'px';
-		c.style.height = h + 'px';
-		g.setTransform(dpr, 0, 0, dpr, 0, 0);
-		g.font = '12px ui-monospace, Menlo, Consolas, monospace';
-		g.textBaseline = 'middle';
+		var w = Math.max(200, wrap.clientWidth), depth = Math.min(t.maxDepth, MAXROWS);
+		var h = (depth + 1) * ROW, g = sizeCanvas(c, w, h, 12);
 		if (t.val[0] <= 0)
 			return;
 		var scale = w / t.val[0], stack = [0], pos = [0];
@@ -990,16 +990,8 @@
 			return;
 		}
 		box.hidden = false;
-		var lanes = laneRows(), w = Math.max(300, wrap.clientWidth), dpr = window.devicePixelRatio || 1;
-		var h = AXIS + lanes.length * LANE + 2, g = tlc.getContext('2d'), span = w - LABEL;
-		tlc.width = Math.round(w * dpr);
-		tlc.height = Math.round(h * dpr);
-		tlc.style.width = w + 'px';
-		tlc.style.height = h + 'px';
-		g.setTransform(dpr, 0, 0, dpr, 0, 0);
-		g.clearRect(0, 0, w, h);
-		g.font = '11px ui-monospace, Menlo, Consolas, monospace';
-		g.textBaseline = 'middle';
+		var lanes = laneRows(), w = Math.max(300, wrap.clientWidth), span = w - LABEL;
+		var h = AXIS + lanes.length * LANE + 2, g = sizeCanvas(tlc, w, h, 11);
 		// The axis: seconds since the first sample.
 		g.fillStyle = '#5c6672';
 		var total = TL.buckets * TL.bucket_ns / 1e9, step = Math.pow(10, Math.floor(Math.log10(total / 4 || 1)));

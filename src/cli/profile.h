@@ -240,7 +240,8 @@ int profile_write_html_events(const struct profile *p, const uint32_t *evs, size
 struct page_times {
 	uint64_t start, width; /* the first sample's time, a bucket's width (ns) */
 	uint32_t buckets;
-	struct time_cell *cells; /* by bucket, thread, node */
+	struct time_cell
+	    *cells; /* by bucket, thread, node; once the lanes are written, by bucket and node */
 	size_t ncells;
 	struct perfev__intern threads; /* pid and tid of each */
 	PERFEV__ARRAY(uint32_t) comm;  /* each thread's command, a page string */

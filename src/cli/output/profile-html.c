@@ -317,11 +317,6 @@ static void merge_cells(struct page_times *pt, bool threads)
 	pt->ncells = k;
 }
 
-/* A lane's samples: per root and thread (@all: every thread), the buckets'. */
-struct lane_key {
-	uint32_t root, thread;
-};
-
 /* The page's cells of @p's timed samples; @node: each stack's node on the page (NONE: not on it).
  */
 static int time_cells(struct page_times *pt, struct page *pg, const struct profile *p,

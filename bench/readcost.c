@@ -61,8 +61,8 @@ struct bench {
 
 struct result {
 	bool usable;
-	double ns, cycles;	   /* medians */
-	double ns_min, ns_max;	   /* the spread of the batches */
+	double ns, cycles;	  /* medians */
+	double ns_min, ns_max;	  /* the spread of the batches */
 	double ns_batch[BATCHES]; /* each round's, in the order run */
 	double cyc_batch[BATCHES];
 	char why[160]; /* n/a: the reason; otherwise a note */
@@ -301,11 +301,12 @@ static int run(const char *events)
 			printf("bench=readcost events=%zu method=%s ns=n/a cycles=n/a reason=%s\n",
 			       b.n, method_name[m], r->tag);
 		else
-			printf("bench=readcost events=%zu method=%s ns=%.1f ns_min=%.1f ns_max=%.1f "
-			       "cycles=%.0f%s%s\n",
-			       b.n, method_name[m], r->ns, r->ns_min, r->ns_max, r->cycles,
-			       m == SNAPSHOT_AUTO ? " path=" : "",
-			       m == SNAPSHOT_AUTO ? path_name(perfev_self_path(b.s)) : "");
+			printf(
+			    "bench=readcost events=%zu method=%s ns=%.1f ns_min=%.1f ns_max=%.1f "
+			    "cycles=%.0f%s%s\n",
+			    b.n, method_name[m], r->ns, r->ns_min, r->ns_max, r->cycles,
+			    m == SNAPSHOT_AUTO ? " path=" : "",
+			    m == SNAPSHOT_AUTO ? path_name(perfev_self_path(b.s)) : "");
 	}
 	/* The ways to get the whole group without the library's snapshot around them. */
 	if (res[READ_GROUP].usable)

@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * FUZZ_CAP of 8-byte records, tens of thousands, which only cost time.
  */
 #define MAX_RECORDS (1 << 14)
-#define FUZZ_CAP (256U << 10)
+#define FUZZ_CAP    (256U << 10)
 
 static volatile uint64_t sink;
 

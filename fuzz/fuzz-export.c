@@ -31,7 +31,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define EXPORT_MAX_INPUT 8192
-#define MAX_FRAMES 16
+#define MAX_FRAMES	 16
 /*
  * A long symbol: 4 KiB when the flags' bit 0 is set; 1 MiB when they are
  * 0xff, in the corpus replay (make check) or with PERFEV_FUZZ_GIANT set:
@@ -39,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * mutations keep the flags, 4 KiB too.
  */
 #define LONG_NAME (4U << 10)
-#define GIANT (1U << 20)
+#define GIANT	  (1U << 20)
 
 const char *cli_prog = "perfev fuzz";
 
@@ -166,8 +166,8 @@ NO_COVERAGE static bool json_string(struct json_in *j)
 				return false;
 			if (*j->p == 'u') {
 				for (int i = 1; i <= 4; i++)
-					if (j->p + i >= j->end || !strchr("0123456789abcdefABCDEF", j->p[i]) ||
-					    !j->p[i])
+					if (j->p + i >= j->end ||
+					    !strchr("0123456789abcdefABCDEF", j->p[i]) || !j->p[i])
 						return false;
 				j->p += 5;
 			} else if (strchr("\"\\/bfnrt", *j->p) && *j->p) {
@@ -459,7 +459,8 @@ static void build(struct profile *p, struct in *in, uint8_t flags)
 			if (f.sym && !*f.sym && (k & 1))
 				f.sym = NULL; /* unresolved: shown by address */
 			if (f.sym && big) {
-				f.sym = giant_name(f.sym, flags == 0xff && giant_ok ? GIANT : LONG_NAME);
+				f.sym = giant_name(f.sym,
+						   flags == 0xff && giant_ok ? GIANT : LONG_NAME);
 				big = false;
 			}
 			f.dso = str(in, dso, sizeof(dso));
@@ -481,7 +482,8 @@ static void build(struct profile *p, struct in *in, uint8_t flags)
 		if (!i)
 			break;
 		st = profile_add_tagged(p, b % nev, s ? s : "", b, b / 2, -1,
-					&(struct profile_tags){0}, frames, i, 1 + (uint64_t)b * 1000);
+					&(struct profile_tags){0}, frames, i,
+					1 + (uint64_t)b * 1000);
 		p->events[b % nev].samples++;
 		p->events[b % nev].period += 1 + (uint64_t)b * 1000;
 		if (p->timed)

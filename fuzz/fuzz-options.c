@@ -137,8 +137,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (dup2(null_fd, 1) < 0)
 		abort();
 	if (!setjmp(out)) {
-		nargs = parse_options(argc, argv, opts, usage, size && data[0] == '+' ?
-						   PARSE_OPT_STOP_AT_NON_OPTION : 0);
+		nargs = parse_options(argc, argv, opts, usage,
+				      size && data[0] == '+' ? PARSE_OPT_STOP_AT_NON_OPTION : 0);
 		/* The non-options, in front, each one of the input's words. */
 		if (nargs < 0 || nargs >= argc || argv[nargs])
 			abort();

@@ -26,11 +26,11 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define FAKE_BASE 0x7f0000000000ULL
-#define FAKE_STEP 0x10000000ULL
-#define MAX_MAPS 64
+#define FAKE_BASE  0x7f0000000000ULL
+#define FAKE_STEP  0x10000000ULL
+#define MAX_MAPS   64
 #define MAX_FRAMES 256
-#define MAX_STACK (64 * 1024)
+#define MAX_STACK  (64 * 1024)
 
 static const char *const libs[] = {"libc.so.6", "libdw.so.1", "libelf.so.1", "libzstd.so.1"};
 
@@ -56,7 +56,8 @@ static void load_maps(void)
 		const char *base;
 		size_t k;
 
-		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %255s", &start, &end, &pgoff, path) != 4)
+		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %255s", &start, &end, &pgoff, path) !=
+		    4)
 			continue;
 		base = strrchr(path, '/');
 		base = base ? base + 1 : path;
@@ -162,7 +163,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	check(ips, n, max, stop, ip);
 	if (verbose)
-		fprintf(stderr, "unwind: %zu frames, stop: %s\n", n, perfev__unwind_stop_name(stop));
+		fprintf(stderr, "unwind: %zu frames, stop: %s\n", n,
+			perfev__unwind_stop_name(stop));
 	if (flags & 1) {
 		if (perfev__unwind(plain, &space, 1, 1, &regs, stack, size, ips2, max, &n2, &stop2))
 			abort();

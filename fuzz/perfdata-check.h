@@ -126,9 +126,9 @@ static inline bool check_record(const struct perfev_data_reader *r,
 
 	/* A COMPRESSED record's records are the reader's, with its offset. */
 	if (rec->size < 8 || (rec->attr && !owned(r, rec->attr)) ||
-	    (unzipped ? rec->offset != *zoffset || rec->payload
-		      : b < data || b + rec->size > data + size ||
-			    rec->offset != (uint64_t)(b - data)))
+	    (unzipped
+		 ? rec->offset != *zoffset || rec->payload
+		 : b < data || b + rec->size > data + size || rec->offset != (uint64_t)(b - data)))
 		abort();
 	if (rec->type == PERFEV_RECORD_COMPRESSED && !unzipped)
 		*zoffset = rec->offset;

@@ -387,8 +387,9 @@ int cmd_diff(int argc, const char **argv)
 			    "the recordings' kernel symbols (their machine's /proc/kallsyms)"),
 		    OPT_STR(0, "symfs", &io.symfs, "DIR", "look every file up under DIR"),
 		    OPT_HEADING("Beyond perf"),
-		    OPT_STR(0, "html", &html, "FILE",
-			    "a differential flame graph of the first two files (-g recordings)"),
+		    OPT_STR(
+			0, "html", &html, "FILE",
+			"the report page of the first two files in its diff view (-g recordings)"),
 		    OPT_TERMINATOR,
 		};
 

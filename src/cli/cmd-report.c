@@ -1140,8 +1140,9 @@ int cmd_report(int argc, const char **argv)
 		    OPT_STR(0, "folded", &folded, "FILE", "collapsed stacks, one line per stack"),
 		    OPT_STR(0, "speedscope", &speedscope, "FILE", "speedscope's JSON format"),
 		    OPT_STR(0, "pprof", &pprof, "FILE", "pprof's gzipped protobuf"),
-		    OPT_STR(0, "html", &html, "FILE",
-			    "one HTML file: flame graph, top functions, the run"),
+		    OPT_STR(
+			0, "html", &html, "FILE",
+			"one HTML file: flame graph, timeline, sandwich and source, top functions"),
 		    OPT_STR(0, "event", &export_event, "NAME",
 			    "the event the exports show (the first, or all in HTML, without it)"),
 		    OPT_TERMINATOR,

@@ -1489,6 +1489,12 @@ def pprof_errors(pb, types=None):
         if not {"comm", "pid", "tid"} <= keys:
             errs.append("a sample lacks the comm/pid/tid labels: %s" % sorted(keys))
             break
+        # A number of zero with no unit is dropped by pprof's readers.
+        nounit = [st(one(lb, "key")) for lb in smp["label"]
+                  if st(one(lb, "key")) != "comm" and not one(lb, "num_unit")]
+        if nounit:
+            errs.append("labels %s have no unit: a zero would be lost" % nounit)
+            break
     return errs
 
 

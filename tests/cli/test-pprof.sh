@@ -61,10 +61,41 @@ else
 	run "$PERFEV" report -i "$TMP/a.data" --pprof "$TMP/a.pb.gz"
 	if expect_rc pprof_cpu_label 0 &&
 		HOME=$TMP GOCACHE=$TMP/go go tool pprof -raw "$TMP/a.pb.gz" >"$TMP/raw" 2>"$TMP/err" &&
-		grep -q 'cpu:\[[0-9]*\]' "$TMP/raw"; then
+		grep -q 'cpu:\[[0-9]* cpu\]' "$TMP/raw"; then
 		pass pprof_cpu_label
 	else
-		fail pprof_cpu_label "no cpu label: $(head -c 600 "$TMP/err" "$TMP/raw")"
+		fail pprof_cpu_label "no cpu label: $(cat "$TMP/err" "$TMP/raw" | head -c 600)"
+	fi
+fi
+
+# CPU 0 is a label like any other: pprof's readers drop a zero that has no unit.
+if ! command -v go >/dev/null 2>&1; then
+	skip go pprof_label_zero "go is not installed (Debian: golang-go) to run go tool pprof"
+elif ! command -v taskset >/dev/null 2>&1; then
+	skip taskset pprof_label_zero "taskset is not installed (Debian: util-linux) to keep the workload on CPU 0"
+elif ! "$PERFEV" record -q -C 0 -e cpu-clock -F 999 -o "$TMP/z.data" -- \
+	taskset -c 0 "$W" 50000000 >/dev/null 2>"$TMP/err"; then
+	if grep -qi 'permi\|paranoid' "$TMP/err"; then
+		skip perm pprof_label_zero "perfev record -C 0 is not permitted: $(head -c 200 "$TMP/err")"
+	else
+		fail pprof_label_zero "perfev record -C 0 failed: $(head -c 300 "$TMP/err")"
+	fi
+else
+	run "$PERFEV" report -i "$TMP/z.data" --pprof "$TMP/z.pb.gz"
+	if expect_rc pprof_label_zero 0 &&
+		HOME=$TMP GOCACHE=$TMP/go go tool pprof -raw "$TMP/z.pb.gz" >"$TMP/raw" 2>"$TMP/err"; then
+		# Every sample (a line of counts) has its cpu:[0 cpu] line.
+		nsmp=$(sed -n '/^Samples:/,/^Locations/p' "$TMP/raw" | grep -c '^ *[0-9][0-9]* *[0-9][0-9]*:')
+		ncpu=$(grep -c 'cpu:\[0 cpu\]' "$TMP/raw")
+		if [ "$nsmp" -gt 0 ] && [ "$nsmp" = "$ncpu" ] &&
+			HOME=$TMP GOCACHE=$TMP/go go tool pprof -tagfocus=cpu=0 -top "$TMP/z.pb.gz" 2>&1 |
+			grep -q ' spin\b'; then
+			pass pprof_label_zero
+		else
+			fail pprof_label_zero "$nsmp samples, $ncpu with cpu:[0 cpu]: $(head -c 800 "$TMP/raw")"
+		fi
+	else
+		fail pprof_label_zero "go tool pprof -raw failed: $(head -c 300 "$TMP/err")"
 	fi
 fi
 

@@ -546,8 +546,12 @@ for l in pb["location"]:
     locs[one(l, "id")] = l
     if one(l, "mapping_id") and one(l, "mapping_id") not in maps:
         errs.append("location %d: no mapping %d" % (one(l, "id"), one(l, "mapping_id")))
-    # A location without a line is an address left for a backend to symbolize.
-    if not l["line"] and not one(l, "address"):
+    # A location without a line is an address left for a backend to
+    # symbolize; address 0 only as the [unknown] frame a frame-pointer
+    # chain through code built without them can end with (perf shows it too).
+    if not l["line"] and not one(l, "address") and (
+            one(l, "mapping_id") not in maps or
+            s(one(maps[one(l, "mapping_id")], "filename"), "mapping") != "[unknown]"):
         errs.append("location %d has neither a line nor an address" % one(l, "id"))
     for ln in l["line"]:
         if one(ln, "function_id") not in funcs:

@@ -34,7 +34,10 @@
  *    is false: a backend symbolizes them itself by the build id.
  *  - Sample: one per distinct stack (locations leaf first), labelled
  *    "comm" (string), "pid" and "tid" (numbers), and "cpu" (number) when
- *    the profile keeps stacks per CPU.
+ *    the profile keeps stacks per CPU.  Each number has its key as its
+ *    unit: proto3 does not encode a zero, and pprof's readers drop a
+ *    label whose number and unit are both unset, which would lose CPU 0
+ *    and pid 0.
  *  - duration_nanos spans the first to the last sample.  time_nanos is
  *    left unset: sample times count from boot, not from the epoch pprof
  *    wants, and the model has nothing to convert them with.
@@ -493,11 +496,11 @@ static int add_samples(struct pprof *x, size_t ev)
 		lb[0].str = str_index(x, st->comm);
 		if (lb[0].str < 0)
 			return (int)lb[0].str;
-		lb[1].key = pid;
+		lb[1].key = lb[1].num_unit = pid;
 		lb[1].num = st->pid;
-		lb[2].key = tid;
+		lb[2].key = lb[2].num_unit = tid;
 		lb[2].num = st->tid;
-		lb[3].key = cpu;
+		lb[3].key = lb[3].num_unit = cpu;
 		lb[3].num = st->cpu;
 		x->nlabels[n] = st->cpu >= 0 ? 4 : 3;
 		n++;

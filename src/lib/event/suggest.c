@@ -15,21 +15,26 @@ static char lower(char c)
 
 /*
  * Optimal string alignment distance (Levenshtein plus adjacent
- * transposition), ignoring case.  Words longer than MAX_WORD compare as
- * far apart.
+ * transposition), ignoring case, or any number above @max once it is
+ * sure to exceed @max.  Words longer than MAX_WORD compare as far apart.
  */
-unsigned int perfev__edit_distance(const char *a, size_t n, const char *b, size_t m)
+static unsigned int distance_max(const char *a, size_t n, const char *b, size_t m, unsigned int max)
 {
 	unsigned int d[MAX_WORD + 1][MAX_WORD + 1];
 	size_t i, j;
 
 	if (n > MAX_WORD || m > MAX_WORD)
 		return ~0U;
+	/* Every edit changes the length by one at most. */
+	if ((n > m ? n - m : m - n) > max)
+		return max + 1;
 	for (i = 0; i <= n; i++)
 		d[i][0] = (unsigned int)i;
 	for (j = 0; j <= m; j++)
 		d[0][j] = (unsigned int)j;
-	for (i = 1; i <= n; i++)
+	for (i = 1; i <= n; i++) {
+		unsigned int row_min = d[i][0];
+
 		for (j = 1; j <= m; j++) {
 			unsigned int cost = lower(a[i - 1]) != lower(b[j - 1]);
 			unsigned int v = d[i - 1][j] + 1;
@@ -42,8 +47,23 @@ unsigned int perfev__edit_distance(const char *a, size_t n, const char *b, size_
 			    lower(a[i - 2]) == lower(b[j - 1]) && d[i - 2][j - 2] + 1 < v)
 				v = d[i - 2][j - 2] + 1;
 			d[i][j] = v;
+			if (v < row_min)
+				row_min = v;
 		}
+		/*
+		 * No row's least value is below the one above it (a
+		 * transposition from two rows up costs no less than the
+		 * substitution it passes through): once above @max, it stays.
+		 */
+		if (row_min > max)
+			return max + 1;
+	}
 	return d[n][m];
+}
+
+unsigned int perfev__edit_distance(const char *a, size_t n, const char *b, size_t m)
+{
+	return distance_max(a, n, b, m, ~0U - 1);
 }
 
 void perfev__suggest_init(struct perfev__suggest *s, const char *word, size_t len)
@@ -63,7 +83,7 @@ void perfev__suggest_add(struct perfev__suggest *s, const char *cand)
 
 	if (!cl || (cl == s->len && !memcmp(cand, s->word, cl)))
 		return;
-	d = perfev__edit_distance(s->word, s->len, cand, cl);
+	d = distance_max(s->word, s->len, cand, cl, s->best);
 	if (d > s->best)
 		return;
 	if (d < s->best) {

@@ -48,16 +48,24 @@ else
 	fi
 fi
 
+# recorded NAME WHAT ARGS...: perfev record -q ARGS; when that
+# fails, NAME is skipped if WHAT is not permitted here, else failed.
+recorded() {
+	name=$1 what=$2
+	shift 2
+	"$PERFEV" record -q "$@" >/dev/null 2>"$TMP/err" && return
+	if grep -qi 'permi\|paranoid' "$TMP/err"; then
+		skip perm "$name" "perfev record $what is not permitted: $(head -c 200 "$TMP/err")"
+	else
+		fail "$name" "perfev record $what failed: $(head -c 300 "$TMP/err")"
+	fi
+	return 1
+}
+
 # -a: samples carry the CPU they were taken on.
 if ! command -v go >/dev/null 2>&1; then
 	skip go pprof_cpu_label "go is not installed (Debian: golang-go) to run go tool pprof"
-elif ! "$PERFEV" record -q -a -e cpu-clock -F 499 -o "$TMP/a.data" -- "$W" 50000000 >/dev/null 2>"$TMP/err"; then
-	if grep -qi 'permi\|paranoid' "$TMP/err"; then
-		skip perm pprof_cpu_label "perfev record -a is not permitted: $(head -c 200 "$TMP/err")"
-	else
-		fail pprof_cpu_label "perfev record -a failed: $(head -c 300 "$TMP/err")"
-	fi
-else
+elif recorded pprof_cpu_label -a -a -e cpu-clock -F 499 -o "$TMP/a.data" -- "$W" 50000000; then
 	run "$PERFEV" report -i "$TMP/a.data" --pprof "$TMP/a.pb.gz"
 	if expect_rc pprof_cpu_label 0 &&
 		HOME=$TMP GOCACHE=$TMP/go go tool pprof -raw "$TMP/a.pb.gz" >"$TMP/raw" 2>"$TMP/err" &&
@@ -73,14 +81,8 @@ if ! command -v go >/dev/null 2>&1; then
 	skip go pprof_label_zero "go is not installed (Debian: golang-go) to run go tool pprof"
 elif ! command -v taskset >/dev/null 2>&1; then
 	skip taskset pprof_label_zero "taskset is not installed (Debian: util-linux) to keep the workload on CPU 0"
-elif ! "$PERFEV" record -q -C 0 -e cpu-clock -F 999 -o "$TMP/z.data" -- \
-	taskset -c 0 "$W" 50000000 >/dev/null 2>"$TMP/err"; then
-	if grep -qi 'permi\|paranoid' "$TMP/err"; then
-		skip perm pprof_label_zero "perfev record -C 0 is not permitted: $(head -c 200 "$TMP/err")"
-	else
-		fail pprof_label_zero "perfev record -C 0 failed: $(head -c 300 "$TMP/err")"
-	fi
-else
+elif recorded pprof_label_zero "-C 0" -C 0 -e cpu-clock -F 999 -o "$TMP/z.data" -- \
+	taskset -c 0 "$W" 50000000; then
 	run "$PERFEV" report -i "$TMP/z.data" --pprof "$TMP/z.pb.gz"
 	if expect_rc pprof_label_zero 0 &&
 		HOME=$TMP GOCACHE=$TMP/go go tool pprof -raw "$TMP/z.pb.gz" >"$TMP/raw" 2>"$TMP/err"; then

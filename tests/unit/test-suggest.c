@@ -119,6 +119,14 @@ static uint64_t xorshift(uint64_t *s)
 	return x;
 }
 
+/* @n letters of @alphabet (of @len) into @w, and its NUL. */
+static void random_word(uint64_t *seed, char *w, size_t n, const char *alphabet, size_t len)
+{
+	for (size_t i = 0; i < n; i++)
+		w[i] = alphabet[xorshift(seed) % len];
+	w[n] = '\0';
+}
+
 TEST(edit_distance_random)
 {
 	static const char alphabet[] = "abcABC-_";
@@ -127,15 +135,11 @@ TEST(edit_distance_random)
 
 	for (iter = 0; iter < 5000; iter++) {
 		char a[16], b[16];
-		size_t na = xorshift(&seed) % 12, nb = xorshift(&seed) % 12, i;
+		size_t na = xorshift(&seed) % 12, nb = xorshift(&seed) % 12;
 		unsigned int d, r;
 
-		for (i = 0; i < na; i++)
-			a[i] = alphabet[xorshift(&seed) % 8];
-		a[na] = '\0';
-		for (i = 0; i < nb; i++)
-			b[i] = alphabet[xorshift(&seed) % 8];
-		b[nb] = '\0';
+		random_word(&seed, a, na, alphabet, 8);
+		random_word(&seed, b, nb, alphabet, 8);
 		d = dist(a, b);
 		r = ref_dist(a, b);
 		EXPECT(d == r, "d('%s', '%s') = %u, reference %u", a, b, d, r);
@@ -266,9 +270,7 @@ TEST(suggest_random_threshold)
 		unsigned int r, limit;
 		bool taken;
 
-		for (i = 0; i < na; i++)
-			a[i] = alphabet[xorshift(&seed) % 5];
-		a[na] = '\0';
+		random_word(&seed, a, na, alphabet, 5);
 		/* Mostly a few edits of @a, so that many are near the threshold. */
 		memcpy(b, a, na + 1);
 		if (xorshift(&seed) % 4) {
@@ -282,9 +284,7 @@ TEST(suggest_random_threshold)
 					b[k] = alphabet[xorshift(&seed) % 5];
 			}
 		} else {
-			for (i = 0; i < nb; i++)
-				b[i] = alphabet[xorshift(&seed) % 5];
-			b[nb] = '\0';
+			random_word(&seed, b, nb, alphabet, 5);
 		}
 		r = ref_dist(a, b);
 		limit = na <= 4 ? 1 : na <= 8 ? 2 : 3;

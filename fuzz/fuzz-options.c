@@ -58,6 +58,7 @@ static volatile uint64_t sink;
 
 static bool flag, other;
 static int count, num;
+static uint64_t u64;
 static const char *str, *optstr, *str2;
 static struct opt_list list;
 
@@ -71,6 +72,7 @@ static const struct option opts[] = {
     OPT_STR('o', "output", &str, "FILE", "a string"),
     OPT_STR(0, "out", &str2, "FILE", "a string whose name prefixes the one above"),
     OPT_NUM('j', "jobs", &num, "N", "a number"),
+    OPT_U64('c', "count", &u64, "N", "a 64-bit number"),
     OPT_MULTI('e', "event", &list, "EVENT", "repeatable"),
     OPT_STR_OPT('g', "call-graph", &optstr, "MODE", "an optional value"),
     OPT_TERMINATOR,
@@ -124,6 +126,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	flag = other = false;
 	count = num = 0;
+	u64 = 0;
 	str = optstr = str2 = NULL;
 	/*
 	 * The usage -h prints on stdout goes nowhere (the corpus replay reports

@@ -68,7 +68,7 @@ struct rec_opts {
 	int clock, delay_ms;			    /* clock: -1 none */
 	int zlevel;				    /* -z: the zstd level, 0 none */
 	struct perfev_data_clock clock_ref;	    /* -k: the file's reference time */
-	int count;
+	uint64_t count;
 	/* -g and --call-graph: for the events without a call-graph= term */
 	enum perfev_callgraph cg_mode;
 	uint32_t cg_stack; /* dwarf: user stack bytes per sample, 0 the default */
@@ -1856,8 +1856,9 @@ static void check_push(struct rec_opts *o, const struct option *opts)
 
 static void check_options(struct rec_opts *o, const struct option *opts)
 {
-	if (o->count < 0)
-		usage_error(record_usage, opts, "-c expects a positive period, not %d", o->count);
+	if (o->count > INT64_MAX)
+		usage_error(record_usage, opts,
+			    "-c %" PRIu64 " is past the largest period, 2^63 - 1 events", o->count);
 	if (o->count && o->freq)
 		usage_error(record_usage, opts, "give -c (a period) or -F (a frequency), not both");
 	if (o->callchain)
@@ -1976,7 +1977,7 @@ int cmd_record(int argc, const char **argv)
 	const struct option opts[] = {
 	    OPT_MULTI('e', "event", &o.events, "EVENT", "event(s) to sample (repeatable)"),
 	    OPT_STR('F', "freq", &o.freq, "HZ", "samples per second of each event ('max')"),
-	    OPT_NUM('c', "count", &o.count, "N", "one sample every N events"),
+	    OPT_U64('c', "count", &o.count, "N", "one sample every N events"),
 	    OPT_FLAG('g', NULL, &o.callchain, "record call chains (frame pointers)"),
 	    OPT_MULTI(0, "call-graph", &o.call_graphs, "MODE",
 		      "record call chains: fp, or dwarf[,SIZE] (user stack copies)"),

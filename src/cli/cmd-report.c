@@ -1240,6 +1240,9 @@ int cmd_report(int argc, const char **argv)
 		frame_origins(&r, b.src);
 	if (pprof && b.src)
 		note_build_ids(&r.prof, perfev_source_machine(b.src));
+	/* A profile without samples still says what it counts (pprof's readers want types). */
+	if (pprof && b.src && !r.prof.nevents && perfev_source_attr_count(b.src))
+		event_of(&b, 0);
 	/* The profile holds copies of what it needs: the symbols' memory goes now. */
 	input_close(&b.in);
 	b.src = NULL;

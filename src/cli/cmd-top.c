@@ -54,7 +54,7 @@ struct top_opts {
 	const char *pids, *tids, *cpu_list, *freq, *mmap_pages, *sort, *delay, *entries;
 	bool all_cpus, no_inherit, callchain, hide_kernel, hide_user, zero, stdio, show_samples;
 	bool verbose;
-	int count;
+	uint64_t count;
 	enum perfev_callgraph cg_mode;
 	uint32_t cg_stack;
 };
@@ -647,7 +647,7 @@ int cmd_top(int argc, const char **argv)
 	const struct option opts[] = {
 	    OPT_MULTI('e', "event", &o.events, "EVENT", "event(s) to sample (repeatable)"),
 	    OPT_STR('F', "freq", &o.freq, "HZ", "samples per second of each event ('max')"),
-	    OPT_NUM('c', "count", &o.count, "N", "one sample every N events"),
+	    OPT_U64('c', "count", &o.count, "N", "one sample every N events"),
 	    OPT_FLAG('g', NULL, &o.callchain, "sample call chains (frame pointers), show callers"),
 	    OPT_MULTI(0, "call-graph", &o.call_graphs, "MODE",
 		      "sample call chains: fp, or dwarf[,SIZE] (user stack copies)"),
@@ -686,8 +686,9 @@ int cmd_top(int argc, const char **argv)
 				     opts);
 	if (o.callchain && o.cg_mode == PERFEV_CALLGRAPH_DEFAULT)
 		o.cg_mode = PERFEV_CALLGRAPH_FP;
-	if (o.count < 0)
-		usage_error(top_usage, opts, "-c expects a positive number of events");
+	if (o.count > INT64_MAX)
+		usage_error(top_usage, opts,
+			    "-c %" PRIu64 " is past the largest period, 2^63 - 1 events", o.count);
 	if (o.count && o.freq)
 		usage_error(top_usage, opts, "give -c or -F, not both");
 	if (o.hide_kernel && o.hide_user)

@@ -80,6 +80,20 @@ static int store(const struct option *o, const char *arg, const char *const *usa
 		*(int *)o->value = (int)v;
 		return 0;
 	}
+	case OPT_UINT64: {
+		char *end;
+		unsigned long long v;
+
+		errno = 0;
+		v = *arg >= '0' && *arg <= '9' ? strtoull(arg, &end, 10) : 0;
+		if (*arg < '0' || *arg > '9' || *end || errno)
+			usage_error(usage, opts,
+				    "option '%s' expects a number from 0 to 18446744073709551615, "
+				    "not '%s'",
+				    spelled, arg);
+		*(uint64_t *)o->value = v;
+		return 0;
+	}
 	case OPT_LIST: {
 		struct opt_list *l = o->value;
 
@@ -98,7 +112,8 @@ static int store(const struct option *o, const char *arg, const char *const *usa
 
 static bool takes_arg(const struct option *o)
 {
-	return o->type == OPT_STRING || o->type == OPT_INT || o->type == OPT_LIST;
+	return o->type == OPT_STRING || o->type == OPT_INT || o->type == OPT_UINT64 ||
+	       o->type == OPT_LIST;
 }
 
 int parse_options(int argc, const char **argv, const struct option *opts, const char *const *usage,

@@ -17,6 +17,7 @@ enum opt_type {
 	OPT_OPTSTR, /* const char **; "" alone, the value only as --name=VALUE or -xVALUE */
 	OPT_GROUP,  /* a heading in -h output */
 	OPT_COUNT,  /* int *; no argument, counted: -d, -dd, -ddd */
+	OPT_UINT64, /* uint64_t *; one decimal argument, 0 to 2^64 - 1 */
 };
 
 struct opt_list {
@@ -48,6 +49,10 @@ struct option {
 #define OPT_NUM(s, l, v, a, h)                                                                     \
 	{                                                                                          \
 		OPT_INT, (s), (l), (v), (a), (h)                                                   \
+	}
+#define OPT_U64(s, l, v, a, h)                                                                     \
+	{                                                                                          \
+		OPT_UINT64, (s), (l), (v), (a), (h)                                                \
 	}
 #define OPT_MULTI(s, l, v, a, h)                                                                   \
 	{                                                                                          \

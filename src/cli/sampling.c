@@ -62,14 +62,14 @@ void cli_parse_call_graph(const char *s, enum perfev_callgraph *mode, uint32_t *
 	*stack = (uint32_t)((v + 7) & ~7ULL);
 }
 
-void cli_attr_set_rate(struct perf_event_attr *a, const struct perfev_event_info *info, int count,
-		       bool freq_given, uint64_t freq)
+void cli_attr_set_rate(struct perf_event_attr *a, const struct perfev_event_info *info,
+		       uint64_t count, bool freq_given, uint64_t freq)
 {
 	if (info->terms_set & (PERFEV_TERM_PERIOD | PERFEV_TERM_FREQ))
 		return;
-	if (count > 0) {
+	if (count) {
 		a->freq = 0;
-		a->sample_period = (uint64_t)count;
+		a->sample_period = count;
 	} else if (info->attr->sample_period && !info->attr->freq && !freq_given) {
 		a->freq = 0;
 		a->sample_period = info->attr->sample_period;

@@ -30,8 +30,8 @@ void cli_parse_call_graph(const char *s, enum perfev_callgraph *mode, uint32_t *
  * the event's own period (every hit of a tracepoint or a breakpoint)
  * unless -F was given (@freq_given), else @freq per second.
  */
-void cli_attr_set_rate(struct perf_event_attr *a, const struct perfev_event_info *info, int count,
-		       bool freq_given, uint64_t freq);
+void cli_attr_set_rate(struct perf_event_attr *a, const struct perfev_event_info *info,
+		       uint64_t count, bool freq_given, uint64_t freq);
 /* Event @ev's name as sampled: a fallback may have changed it (cycles -> cpu-clock). */
 const char *cli_sampled_event_name(struct perfev_session *s, size_t ev);
 /* Whether an event that was opened may sample the kernel. */

@@ -101,4 +101,21 @@ elif recorded pprof_label_zero "-C 0" -C 0 -e cpu-clock -F 999 -o "$TMP/z.data" 
 	fi
 fi
 
+# No samples (a window of --push where the workload ended at once): the event's types are still
+# there, which pprof's readers need to take the file at all.
+if recorded pprof_empty "-c 1e12" -e cpu-clock -c 1000000000000 -o "$TMP/e.data" -- true; then
+	run "$PERFEV" report -i "$TMP/e.data" --pprof "$TMP/e.pb.gz"
+	if ! expect_rc pprof_empty 0; then
+		:
+	elif ! command -v go >/dev/null 2>&1; then
+		skip go pprof_empty "go is not installed (Debian: golang-go) to run go tool pprof"
+	elif HOME=$TMP GOCACHE=$TMP/go go tool pprof -raw "$TMP/e.pb.gz" >"$TMP/raw" 2>"$TMP/err" &&
+		grep -q '^PeriodType: cpu nanoseconds' "$TMP/raw" &&
+		grep -q '^samples/count cpu/nanoseconds' "$TMP/raw"; then
+		pass pprof_empty
+	else
+		fail pprof_empty "$(cat "$TMP/err" "$TMP/raw" | head -c 400)"
+	fi
+fi
+
 finish

@@ -62,8 +62,10 @@ expect_rc mmap_flush_bad 2 && pass mmap_flush_bad
 # A flush size past what a ring holds is held to a quarter of it, as perf: the rings are still
 # read while the command runs and nothing is lost.
 spin2='i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done'
-"$PERFEV" record -e task-clock -F 20000 -m 8 -o "$TMP/mf1.data" -- sh -c "$spin2" >/dev/null 2>"$TMP/mf1.err"
-"$PERFEV" record -e task-clock -F 20000 -m 8 --mmap-flush=1G -o "$TMP/mf2.data" -- sh -c "$spin2" \
+# (32 pages: a quarter of a smaller ring fills in a few milliseconds at 20 kHz, which a stall
+# of the machine alone can outlast.)
+"$PERFEV" record -e task-clock -F 20000 -m 32 -o "$TMP/mf1.data" -- sh -c "$spin2" >/dev/null 2>"$TMP/mf1.err"
+"$PERFEV" record -e task-clock -F 20000 -m 32 --mmap-flush=1G -o "$TMP/mf2.data" -- sh -c "$spin2" \
 	>/dev/null 2>"$TMP/mf2.err"
 a=$("$PERFEV" script -i "$TMP/mf1.data" 2>/dev/null | wc -l)
 b=$("$PERFEV" script -i "$TMP/mf2.data" 2>/dev/null | wc -l)
@@ -76,6 +78,12 @@ fi
 # --synth: a sleeping process given with -p is described (COMM, MMAP2) or not.
 sleep 30 &
 sp=$!
+# Once the shell's child has exec'd sleep (its exec would be recorded otherwise); 60 s at most.
+i=0
+while [ "$(cat /proc/$sp/comm 2>/dev/null)" != sleep ] && [ $i -lt 600 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 synth_count() {
 	"$PERFEV" script -i "$TMP/sy.data" --show-task-events --show-mmap-events 2>/dev/null |
 		grep "PERF_RECORD_$1" | grep -c " $sp/$sp\|:$sp/$sp"

@@ -216,8 +216,10 @@ if expect_rc callgraph_dwarf 0 && same_as_perf callgraph_dwarf comm,tid,time,per
 	fi
 fi
 
-# Sample contents: -T, --sample-cpu, -d, -c, --switch-events.
-rec contents -T --sample-cpu -d -c 100000 --switch-events -- $W
+# Sample contents: -T, --sample-cpu, -d, -c, --switch-events.  The command sleeps first: a
+# switch record needs a task to leave the CPU, which a lone spinning one on an idle machine
+# may never do.
+rec contents -T --sample-cpu -d -c 100000 --switch-events -- sh -c "sleep 0.01; $W"
 if expect_rc contents 0 && [ -n "$have_perf" ]; then
 	perf evlist -v -i "$TMP/contents.data" >"$TMP/evlist" 2>&1
 	missing=
@@ -233,6 +235,26 @@ if expect_rc contents 0 && [ -n "$have_perf" ]; then
 		pass contents
 	fi
 fi
+
+# -c takes perf's 64-bit periods (a trillion events, for a fast counter), up to the kernel's
+# 2^63 - 1; past that, or negative, a usage error.
+rec count_64bit -q -e cpu-clock -c 1000000000000 -- true
+if expect_rc count_64bit 0; then
+	if "$PERFEV" report -i "$TMP/count_64bit.data" --header-only 2>&1 |
+		grep -q 'sample_period, sample_freq } = 1000000000000,'; then
+		pass count_64bit
+	else
+		fail count_64bit "no period of 10^12: $("$PERFEV" report -i "$TMP/count_64bit.data" --header-only 2>&1 | grep 'event :')"
+	fi
+fi
+for bad in past_int63:9223372036854775808 negative:-5 past_uint64:18446744073709551616; do
+	name=count_${bad%%:*} bad=${bad#*:}
+	rec "$name" -q -e cpu-clock -c "$bad" -- true
+	if expect_rc "$name" 2; then
+		grep -q -- "-c $bad is past\|not '$bad'" "$TMP/$name.err" && pass "$name" ||
+			fail "$name" "$(head -2 "$TMP/$name.err")"
+	fi
+done
 
 # ---- pipe mode -------------------------------------------------------------------
 

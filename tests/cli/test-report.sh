@@ -651,14 +651,16 @@ range_same() {
 	perf report -i "$TMP/tl.data" --stdio --no-children -n --sort sym --time "$from,$to" \
 		2>/dev/null >"$TMP/perf.txt"
 	n=$(awk '!/^#/ && /%/ { n += $2 } END { print n + 0 }' "$TMP/perf.txt")
+	# perf's first line, and the lines tied with it (perf breaks ties by name, the page by
+	# total samples): the page's first row must be one of them.
 	want=$(awk '!/^#/ && /%/ { s = $4; for (i = 5; i <= NF; i++) s = s " " $i;
-		print s "|" $1 "|" $2; exit }' "$TMP/perf.txt")
+		if (top == "") top = $2; if ($2 == top) print s "|" $1 "|" $2 }' "$TMP/perf.txt")
 	got=$(val row0 | awk -F'|' '{ print $1 "|" $3 "%|" $5 }')
 	if [ "$n" -gt 0 ] && [ "$n" -lt "${all:-0}" ] && [ "$(val total)" = "$n" ] &&
-		[ "$got" = "$want" ]; then
+		[ -n "$got" ] && printf '%s\n' "$want" | grep -qxF "$got"; then
 		pass "$1: $(val range) s, $n samples, first $got"
 	else
-		fail "$1" "range $(val range) s ($from,$to): $(val total) samples, first '$got'; perf report --time: $n, first '$want'"
+		fail "$1" "range $(val range) s ($from,$to): $(val total) samples, first '$got'; perf report --time: $n, first '$(echo "$want" | tr '\n' ' ')'"
 	fi
 }
 find_browser

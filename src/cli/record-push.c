@@ -10,6 +10,12 @@
  * failed push is retried with a backoff, then left in the spool for the
  * next window (or the next run); the spool keeps at most --spool-size
  * bytes, dropping the oldest windows beyond that with a note.
+ *
+ * Making and pushing windows is a worker process's job, forked at the end
+ * of a window, so that the recording goes on reading its rings meanwhile
+ * (a slow or absent server would otherwise hold them for seconds, and
+ * samples would be lost).  One worker at a time: windows that end while
+ * one is at work wait for the next, so that they arrive in order.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -18,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -38,6 +45,11 @@ struct rec_push {
 	time_t from;	  /* the current window's start */
 	bool quiet, down; /* down: the last push failed (noted once until one succeeds) */
 	unsigned int seq;
+	pid_t worker; /* the process making and pushing windows, or 0 */
+	struct push_job {
+		char *data, *dst; /* a window's recording, and its profile's name in the spool */
+	} * jobs;		  /* the windows waiting for the next worker */
+	size_t njobs, cap_jobs;
 };
 
 /* The label syntax Prometheus-style backends take: [A-Za-z_][A-Za-z0-9_.]*. */
@@ -303,39 +315,110 @@ void rec_push_flush(struct rec_push *pu)
 	free_list(names, n);
 }
 
+/* The worker's exit status when its last push failed. */
+#define PUSH_DOWN 3
+
+/* Window @j's profile made into the spool (its recording removed), by perfev report's own path. */
+static void make_window(const struct push_job *j)
+{
+	const char *argv[] = {"report", "-i", j->data, "--pprof", NULL, NULL};
+	char *tmp;
+
+	if (asprintf(&tmp, "%s.tmp", j->dst) < 0)
+		cli_die("out of memory");
+	argv[4] = tmp;
+	if (!cmd_report(5, argv) && !rename(tmp, j->dst)) {
+		unlink(j->data);
+	} else {
+		cli_error("cannot make the pprof profile of '%s' (kept)", j->data);
+		unlink(tmp);
+	}
+	free(tmp);
+}
+
+static void run_jobs(struct rec_push *pu)
+{
+	for (size_t i = 0; i < pu->njobs; i++)
+		if (pu->jobs[i].data)
+			make_window(&pu->jobs[i]);
+	rec_push_flush(pu);
+}
+
+static void clear_jobs(struct rec_push *pu)
+{
+	while (pu->njobs) {
+		pu->njobs--;
+		free(pu->jobs[pu->njobs].data);
+		free(pu->jobs[pu->njobs].dst);
+	}
+}
+
+/*
+ * Hand the waiting windows to a new worker once the last one is done, or,
+ * with @wait (the recording is over), wait for it and do them here.
+ */
+static void pump(struct rec_push *pu, bool wait)
+{
+	int status;
+	pid_t p;
+
+	if (pu->worker) {
+		do
+			p = waitpid(pu->worker, &status, wait ? 0 : WNOHANG);
+		while (p < 0 && errno == EINTR);
+		if (!p)
+			return; /* still at work */
+		/* What the worker learnt of the server, for the notes of the next. */
+		if (p == pu->worker)
+			pu->down = WIFEXITED(status) && WEXITSTATUS(status) == PUSH_DOWN;
+		pu->worker = 0;
+	}
+	if (!pu->njobs)
+		return;
+	if (!wait) {
+		fflush(stdout);
+		fflush(stderr);
+		p = fork();
+		if (!p) {
+			run_jobs(pu);
+			_exit(pu->down ? PUSH_DOWN : 0);
+		}
+		if (p > 0) {
+			pu->worker = p;
+			clear_jobs(pu);
+			return;
+		}
+		/* No process to spare: the rings wait while this one does it. */
+	}
+	run_jobs(pu);
+	clear_jobs(pu);
+}
+
 void rec_push_window(struct rec_push *pu, const char *data)
 {
 	time_t until = time(NULL);
-	char *tmp, *dst;
-	int status;
+	struct push_job *j;
 
+	if (perfev__grow(&pu->jobs, &pu->cap_jobs, pu->njobs + 1, sizeof(*pu->jobs)))
+		cli_die("out of memory");
+	j = &pu->jobs[pu->njobs++];
+	j->data = data ? strdup(data) : NULL;
 	/* Same-second windows keep their order by a sequence number. */
-	if (asprintf(&dst, "%s/%010lld-%010lld-%06u.pprof", pu->spool, (long long)pu->from,
-		     (long long)until, pu->seq++ % 1000000) < 0 ||
-	    asprintf(&tmp, "%s.tmp", dst) < 0)
+	if ((data && !j->data) ||
+	    asprintf(&j->dst, "%s/%010lld-%010lld-%06u.pprof", pu->spool, (long long)pu->from,
+		     (long long)until, pu->seq++ % 1000000) < 0)
 		cli_die("out of memory");
 	pu->from = until;
-	if (data) {
-		/* perfev report's own path, in this process: symbols, build ids and all. */
-		const char *argv[] = {"report", "-i", data, "--pprof", tmp, NULL};
-
-		status = cmd_report(5, argv);
-		if (!status && !rename(tmp, dst)) {
-			unlink(data);
-		} else {
-			cli_error("cannot make the pprof profile of '%s' (kept)", data);
-			unlink(tmp);
-		}
-	}
-	free(tmp);
-	free(dst);
-	rec_push_flush(pu);
+	pump(pu, false);
 }
 
 void rec_push_free(struct rec_push *pu)
 {
 	if (!pu)
 		return;
+	/* The last windows are pushed before the recording ends. */
+	pump(pu, true);
+	free(pu->jobs);
 	free(pu->name);
 	free(pu->spool);
 	free(pu);

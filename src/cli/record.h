@@ -209,11 +209,13 @@ struct rec_push *rec_push_new(const struct rec_push_opts *po, const char *const 
 			      const struct option *opts);
 /*
  * A window ends: its recording @data (or NULL) becomes a pprof profile
- * in the spool (the file removed), then the spool is pushed.
+ * in the spool (the file removed), then the spool is pushed, by a worker
+ * process while the recording goes on.
  */
 void rec_push_window(struct rec_push *pu, const char *data);
 /* Push what the spool holds, oldest first, until a push fails; trim it to its size. */
 void rec_push_flush(struct rec_push *pu);
+/* Wait for the worker, make and push the windows left, and free @pu. */
 void rec_push_free(struct rec_push *pu);
 
 #endif /* PERFEV_CLI_RECORD_H */

@@ -109,6 +109,23 @@ else
 fi
 stop_rx
 
+# Pushing never holds the rings: with an endpoint that never answers (each push waits 5 s)
+# and small rings at 4 kHz, windows of a second are pushed and the samples are all there
+# (a cpu-clock sample every 250 us of running time; rings held for the 5 s of a push
+# overflowed and kept about 1,600 Hz).
+start_rx "$TMP/rx5" 0 silent
+timeout 120 "$PERFEV" record -e cpu-clock -F 4000 -m 8 --push "http://127.0.0.1:$port" \
+	--window 1 --spool "$TMP/hang2" -o "$TMP/h2.data" -- "$W" 2000000000 >/dev/null 2>"$TMP/err"
+rc=$?
+kept=$(ls "$TMP/hang2" | grep -c '\.pprof$')
+hz=$(sed -n "s/.*'cpu-clock': .* running time: \([0-9]*\) Hz.*/\1/p" "$TMP/err")
+if [ "$rc" = 0 ] && [ "$kept" -ge 2 ] && [ "${hz:-0}" -ge 3600 ]; then
+	pass "push_rings_not_held ($kept windows, $hz Hz)"
+else
+	fail push_rings_not_held "exit $rc, $kept windows spooled, ${hz:-?} Hz: $(grep -v '^$' "$TMP/err" | head -c 400)"
+fi
+stop_rx
+
 # Ctrl-C pushes the last, partial window.
 start_rx "$TMP/rx3" 0
 "$PERFEV" record -q -e cpu-clock -F 199 --push "http://127.0.0.1:$port" --window 60 \

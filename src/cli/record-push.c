@@ -36,6 +36,11 @@
 #define PUSH_TRIES	3
 #define PUSH_TIMEOUT_MS 5000
 
+/* A window to make and push: its recording, and its profile's name in the spool. */
+struct push_job {
+	char *data, *dst;
+};
+
 struct rec_push {
 	struct http_url url;
 	const char *url_text;
@@ -45,10 +50,8 @@ struct rec_push {
 	time_t from;	  /* the current window's start */
 	bool quiet, down; /* down: the last push failed (noted once until one succeeds) */
 	unsigned int seq;
-	pid_t worker; /* the process making and pushing windows, or 0 */
-	struct push_job {
-		char *data, *dst; /* a window's recording, and its profile's name in the spool */
-	} * jobs;		  /* the windows waiting for the next worker */
+	pid_t worker;	       /* the process making and pushing windows, or 0 */
+	struct push_job *jobs; /* the windows waiting for the next worker */
 	size_t njobs, cap_jobs;
 };
 

@@ -111,8 +111,11 @@ PERFEV_API const char *perfev_machine_comm(const struct perfev_machine *m, uint3
  * task's EXIT record are handled (perfev_source_next() hands the EXIT
  * out after them).  Strings of that thread (its comm) become invalid;
  * a later sample of @tid shows no comm, of @pid no maps.  Frames
- * resolved before stay valid.  Returns 0; -ENOENT when no thread @tid
- * of @pid is known; -EINVAL (NULL, @tid 0: the idle thread stays).
+ * resolved before stay valid; the process's JIT map (perf-PID.map) is
+ * read again should another process get @pid, and its own names go at
+ * the next perfev_machine_forget_frames().  Returns 0; -ENOENT when no
+ * thread @tid of @pid is known; -EINVAL (NULL, @tid 0: the idle thread
+ * stays).
  */
 PERFEV_API int perfev_machine_retire(struct perfev_machine *m, uint32_t pid, uint32_t tid);
 /* How many threads the machine holds (the idle one included); 0 for NULL. */
@@ -129,7 +132,9 @@ PERFEV_API size_t perfev_machine_frame_count(const struct perfev_machine *m);
  * Forget them all, returning how many: the frames handed out before and
  * their ids become invalid, and ids start over from 0 (a caller that
  * keeps tables indexed by frame id must drop them); the strings frames
- * pointed to stay valid.  Later lookups resolve again.  0 for NULL.
+ * pointed to stay valid, but for the names from the JIT maps of the
+ * processes retired (perfev_machine_retire()), which go now.  Later
+ * lookups resolve again.  0 for NULL.
  */
 PERFEV_API size_t perfev_machine_forget_frames(struct perfev_machine *m);
 

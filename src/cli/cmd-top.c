@@ -11,8 +11,9 @@
  * seconds the table is shown, full screen (output/top-tui.c) or as a
  * snapshot on stdout (--stdio, or when stdout is not a terminal), then
  * decayed by perf top's 7/8, or zeroed with -z.  Threads are retired
- * from the machine once their EXIT record is passed, and the table
- * keeps a bounded number of lines, so that a long run holds its memory.
+ * from the machine once their EXIT record is passed (processes with
+ * their maps and JIT maps), and the table keeps a bounded number of
+ * lines, so that a long run holds its memory.
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -3,6 +3,7 @@
  * input. */
 #include <errno.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <perfev/machine.h>
 #include <perfev/source.h>
 #include "harness.h"
@@ -546,6 +547,78 @@ static const struct perfev_frame *one(struct perfev_machine *m, uint32_t pid, un
 	if (perfev_machine_resolve(m, pid, mode, addr, PERFEV_FRAMES_NO_SYMBOLS, &f, &n) || n != 1)
 		return NULL;
 	return f;
+}
+
+/* Process @pid named "jit" with anonymous executable memory at 0x7000000, as a JIT has. */
+static void jit_process(struct perfev_machine *m, const struct perf_event_attr *a, uint32_t pid)
+{
+	struct perfev_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.type = PERF_RECORD_COMM;
+	r.u.comm.pid = r.u.comm.tid = pid;
+	r.u.comm.comm = "jit";
+	process(m, a, &r);
+	memset(&r, 0, sizeof(r));
+	r.type = PERF_RECORD_MMAP2;
+	r.misc = PERF_RECORD_MISC_USER;
+	r.u.mmap2.pid = r.u.mmap2.tid = pid;
+	r.u.mmap2.addr = 0x7000000;
+	r.u.mmap2.len = 0x1000;
+	r.u.mmap2.prot = 5;
+	r.u.mmap2.filename = "//anon";
+	process(m, a, &r);
+}
+
+/* The function name of 0x7000010 in process @pid, or NULL. */
+static const char *jit_name(struct perfev_machine *m, uint32_t pid)
+{
+	const struct perfev_frame *f;
+	size_t n;
+
+	if (perfev_machine_resolve(m, pid, PERF_RECORD_MISC_USER, 0x7000010, 0, &f, &n) || n != 1)
+		return NULL;
+	return f->sym;
+}
+
+/*
+ * A process that exits takes its JIT map with it: another process with
+ * its pid has its own map read, and the old names stay valid until the
+ * frames are forgotten (ASan checks both the use and the freeing).
+ */
+TEST(machine_retire_jit)
+{
+	struct perfev_symbolizer_opts so = {.sz = sizeof(so)};
+	struct perfev_machine_opts mo = {.sz = sizeof(mo), .symbolizer = &so};
+	char dir[] = "/tmp/perfev-jit-XXXXXX", path[64];
+	struct perf_event_attr a;
+	struct perfev_machine *m = NULL;
+	const char *old;
+	FILE *f;
+
+	src_attr(&a);
+	CHECK(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/perf-300.map", dir);
+	CHECK((f = fopen(path, "w")) && fputs("7000000 100 first_jit\n", f) >= 0 && !fclose(f));
+	so.jitmap_dir = dir;
+	CHECK_INT(perfev_machine_new(&mo, &m), 0);
+	jit_process(m, &a, 300);
+	CHECK((old = jit_name(m, 300)) && !strcmp(old, "first_jit"));
+	CHECK_INT(perfev_machine_retire(m, 300, 300), 0);
+	CHECK_STR(old, "first_jit");
+	/* The pid again, another JIT with another map. */
+	CHECK((f = fopen(path, "w")) && fputs("7000000 100 second_jit\n", f) >= 0 && !fclose(f));
+	jit_process(m, &a, 300);
+	CHECK_STR(jit_name(m, 300), "second_jit");
+	CHECK_STR(old, "first_jit");
+	CHECK_INT(perfev_machine_forget_frames(m) > 0, 1);
+	CHECK_STR(jit_name(m, 300), "second_jit");
+	/* A process with no map read, or none known: nothing to retire. */
+	CHECK_INT(perfev_machine_retire(m, 300, 300), 0);
+	CHECK_INT(perfev_machine_retire(m, 300, 300), -ENOENT);
+	perfev_machine_free(m);
+	CHECK_INT(unlink(path), 0);
+	CHECK_INT(rmdir(dir), 0);
 }
 
 /* Threads and maps: fork inheritance, overlapping maps, modules, BPF programs. */

@@ -17,6 +17,7 @@
 #include <string.h>
 #include "common/internal.h"
 #include "profile/machine-internal.h"
+#include "symbols/symbolizer-internal.h"
 
 /* Inlined functions kept per address. */
 #define MAX_INLINE 64
@@ -394,6 +395,8 @@ size_t perfev_machine_forget_frames(struct perfev_machine *m)
 	/* Unlike a change of symbols, this starts the ids over: the caller was told. */
 	m->pool.n = 0;
 	m->out.n = 0;
+	/* No frame names a function of an exited process's JIT map any more. */
+	perfev__symbolizer_jit_release(m->symz);
 	return n;
 }
 

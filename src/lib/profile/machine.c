@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include "common/internal.h"
 #include "profile/machine-internal.h"
+#include "symbols/symbolizer-internal.h"
 
 /* Where kernel addresses start, for recordings without a kernel MMAP record. */
 #ifdef __x86_64__
@@ -504,7 +505,16 @@ int perfev_machine_retire(struct perfev_machine *m, uint32_t pid, uint32_t tid)
 	perfev__hashmap_delete(&m->threads, tid, NULL, NULL);
 	free(t->comm);
 	free(t);
-	if (pid != tid || !perfev__hashmap_find(&m->procs, pid, &v))
+	if (pid != tid)
+		return 0;
+	/*
+	 * Its JIT map goes at the next perfev_machine_forget_frames() (frames
+	 * point to its names until then), and the resolutions through it now:
+	 * a process that gets the pid again has a map of its own.
+	 */
+	if (perfev__symbolizer_jit_retire(m->symz, (pid_t)pid))
+		perfev__machine_forget_resolutions(m);
+	if (!perfev__hashmap_find(&m->procs, pid, &v))
 		return 0;
 	p = perfev__key_ptr(v);
 	/* The unwinder keys its state by the process: drop it before the process goes. */

@@ -211,6 +211,9 @@ struct perfev__jitmaps {
 	struct jproc *v;
 	size_t n, cap;
 	size_t last; /* the process of the previous lookup: samples come in runs */
+	/* The maps of processes that exited, until their names are no longer used. */
+	struct perfev__jitmap **retired;
+	size_t nretired, cap_retired;
 };
 
 /* Bigger than any map a JIT writes in one run (a few million lines). */
@@ -242,6 +245,8 @@ void perfev__jitmaps_free(struct perfev__jitmaps *c)
 	for (i = 0; i < c->n; i++)
 		perfev__jitmap_free(c->v[i].map);
 	free(c->v);
+	perfev__jitmaps_release(c);
+	free(c->retired);
 	free(c->dir);
 	free(c->procfs_root);
 	free(c);
@@ -360,4 +365,33 @@ int perfev__jitmaps_find(struct perfev__jitmaps *c, pid_t pid, uint64_t ip, stru
 	if (p->err)
 		return p->err;
 	return perfev__jitmap_find(p->map, ip, out);
+}
+
+bool perfev__jitmaps_retire(struct perfev__jitmaps *c, pid_t pid)
+{
+	struct jproc *p = NULL;
+
+	for (size_t i = 0; c && i < c->n && !p; i++)
+		if (c->v[i].pid == pid)
+			p = &c->v[i];
+	if (!p)
+		return false;
+	if (p->map) {
+		/* Without room to set it aside, the map stays as it was. */
+		if (perfev__grow(&c->retired, &c->cap_retired, c->nretired + 1,
+				 sizeof(*c->retired)))
+			return false;
+		c->retired[c->nretired++] = p->map;
+	}
+	*p = c->v[--c->n];
+	c->last = c->n;
+	return true;
+}
+
+void perfev__jitmaps_release(struct perfev__jitmaps *c)
+{
+	if (!c)
+		return;
+	while (c->nretired)
+		perfev__jitmap_free(c->retired[--c->nretired]);
 }

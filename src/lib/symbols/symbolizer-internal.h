@@ -20,6 +20,15 @@ int perfev__symbolizer_module(struct perfev_symbolizer *s, const char *path, uin
 			      uint64_t *bias);
 
 /*
+ * Process @pid has exited: its JIT map is set aside (the names it gave
+ * stay valid) until perfev__symbolizer_jit_release(), and read again for
+ * a new process with its pid.  Returns whether @pid had one.
+ */
+bool perfev__symbolizer_jit_retire(struct perfev_symbolizer *s, pid_t pid);
+/* Free the JIT maps set aside: no name they gave is in use any more. */
+void perfev__symbolizer_jit_release(struct perfev_symbolizer *s);
+
+/*
  * The slot where srcline.c keeps its cache of source lines in @s (NULL
  * until the first lookup); perfev_symbolizer_free() frees it with
  * perfev__srcline_cache_free(), which accepts NULL.

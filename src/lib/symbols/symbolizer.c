@@ -697,6 +697,17 @@ int perfev_symbolize_jit(struct perfev_symbolizer *s, pid_t pid, uint64_t ip,
 	return perfev__jitmaps_find(s->jit, pid, ip, out);
 }
 
+bool perfev__symbolizer_jit_retire(struct perfev_symbolizer *s, pid_t pid)
+{
+	return s && perfev__jitmaps_retire(s->jit, pid);
+}
+
+void perfev__symbolizer_jit_release(struct perfev_symbolizer *s)
+{
+	if (s)
+		perfev__jitmaps_release(s->jit);
+}
+
 int perfev_symbolizer_set_build_id(struct perfev_symbolizer *s, const char *path, const void *id,
 				   size_t len)
 {

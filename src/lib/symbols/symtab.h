@@ -82,5 +82,14 @@ void perfev__jitmaps_free(struct perfev__jitmaps *c);
  * log), -ENOENT (no entry holds @ip), -ENOMEM.
  */
 int perfev__jitmaps_find(struct perfev__jitmaps *c, pid_t pid, uint64_t ip, struct perfev_sym *out);
+/*
+ * Process @pid has exited: its map is set aside, the names it gave still
+ * valid, until perfev__jitmaps_release(); a process that gets the pid
+ * again has its own map read.  Returns whether @pid had one (read or
+ * tried).
+ */
+bool perfev__jitmaps_retire(struct perfev__jitmaps *c, pid_t pid);
+/* Free the maps set aside: the names they gave are no longer used. */
+void perfev__jitmaps_release(struct perfev__jitmaps *c);
 
 #endif /* PERFEV_SYMTAB_H */

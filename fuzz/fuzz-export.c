@@ -88,7 +88,11 @@ static const char *str(struct in *in, char *buf, size_t cap)
 
 /* ---- checks ---------------------------------------------------------------------- */
 
-/* The length of the valid UTF-8 sequence at @p, 0 when it is not one. */
+/*
+ * The length of the valid UTF-8 sequence at @p, 0 when it is not one.
+ * Written apart from json.c's on purpose: the check must not share the
+ * writer's mistakes.
+ */
 NO_COVERAGE static size_t utf8_seq(const unsigned char *p, size_t n)
 {
 	uint32_t cp;

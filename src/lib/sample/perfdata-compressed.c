@@ -41,6 +41,7 @@
 /* ---- reading ------------------------------------------------------------------------- */
 
 uint64_t perfev__unzip_cap = PERFEV_DATA_DECOMP_RECORD_MAX;
+int perfev__unzip_window_log_max;
 
 struct perfev__unzip {
 	ZSTD_DStream *ds;
@@ -62,7 +63,10 @@ int perfev__unzip_new(struct perfev__unzip **out)
 		return -ENOMEM;
 	z->done = true;
 	z->ds = ZSTD_createDStream();
-	if (!z->ds || ZSTD_isError(ZSTD_initDStream(z->ds))) {
+	if (!z->ds || ZSTD_isError(ZSTD_initDStream(z->ds)) ||
+	    (perfev__unzip_window_log_max &&
+	     ZSTD_isError(ZSTD_DCtx_setParameter(z->ds, ZSTD_d_windowLogMax,
+						 perfev__unzip_window_log_max)))) {
 		perfev__unzip_free(z);
 		return -ENOMEM;
 	}

@@ -413,13 +413,15 @@ static void export(const struct profile *p, size_t ev, writer_fn fn,
 /* ---- the profile ----------------------------------------------------------------- */
 
 static char *giant;
-static bool giant_ok = true; /* 1 MiB symbols: not while libFuzzer mutates */
+static bool giant_ok = true;	 /* 1 MiB symbols: not while libFuzzer mutates */
+static bool every_writer = true; /* all four writers per input: in the replay */
 
 /* Called by libFuzzer before the first input (the replay driver does not). */
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	giant_ok = getenv("PERFEV_FUZZ_GIANT") != NULL;
+	every_writer = false;
 	return 0;
 }
 
@@ -515,7 +517,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Every event, or the first alone. */
 	ev = flags & 16 ? 0 : SIZE_MAX;
 	/* Under libFuzzer one writer per input, picked by bits 6-7; all four in the replay. */
-	writer = giant_ok ? 4 : flags >> 6;
+	writer = every_writer ? 4 : flags >> 6;
 	if (writer == 0 || writer == 4)
 		export(&p, ev, profile_write_folded, check_folded);
 	if (writer == 1 || writer == 4)

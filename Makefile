@@ -244,7 +244,9 @@ $(O)/san/fuzz/replay-%: fuzz/fuzz-%.c fuzz/replay.c $(O)/san/libperfev.a
 		$(filter-out $<,$(filter %.c,$^)) $< $(O)/san/libperfev.a $(LIB_LIBS) $(FUZZ_XLIBS)
 
 # The library is compiled for the fuzzers once, into an archive each harness links.
-FUZZ_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Iinclude -Isrc/lib $(TEP_CFLAGS) -g -O1 -MMD -MP
+# Undefined behaviour stops the fuzzer and saves the input, as a crash does.
+FUZZ_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Iinclude -Isrc/lib $(TEP_CFLAGS) -g -O1 -MMD -MP \
+	       -fno-sanitize-recover=all
 FUZZ_OBJS  := $(LIB_SRCS:%.c=$(O)/fuzz/%.o)
 $(O)/fuzz/src/%.o: src/%.c
 	@mkdir -p $(@D)

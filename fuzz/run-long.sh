@@ -54,14 +54,15 @@ for name in "$@"; do
 	rss_mb=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -1)
 	units=$(ls "$dir" | wc -l)
 	found=$((after - before))
-	if [ $rc -ne 0 ] && [ $found -eq 0 ]; then
+	# A sanitizer report that let the fuzzer go on is a finding too.
+	if { [ $rc -ne 0 ] || grep -q 'runtime error:' "$log"; } && [ $found -eq 0 ]; then
 		found=1
 	fi
 	[ $found -ne 0 ] && status=1
 	printf '  %-14s %10s execs %8s exec/s  corpus %5s  rss %5s MB  findings %s\n' \
 		"$name" "${execs:-?}" "${rate:-?}" "$units" "${rss_mb:-?}" "$found"
 	if [ $found -ne 0 ]; then
-		grep -m3 -E 'ERROR|SUMMARY|Test unit written' "$log" | sed 's/^/    /'
+		grep -m3 -E 'ERROR|runtime error|SUMMARY|Test unit written' "$log" | sed 's/^/    /'
 	fi
 	summary="${summary}bench=fuzz harness=$name seconds=$time execs=${execs:-0} exec_per_s=${rate:-0} corpus=$units findings=$found
 "

@@ -986,6 +986,39 @@ TEST(pipe_bad_records)
 	free(p.p);
 }
 
+/*
+ * An empty TRACING_DATA (perf writes none, a damaged stream may): through
+ * a pipe no payload was ever read, so the feature is kept from no buffer.
+ */
+TEST(pipe_tracing_empty)
+{
+	struct buf p = {0};
+	struct perfev_data_reader *r;
+	struct perfev_data_record rec;
+	const void *data;
+	size_t len;
+	int fds[2];
+
+	b_u64(&p, 0x32454c4946524550ULL);
+	b_u64(&p, 16);
+	b_header(&p, PERFEV_RECORD_HEADER_TRACING_DATA, 0, 16);
+	b_u32(&p, 0);
+	b_u32(&p, 0);
+	b_header(&p, PERFEV_RECORD_FINISHED_ROUND, 0, 8);
+	CHECK_INT(pipe(fds), 0);
+	CHECK_INT(write(fds[1], p.p, p.len), (ssize_t)p.len);
+	close(fds[1]);
+	CHECK_INT(perfev_data_open_fd(fds[0], NULL, &r), 0);
+	CHECK_INT(perfev_data_next(r, &rec), 1);
+	CHECK_U64(rec.type, PERFEV_RECORD_FINISHED_ROUND);
+	CHECK_INT(perfev_data_next(r, &rec), 0);
+	CHECK_INT(perfev_data_feature(r, PERFEV_FEAT_TRACING_DATA, &data, &len), 0);
+	CHECK_INT(len, 0);
+	perfev_data_close(r);
+	close(fds[0]);
+	free(p.p);
+}
+
 /* pipe(2) and a regular file through descriptors: streamed, and read whole. */
 TEST(open_fd)
 {

@@ -152,7 +152,9 @@ static void *keep(struct perfev_data_reader *r, const void *data, size_t len)
 
 	if (!b)
 		return NULL;
-	memcpy(b->data, data, len);
+	/* An empty TRACING_DATA has no payload buffer: @data may be NULL. */
+	if (len)
+		memcpy(b->data, data, len);
 	b->data[len] = '\0';
 	b->next = r->blobs;
 	r->blobs = b;

@@ -1907,7 +1907,8 @@ static void setup_signals(struct rec *rc, sigset_t *orig)
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
+	if (!cli_hup_ignored())
+		sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGUSR2);
 	sigaddset(&set, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &set, orig);

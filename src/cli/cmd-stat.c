@@ -1033,7 +1033,8 @@ int cmd_stat(int argc, const char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	if (!cli_hup_ignored())
+		sigaction(SIGHUP, &sa, NULL);
 	sa.sa_handler = on_alarm;
 	sigaction(SIGALRM, &sa, NULL);
 	sa.sa_handler = on_child;

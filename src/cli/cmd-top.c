@@ -468,7 +468,8 @@ static void setup_signals(struct top *t)
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
+	if (!cli_hup_ignored())
+		sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGCHLD);
 	sigaddset(&set, SIGWINCH);
 	sigprocmask(SIG_BLOCK, &set, NULL);

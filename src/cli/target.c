@@ -204,6 +204,13 @@ int cli_pidfd(pid_t pid)
 #endif
 }
 
+bool cli_hup_ignored(void)
+{
+	struct sigaction sa;
+
+	return !sigaction(SIGHUP, NULL, &sa) && sa.sa_handler == SIG_IGN;
+}
+
 int cli_exit_status(int status, char *const *argv)
 {
 	if (status < 0)

@@ -39,5 +39,10 @@ const char *cli_exec_error(int err);
 int cli_pidfd(pid_t pid);
 /* The exit status perfev takes from the command's wait status (128+N when killed). */
 int cli_exit_status(int status, char *const *argv);
+/*
+ * Whether SIGHUP was ignored when perfev started (nohup): it is then left
+ * ignored, for perfev and for the command, as perf leaves it.
+ */
+bool cli_hup_ignored(void);
 
 #endif /* PERFEV_CLI_TARGET_H */

@@ -160,6 +160,22 @@ finish() {
 	exit $status
 }
 
+# wait_file FILE: until FILE is there and not empty (a pid a command writes), 60 s at most.
+wait_file() {
+	i=0
+	while [ ! -s "$1" ] && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
+# ignores_hup NAME MASK: fail NAME unless MASK (SigIgn of /proc/PID/status, hex) has SIGHUP.
+ignores_hup() {
+	[ -n "$2" ] && [ $((0x$2 & 1)) -eq 1 ] && return 0
+	fail "$1" "the command does not ignore SIGHUP (SigIgn ${2:-unknown})"
+	return 1
+}
+
 # need_perf_sampling NAME: end the test with a SKIP unless perf 6.1 is here and perfev can
 # sample here (a permission or a missing feature).
 need_perf_sampling() {

@@ -278,6 +278,29 @@ else
 	fi
 fi
 
+# Under nohup (SIGHUP ignored when it starts) SIGHUP stays ignored, as perf leaves it: the
+# command keeps its nohup, and the recording goes on to the command's end.
+rm -f "$TMP/sh.pid"
+env --ignore-signal=HUP "$PERFEV" record -q -o "$TMP/hup.data" -- sh -c \
+	'sed -n "s/^SigIgn:\t//p" /proc/self/status; echo $$ >"$1/sh.pid"; sleep 1
+	exec awk "BEGIN { for (i = 0; i < 2000000; i++) n += i }"' sh "$TMP" \
+	>"$TMP/out" 2>"$TMP/err" &
+rp=$!
+wait_file "$TMP/sh.pid"
+kill -HUP $rp
+wait $rp
+rc=$?
+if expect_rc nohup_HUP 0; then
+	if ! ignores_hup nohup_HUP "$(head -1 "$TMP/out")"; then
+		:
+	elif ! "$PERFEV" script -F comm -i "$TMP/hup.data" >"$TMP/hup.txt" 2>"$TMP/err" ||
+		! grep -q awk "$TMP/hup.txt"; then
+		fail nohup_HUP "no samples of the command after the SIGHUP: $(head -c 300 "$TMP/err")"
+	else
+		pass nohup_HUP
+	fi
+fi
+
 # -v: the attr of each event as opened, perf -vv's fields.
 run "$PERFEV" record -q -v -e task-clock -o "$TMP/v.data" -- true
 if expect_rc verbose 0; then

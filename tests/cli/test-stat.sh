@@ -1008,11 +1008,7 @@ stop_by() {
 	"$@" -- sh -c 'trap "echo >$1/got" '"$sig"'; sleep 1000 & echo $! >"$1/sleep.pid"
 		echo $$ >"$1/sh.pid"; wait; wait' sh "$TMP" >"$TMP/out" 2>"$TMP/err" &
 	sp=$!
-	i=0
-	while [ ! -s "$TMP/sh.pid" ] && [ $i -lt 600 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_file "$TMP/sh.pid"
 	kill -"$sig" "$sp"
 	i=0
 	while [ -n "$(proc_state "$sp")" ] && [ "$(proc_state "$sp")" != Z ] && [ $i -lt 600 ]; do
@@ -1042,11 +1038,12 @@ for sig in TERM:15 HUP:1; do
 	want=$((128 + ${sig#*:}))
 	sig=${sig%:*}
 	name=signal_$sig
+	# With the signal's default action, whatever the runner left (nohup ignores SIGHUP).
 	if command -v perf >/dev/null 2>&1; then
-		stop_by "$sig" perf stat -e task-clock
+		stop_by "$sig" env --default-signal="$sig" perf stat -e task-clock
 		[ $rc -eq $want ] || fail "$name" "perf's status is $rc, not $want: the check is off"
 	fi
-	stop_by "$sig" "$PERFEV" stat -e task-clock
+	stop_by "$sig" env --default-signal="$sig" "$PERFEV" stat -e task-clock
 	if [ $rc -eq 255 ]; then
 		fail "$name" "still running 60 s after SIG$sig: it waits for the command"
 	elif ! expect_rc "$name" $want; then
@@ -1063,6 +1060,34 @@ for sig in TERM:15 HUP:1; do
 		pass "$name"
 	fi
 done
+
+# Under nohup (SIGHUP ignored when it starts) SIGHUP stays ignored, as perf leaves it: the
+# command keeps its nohup, and a SIGHUP does not end the count.
+nohup_count() {
+	rm -f "$TMP/sh.pid"
+	env --ignore-signal=HUP "$@" -- sh -c 'sed -n "s/^SigIgn:\t//p" /proc/self/status
+		echo $$ >"$1/sh.pid"; sleep 1' sh "$TMP" >"$TMP/out" 2>"$TMP/err" &
+	sp=$!
+	wait_file "$TMP/sh.pid"
+	kill -HUP $sp
+	wait $sp
+	rc=$?
+}
+if command -v perf >/dev/null 2>&1; then
+	nohup_count perf stat -e task-clock
+	[ $rc -eq 0 ] || fail nohup_HUP "perf's status is $rc, not 0: the check is off"
+fi
+nohup_count "$PERFEV" stat -e task-clock
+if expect_rc nohup_HUP 0; then
+	if ! ignores_hup nohup_HUP "$(head -1 "$TMP/out")"; then
+		:
+	elif ! grep -Eq '^ +[0-9.]+ msec task-clock' "$TMP/err" ||
+		! awk '/seconds time elapsed/ { exit !($1 >= 0.9) }' "$TMP/err"; then
+		fail nohup_HUP "not the whole count: $(cat "$TMP/err")"
+	else
+		pass nohup_HUP
+	fi
+fi
 
 # The same with -I (the command alongside intervals) and with -a (the command as workload).
 for args in "-I 100" "-a"; do

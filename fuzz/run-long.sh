@@ -54,7 +54,11 @@ for name in "$@"; do
 	rss_mb=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -1)
 	units=$(ls "$dir" | wc -l)
 	found=$((after - before))
-	# A sanitizer report that let the fuzzer go on is a finding too.
+	# A sanitizer report that let the fuzzer go on is a finding too; a run
+	# interrupted (SIGINT: libFuzzer's status 72, its stats printed) is not.
+	if [ $rc -eq 72 ] && grep -q 'libFuzzer: run interrupted' "$log"; then
+		rc=0
+	fi
 	if { [ $rc -ne 0 ] || grep -q 'runtime error:' "$log"; } && [ $found -eq 0 ]; then
 		found=1
 	fi

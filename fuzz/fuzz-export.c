@@ -12,8 +12,8 @@
  * data, is written when the flags' bit 5 says, else only its data.
  * Under libFuzzer each input goes to one of the four writers, picked
  * by the flags' bits 6-7: all four in one input gave libFuzzer four
- * writers' coverage to count per input, a third of its time once the
- * corpus grew.  The replay (make check) writes all four of every input.
+ * writers' coverage to count per input, more than half of its time
+ * once the corpus grew.  The replay (make check) writes all four of every input.
  *
  * Input: a flags byte, then NUL-separated strings taken in turn: the
  * events' names, the host and command line, then per stack a byte (its

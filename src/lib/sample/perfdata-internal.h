@@ -208,9 +208,9 @@ extern uint64_t perfev__unzip_cap;
  * The largest zstd window a frame may ask for, as a log2; 0 is zstd's
  * own limit (2^27, what perf record -z 22 writes).  zstd allocates the
  * window a frame declares (unless the frame states a smaller content
- * size) whether or not the frame fills it; only
- * lowered by fuzz/fuzz-compressed.c, where under ASan each window of
- * 8 MiB costs more than the rest of the input.
+ * size) whether or not the frame fills it; only lowered by
+ * fuzz/fuzz-compressed.c, where under ASan each window of 8 MiB costs
+ * more than the rest of the input.
  */
 extern int perfev__unzip_window_log_max;
 
